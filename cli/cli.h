@@ -1,0 +1,39 @@
+/* cli.h -- shared pieces of the sqlsim command-line subcommands. */
+#ifndef SQLSIM_CLI_H
+#define SQLSIM_CLI_H
+
+#include "core.h"
+
+/* Prints "error: ..." to stderr and returns -1 (git's error()). */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+typedef struct cli_line {
+  char *text; /* NUL-terminated, without the line end (CR LF or LF) */
+  int len;
+  int lineno; /* 1-based */
+} cli_line;
+
+typedef struct cli_lines {
+  char *buf;
+  cli_line *lines;
+  int n;
+} cli_lines;
+
+/* Reads a text file ("-" for stdin) into lines; CRLF and a missing final
+ * newline are fine. Returns 0 or -1 after printing an error. */
+int cli_read_lines(const char *path, cli_lines *out);
+void cli_lines_free(cli_lines *l);
+
+/* Schema options shared by parse/diff/eval: --tables FILE [--db ID] or --sqlite FILE. */
+typedef struct cli_schema_opts {
+  const char *tables, *db, *sqlite;
+  sqlsim_catalog *catalog;
+} cli_schema_opts;
+/* Consumes argv[*i] if it is a schema option; returns 1 if consumed, -1 on error. */
+int cli_schema_arg(cli_schema_opts *o, int argc, char **argv, int *i);
+int cli_schema_load(cli_schema_opts *o);
+const sqlsim_schema *cli_schema_for(cli_schema_opts *o, const char *db_id);
+
+int cmd_parse(int argc, char **argv);
+
+#endif

@@ -1,0 +1,117 @@
+/* cmd_parse.c -- `sqlsim parse`: one query, or a stream of them, to the tree.
+ *
+ * With SQL on the command line it prints the canonical SQL, the tree, or its
+ * JSON. With "-" it reads lines "SQL" or "SQL<TAB>db_id" from stdin and writes
+ * one JSON object per line; a line that fails is reported in its object and the
+ * run goes on. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { FMT_SQL, FMT_TREE, FMT_JSON };
+
+static void print_result(strbuf *sb, int index, const sqlsim_query *q, const sqlsim_error *err,
+                         int fmt) {
+  sb_printf(sb, "{\"index\":%d,\"ok\":%s", index, q ? "true" : "false");
+  if (q) {
+    char *sql = sqlsim_print_sql(q->root, 0);
+    sb_puts(sb, ",\"sql\":");
+    sb_json_str(sb, sql);
+    free(sql);
+    sb_printf(sb, ",\"unresolved\":%d,\"dialect\":%d", q->nunresolved, q->ndialect);
+    if (fmt == FMT_JSON) {
+      char *tree = sqlsim_print_json(q->root);
+      sb_printf(sb, ",\"tree\":%s", tree);
+      free(tree);
+    }
+    sb_puts(sb, ",\"error\":null}");
+  } else {
+    sb_puts(sb, ",\"sql\":null,\"error\":{\"message\":");
+    sb_json_str(sb, err->message);
+    sb_printf(sb, ",\"offset\":%d}}", err->offset);
+  }
+  sb_putc(sb, '\n');
+}
+
+static int parse_stream(cli_schema_opts *so, int fmt) {
+  cli_lines in;
+  if (cli_read_lines("-", &in)) return -1;
+  strbuf sb = {0};
+  int failed = 0;
+  for (int i = 0; i < in.n; i++) {
+    char *sql = in.lines[i].text;
+    char *tab = strrchr(sql, '\t');
+    const char *db_id = NULL;
+    if (tab) {
+      *tab = '\0';
+      db_id = tab + 1;
+    }
+    const sqlsim_schema *schema = cli_schema_for(so, db_id);
+    sqlsim_query *q = NULL;
+    sqlsim_error err = {0};
+    if (so->catalog && db_id && *db_id && !schema && !so->sqlite) {
+      sqlsim_error_set(&err, SQLSIM_ENOTFOUND, -1, "line %d: unknown db_id '%s'", i + 1, db_id);
+    } else if (sqlsim_parse(sql, strlen(sql), schema, 0, &q, &err)) {
+      q = NULL;
+    }
+    failed += q == NULL;
+    print_result(&sb, i, q, &err, fmt);
+    sqlsim_query_free(q);
+    if (sb.len > 1 << 16) {
+      fwrite(sb.buf, 1, sb.len, stdout);
+      sb.len = 0;
+    }
+  }
+  fwrite(sb.buf ? sb.buf : "", 1, sb.len, stdout);
+  sb_free(&sb);
+  fprintf(stderr, "%d parsed, %d failed\n", in.n - failed, failed);
+  cli_lines_free(&in);
+  return 0;
+}
+
+int cmd_parse(int argc, char **argv) {
+  cli_schema_opts so = {0};
+  int fmt = FMT_SQL;
+  const char *sql = NULL;
+  for (int i = 1; i < argc; i++) {
+    int r = cli_schema_arg(&so, argc, argv, &i);
+    if (r < 0) return -1;
+    if (r) continue;
+    if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+      const char *f = argv[++i];
+      if (!strcmp(f, "sql")) fmt = FMT_SQL;
+      else if (!strcmp(f, "tree")) fmt = FMT_TREE;
+      else if (!strcmp(f, "json")) fmt = FMT_JSON;
+      else return error("--format must be sql, tree or json, not '%s'", f);
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return error("parse: unknown option '%s'", argv[i]);
+    } else if (!sql) {
+      sql = argv[i];
+    } else {
+      return error("parse: one SQL argument (quote it), or - for stdin");
+    }
+  }
+  if (!sql) return error("parse: no SQL given (use - to read lines from stdin)");
+  if (cli_schema_load(&so)) return -1;
+  int rc = 0;
+  if (!strcmp(sql, "-")) {
+    rc = parse_stream(&so, fmt);
+  } else {
+    sqlsim_query *q;
+    sqlsim_error err = {0};
+    if (sqlsim_parse(sql, strlen(sql), cli_schema_for(&so, NULL), 0, &q, &err)) {
+      rc = error("at offset %d: %s", err.offset, err.message);
+    } else {
+      char *out = fmt == FMT_SQL    ? sqlsim_print_sql(q->root, 0)
+                  : fmt == FMT_TREE ? sqlsim_print_tree(q->root)
+                                    : sqlsim_print_json(q->root);
+      fputs(out, stdout);
+      if (fmt != FMT_TREE) fputc('\n', stdout);
+      free(out);
+      sqlsim_query_free(q);
+    }
+  }
+  sqlsim_catalog_free(so.catalog);
+  return rc;
+}

@@ -1,0 +1,85 @@
+/* input.c -- reading the files users hand to the CLI: lines and schemas. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *read_stream(FILE *f, size_t *len) {
+  strbuf sb = {0};
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&sb, buf, n);
+  *len = sb.len;
+  return sb_take(&sb);
+}
+
+int cli_read_lines(const char *path, cli_lines *out) {
+  memset(out, 0, sizeof *out);
+  size_t len = 0;
+  char *buf = !strcmp(path, "-") ? read_stream(stdin, &len) : file_slurp(path, &len);
+  if (!buf) return error("%s: cannot read: %s", path, strerror(errno));
+  int cap = 1024, n = 0;
+  cli_line *lines = malloc(sizeof *lines * (size_t)cap);
+  size_t i = 0;
+  int lineno = 0;
+  while (i < len) {
+    size_t j = i;
+    while (j < len && buf[j] != '\n') j++;
+    size_t end = j;
+    if (end > i && buf[end - 1] == '\r') end--;
+    buf[end] = '\0';
+    if (n == cap) lines = realloc(lines, sizeof *lines * (size_t)(cap *= 2));
+    lines[n].text = buf + i;
+    lines[n].len = (int)(end - i);
+    lines[n].lineno = ++lineno;
+    n++;
+    i = j + 1;
+  }
+  out->buf = buf;
+  out->lines = lines;
+  out->n = n;
+  return 0;
+}
+
+void cli_lines_free(cli_lines *l) {
+  free(l->buf);
+  free(l->lines);
+  memset(l, 0, sizeof *l);
+}
+
+int cli_schema_arg(cli_schema_opts *o, int argc, char **argv, int *i) {
+  const char *a = argv[*i];
+  const char **slot = !strcmp(a, "--tables") ? &o->tables
+                      : !strcmp(a, "--db")   ? &o->db
+                      : !strcmp(a, "--sqlite") ? &o->sqlite
+                                               : NULL;
+  if (!slot) return 0;
+  if (*i + 1 >= argc) return error("%s needs a value", a);
+  *slot = argv[++*i];
+  return 1;
+}
+
+int cli_schema_load(cli_schema_opts *o) {
+  sqlsim_error err = {0};
+  if (o->tables && o->sqlite) return error("give --tables or --sqlite, not both");
+  if (o->tables) {
+    if (sqlsim_catalog_load_tables_json(o->tables, &o->catalog, &err))
+      return error("%s", err.message);
+    if (o->db && !sqlsim_catalog_find(o->catalog, o->db))
+      return error("%s: no database with db_id '%s'", o->tables, o->db);
+  } else if (o->sqlite) {
+    if (sqlsim_catalog_load_sqlite(o->sqlite, &o->catalog, &err)) return error("%s", err.message);
+  } else if (o->db) {
+    return error("--db needs --tables");
+  }
+  return 0;
+}
+
+const sqlsim_schema *cli_schema_for(cli_schema_opts *o, const char *db_id) {
+  if (!o->catalog) return NULL;
+  if (o->sqlite) return sqlsim_catalog_at(o->catalog, 0);
+  if (db_id && *db_id) return sqlsim_catalog_find(o->catalog, db_id);
+  if (o->db) return sqlsim_catalog_find(o->catalog, o->db);
+  return sqlsim_catalog_count(o->catalog) == 1 ? sqlsim_catalog_at(o->catalog, 0) : NULL;
+}

@@ -1,0 +1,46 @@
+/* main.c -- the sqlsim command: a table of subcommands, as in git.c. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct cmd {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+  const char *usage;
+} commands[] = {
+    {"parse", cmd_parse,
+     "sqlsim parse [--tables FILE [--db ID] | --sqlite FILE] [--format sql|tree|json] SQL|-"},
+};
+
+int error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("error: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return -1;
+}
+
+static void usage(FILE *f) {
+  fputs("usage:\n", f);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %s\n", commands[i].usage);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name)) {
+      int rc = commands[i].fn(argc - 1, argv + 1);
+      return rc < 0 ? 1 : rc;
+    }
+  error("unknown command '%s'", argv[1]);
+  usage(stderr);
+  return 2;
+}

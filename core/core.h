@@ -1,0 +1,37 @@
+/* core.h -- internal helpers shared by every module: strbuf, JSON, files. */
+#ifndef SQLSIM_CORE_H
+#define SQLSIM_CORE_H
+
+#include "sqlsim.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+typedef struct strbuf {
+  char *buf;
+  size_t len, cap;
+} strbuf;
+
+void sb_putn(strbuf *sb, const char *s, size_t n);
+void sb_puts(strbuf *sb, const char *s);
+void sb_putc(strbuf *sb, char c);
+void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_json_str(strbuf *sb, const char *s);
+/* Hands the buffer to the caller (never NULL) and resets sb. */
+char *sb_take(strbuf *sb);
+void sb_free(strbuf *sb);
+
+/* Parses JSON text into the arena (never cJSON_Delete the result). Returns
+ * NULL on a syntax error with *err_offset set to the byte where it stopped. */
+cJSON *json_parse(sqlsim_arena *a, const char *text, size_t len, size_t *err_offset);
+
+/* Reads a whole file into a malloc'd NUL-terminated buffer; NULL on error
+ * (errno set). */
+char *file_slurp(const char *path, size_t *len);
+
+/* ASCII case folding, the way SQLite compares identifiers. */
+static inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c; }
+char *fold_dup(sqlsim_arena *a, const char *s, size_t len);
+int fold_eq(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,68 @@
+/* json.c -- cJSON (Debian libcjson) parsing into a sqlsim arena.
+ *
+ * cJSON allocates through global hooks. We install hooks once that take
+ * memory from a thread-local arena while json_parse() runs and fall back to
+ * malloc/free otherwise, so parsed documents live and die with an arena and
+ * are never cJSON_Delete()d. Measured choice (bench/bench_json.c): cJSON
+ * was the fastest Debian JSON reader on libpg_query's output and on the
+ * corpus files. */
+#include "core.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+static _Thread_local sqlsim_arena *json_arena;
+
+static void *json_malloc(size_t n) {
+  return json_arena ? sqlsim_arena_alloc(json_arena, n) : malloc(n);
+}
+
+static void json_free(void *p) {
+  if (!json_arena) free(p);
+}
+
+static pthread_once_t json_once = PTHREAD_ONCE_INIT;
+static void json_init(void) {
+  cJSON_Hooks hooks = {json_malloc, json_free};
+  cJSON_InitHooks(&hooks);
+}
+
+cJSON *json_parse(sqlsim_arena *a, const char *text, size_t len, size_t *err_offset) {
+  pthread_once(&json_once, json_init);
+  sqlsim_arena *saved = json_arena;
+  json_arena = a;
+  const char *end = NULL;
+  cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+  json_arena = saved;
+  if (!doc && err_offset) *err_offset = end ? (size_t)(end - text) : 0;
+  if (!doc && err_offset && !end) {
+    const char *e = cJSON_GetErrorPtr();
+    *err_offset = (e && e >= text && e <= text + len) ? (size_t)(e - text) : 0;
+  }
+  return doc;
+}
+
+char *file_slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  if (fseek(f, 0, SEEK_END) != 0) {
+    fclose(f);
+    return NULL;
+  }
+  long n = ftell(f);
+  if (n < 0) {
+    fclose(f);
+    return NULL;
+  }
+  rewind(f);
+  char *buf = malloc((size_t)n + 1);
+  if (!buf) {
+    fclose(f);
+    return NULL;
+  }
+  size_t got = fread(buf, 1, (size_t)n, f);
+  fclose(f);
+  buf[got] = '\0';
+  if (len) *len = got;
+  return buf;
+}

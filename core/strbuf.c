@@ -1,0 +1,86 @@
+/* strbuf.c -- growable malloc'd string used by printers and reports. */
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void sb_reserve(strbuf *sb, size_t extra) {
+  if (sb->len + extra + 1 <= sb->cap) return;
+  size_t cap = sb->cap ? sb->cap : 256;
+  while (cap < sb->len + extra + 1) cap *= 2;
+  char *p = realloc(sb->buf, cap);
+  if (!p) {
+    fputs("sqlsim: out of memory\n", stderr);
+    abort();
+  }
+  sb->buf = p;
+  sb->cap = cap;
+}
+
+void sb_putn(strbuf *sb, const char *s, size_t n) {
+  sb_reserve(sb, n);
+  memcpy(sb->buf + sb->len, s, n);
+  sb->len += n;
+  sb->buf[sb->len] = '\0';
+}
+
+void sb_puts(strbuf *sb, const char *s) { sb_putn(sb, s, strlen(s)); }
+
+void sb_putc(strbuf *sb, char c) { sb_putn(sb, &c, 1); }
+
+void sb_printf(strbuf *sb, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  sb_reserve(sb, (size_t)n);
+  vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  sb->len += (size_t)n;
+}
+
+/* Writes s as a JSON string literal (with quotes). */
+void sb_json_str(strbuf *sb, const char *s) {
+  sb_putc(sb, '"');
+  for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+    switch (*p) {
+    case '"': sb_puts(sb, "\\\""); break;
+    case '\\': sb_puts(sb, "\\\\"); break;
+    case '\n': sb_puts(sb, "\\n"); break;
+    case '\r': sb_puts(sb, "\\r"); break;
+    case '\t': sb_puts(sb, "\\t"); break;
+    default:
+      if (*p < 0x20) sb_printf(sb, "\\u%04x", *p);
+      else sb_putc(sb, (char)*p);
+    }
+  }
+  sb_putc(sb, '"');
+}
+
+char *sb_take(strbuf *sb) {
+  if (!sb->buf) sb_reserve(sb, 0), sb->buf[0] = '\0';
+  char *p = sb->buf;
+  sb->buf = NULL;
+  sb->len = sb->cap = 0;
+  return p;
+}
+
+void sb_free(strbuf *sb) {
+  free(sb->buf);
+  sb->buf = NULL;
+  sb->len = sb->cap = 0;
+}
+
+char *fold_dup(sqlsim_arena *a, const char *s, size_t len) {
+  char *p = sqlsim_arena_alloc(a, len + 1);
+  for (size_t i = 0; i < len; i++) p[i] = ascii_lower(s[i]);
+  return p;
+}
+
+int fold_eq(const char *a, const char *b) {
+  while (*a && ascii_lower(*a) == ascii_lower(*b)) a++, b++;
+  return ascii_lower(*a) == ascii_lower(*b);
+}

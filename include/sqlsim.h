@@ -1,0 +1,303 @@
+/* sqlsim.h -- the one public header of sqlsim, a toolkit for text-to-SQL SQL.
+ *
+ * Pipeline: SQL text -> dialect front end (parser/lexer.c) -> libpg_query ->
+ * the project's own tree (parser/build.c) -> normalized tree (parser/normalize.c)
+ * -> printer (parser/print.c) and the later stages (match, diff, rewrite,
+ * metrics).
+ *
+ * Conventions, as in STYLE.md:
+ * - fallible functions return 0 on success or a negative SQLSIM_E* code, and
+ *   fill an optional sqlsim_error with a message and a byte offset into the
+ *   caller's original text;
+ * - every parsed query lives in one arena and dies with sqlsim_query_free();
+ * - schemas live in their catalog's arena and die with sqlsim_catalog_free(). */
+#ifndef SQLSIM_H
+#define SQLSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- errors */
+
+enum {
+  SQLSIM_OK = 0,
+  SQLSIM_ESYNTAX = -1,  /* the SQL does not parse */
+  SQLSIM_EUNSUPPORTED = -2, /* parses, but uses a construct sqlsim does not model */
+  SQLSIM_EIO = -3,      /* a file could not be read or written */
+  SQLSIM_EFORMAT = -4,  /* an input file is not in the expected format */
+  SQLSIM_ENOTFOUND = -5,/* a named item (db_id, table) does not exist */
+  SQLSIM_ESQLITE = -6,  /* SQLite reported an error */
+  SQLSIM_EMULTI = -7,   /* more than one statement where one was expected */
+  SQLSIM_ENOMEM = -8
+};
+
+typedef struct sqlsim_error {
+  int code;            /* one of the SQLSIM_E* codes, 0 when no error */
+  int offset;          /* byte offset in the user's original text, -1 if none */
+  char message[512];
+} sqlsim_error;
+
+/* Sets err (if not NULL) and returns code. printf-style. */
+int sqlsim_error_set(sqlsim_error *err, int code, int offset, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* ---------------------------------------------------------------- arena */
+
+typedef struct sqlsim_arena sqlsim_arena;
+
+/* Returns a new arena, or NULL when out of memory. */
+sqlsim_arena *sqlsim_arena_new(void);
+/* Frees every block of the arena; NULL is a no-op. */
+void sqlsim_arena_free(sqlsim_arena *a);
+/* Returns zeroed memory owned by the arena; aborts only on out of memory. */
+void *sqlsim_arena_alloc(sqlsim_arena *a, size_t size);
+/* Copies len bytes of s and a terminating NUL into the arena. */
+char *sqlsim_arena_strndup(sqlsim_arena *a, const char *s, size_t len);
+char *sqlsim_arena_strdup(sqlsim_arena *a, const char *s);
+/* printf into the arena. */
+char *sqlsim_arena_printf(sqlsim_arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Bytes handed out so far (for benchmarks and memory reports). */
+size_t sqlsim_arena_used(const sqlsim_arena *a);
+
+/* ---------------------------------------------------------------- schemas */
+
+typedef struct sqlsim_column {
+  const char *name;       /* as written in the schema */
+  const char *key;        /* case-folded (ASCII lower case), for lookups */
+  const char *type;       /* declared type, "" if none */
+  const char *collation;  /* declared collation, NULL for BINARY/unknown */
+  int table;              /* index into sqlsim_schema.tables */
+  unsigned pk : 1;        /* part of the primary key */
+  unsigned notnull : 1;   /* declared NOT NULL (or INTEGER PRIMARY KEY) */
+  unsigned unique : 1;    /* alone forms a primary key or a UNIQUE index */
+} sqlsim_column;
+
+typedef struct sqlsim_table {
+  const char *name;       /* as written */
+  const char *key;        /* case-folded */
+  int first_column;       /* columns are contiguous in sqlsim_schema.columns */
+  int ncolumns;
+} sqlsim_table;
+
+typedef struct sqlsim_fkey {
+  int column;             /* referencing column (index into columns) */
+  int ref_column;         /* referenced column */
+} sqlsim_fkey;
+
+typedef struct sqlsim_schema {
+  const char *db_id;
+  sqlsim_table *tables;
+  int ntables;
+  sqlsim_column *columns;
+  int ncolumns;
+  sqlsim_fkey *fkeys;
+  int nfkeys;
+  struct sqlsim_schema_index *index; /* private lookup tables */
+} sqlsim_schema;
+
+typedef struct sqlsim_catalog sqlsim_catalog;
+
+/* Loads every database of a Spider/BIRD tables.json file. Returns 0 or a
+ * negative code with err filled (message names the entry and byte offset). */
+int sqlsim_catalog_load_tables_json(const char *path, sqlsim_catalog **out,
+                                    sqlsim_error *err);
+/* Reads the schema of one SQLite database file (opened read-only) as a
+ * one-schema catalog whose db_id is the file's base name without extension. */
+int sqlsim_catalog_load_sqlite(const char *path, sqlsim_catalog **out,
+                               sqlsim_error *err);
+/* Returns the schema for db_id, or NULL. */
+const sqlsim_schema *sqlsim_catalog_find(const sqlsim_catalog *c, const char *db_id);
+/* Number of schemas, and the i-th one. */
+int sqlsim_catalog_count(const sqlsim_catalog *c);
+const sqlsim_schema *sqlsim_catalog_at(const sqlsim_catalog *c, int i);
+void sqlsim_catalog_free(sqlsim_catalog *c);
+
+/* Case-insensitive lookups; return an index or -1. */
+int sqlsim_schema_find_table(const sqlsim_schema *s, const char *name);
+int sqlsim_schema_find_column(const sqlsim_schema *s, int table, const char *name);
+
+/* Writes the CREATE TABLE statements of a schema (SQLite SQL) into a malloc'd
+ * string the caller frees. */
+char *sqlsim_schema_ddl(const sqlsim_schema *s);
+/* Creates a schema-only SQLite database at path (":memory:" allowed) and
+ * returns the open handle in *db (a sqlite3 *). Refuses to touch an existing
+ * file. */
+int sqlsim_schema_create_sqlite(const sqlsim_schema *s, const char *path,
+                                void **db, sqlsim_error *err);
+
+/* ---------------------------------------------------------------- trees */
+
+typedef enum sqlsim_kind {
+  SQLSIM_N_SELECT = 1, /* kids: SQLSIM_SEL_* slots, any may be NULL */
+  SQLSIM_N_LIST,       /* a list; flag SQLSIM_F_UNORDERED when compared as a bag */
+  SQLSIM_N_TARGET,     /* select item; text = alias or NULL; kids[0] = expr */
+  SQLSIM_N_TABLE,      /* table in FROM; text = table, alias = alias */
+  SQLSIM_N_SUBQUERY,   /* derived table; alias; kids[0] = SELECT */
+  SQLSIM_N_JOIN,       /* op = SQLSIM_JOIN_*; kids: left, right, on, using */
+  SQLSIM_N_FUNCTABLE,  /* table-valued function in FROM; kids[0] = FUNC */
+  SQLSIM_N_CTE,        /* text = name; kids[0] = SELECT, kids[1] = column list */
+  SQLSIM_N_SORT,       /* op = SQLSIM_SORT_*; kids[0] = expr */
+  SQLSIM_N_COLUMN,     /* text = column, qual = qualifier as written */
+  SQLSIM_N_STAR,       /* '*' or 'qual.*' */
+  SQLSIM_N_CONST,      /* op = SQLSIM_CONST_*; text = literal text */
+  SQLSIM_N_PARAM,      /* ?, ?1, :name, $1 */
+  SQLSIM_N_BINOP,      /* op = SQLSIM_OP_*; kids: left, right[, escape] */
+  SQLSIM_N_UNOP,       /* op = SQLSIM_OP_NEG/PLUS/BITNOT; kids[0] */
+  SQLSIM_N_AND,        /* n-ary, canonical order */
+  SQLSIM_N_OR,         /* n-ary, canonical order */
+  SQLSIM_N_NOT,        /* kids[0] */
+  SQLSIM_N_ISNULL,     /* op = SQLSIM_ISNULL/SQLSIM_NOTNULL */
+  SQLSIM_N_BOOLTEST,   /* op = SQLSIM_IS_TRUE ...; kids[0] */
+  SQLSIM_N_BETWEEN,    /* flag NOT; kids: x, low, high */
+  SQLSIM_N_IN,         /* flag NOT; kids: x, LIST of values (canonical order) */
+  SQLSIM_N_SUBLINK,    /* op = SQLSIM_SUB_*; flag NOT; kids: test or NULL, SELECT */
+  SQLSIM_N_FUNC,       /* text = name; flags DISTINCT/STAR; kids: args LIST, filter, window */
+  SQLSIM_N_CASE,       /* kids: operand or NULL, else or NULL, WHEN... */
+  SQLSIM_N_WHEN,       /* kids: condition, result */
+  SQLSIM_N_CAST,       /* text = type name; kids[0] */
+  SQLSIM_N_COLLATE,    /* text = collation; kids[0] */
+  SQLSIM_N_ROW,        /* (a, b, ...) */
+  SQLSIM_N_WINDOW,     /* text = name or NULL; kids: partition LIST, order LIST; alias = frame */
+  SQLSIM_N_VALUES,     /* VALUES rows: kids = ROW */
+  SQLSIM_N__COUNT
+} sqlsim_kind;
+
+/* Slots of a SELECT node (kids[]). A plain SELECT uses WITH..OFFSET; a set
+ * operation (op != SQLSIM_SET_NONE) uses LARG/RARG plus ORDER/LIMIT/OFFSET. */
+enum {
+  SQLSIM_SEL_WITH, SQLSIM_SEL_TARGETS, SQLSIM_SEL_FROM, SQLSIM_SEL_WHERE,
+  SQLSIM_SEL_GROUP, SQLSIM_SEL_HAVING, SQLSIM_SEL_ORDER, SQLSIM_SEL_LIMIT,
+  SQLSIM_SEL_OFFSET, SQLSIM_SEL_LARG, SQLSIM_SEL_RARG, SQLSIM_SEL_WINDOW,
+  SQLSIM_SEL_VALUES, SQLSIM_SEL__COUNT
+};
+
+enum { SQLSIM_SET_NONE, SQLSIM_SET_UNION, SQLSIM_SET_INTERSECT, SQLSIM_SET_EXCEPT };
+enum { SQLSIM_JOIN_INNER, SQLSIM_JOIN_LEFT, SQLSIM_JOIN_RIGHT, SQLSIM_JOIN_FULL,
+       SQLSIM_JOIN_CROSS };
+enum { SQLSIM_SORT_DEFAULT, SQLSIM_SORT_ASC, SQLSIM_SORT_DESC };
+enum { SQLSIM_NULLS_DEFAULT, SQLSIM_NULLS_FIRST, SQLSIM_NULLS_LAST };
+enum { SQLSIM_CONST_INT, SQLSIM_CONST_FLOAT, SQLSIM_CONST_STRING, SQLSIM_CONST_NULL,
+       SQLSIM_CONST_BOOL, SQLSIM_CONST_BLOB };
+enum { SQLSIM_ISNULL, SQLSIM_NOTNULL };
+enum { SQLSIM_IS_TRUE, SQLSIM_IS_NOT_TRUE, SQLSIM_IS_FALSE, SQLSIM_IS_NOT_FALSE,
+       SQLSIM_IS_UNKNOWN, SQLSIM_IS_NOT_UNKNOWN };
+enum { SQLSIM_SUB_EXISTS, SQLSIM_SUB_IN, SQLSIM_SUB_SCALAR, SQLSIM_SUB_ANY,
+       SQLSIM_SUB_ALL };
+
+typedef enum sqlsim_op {
+  SQLSIM_OP_NONE = 0,
+  SQLSIM_OP_EQ, SQLSIM_OP_NE, SQLSIM_OP_LT, SQLSIM_OP_LE, SQLSIM_OP_GT, SQLSIM_OP_GE,
+  SQLSIM_OP_IS, SQLSIM_OP_ISNOT,          /* SQLite IS / IS NOT (null-safe) */
+  SQLSIM_OP_ADD, SQLSIM_OP_SUB, SQLSIM_OP_MUL, SQLSIM_OP_DIV, SQLSIM_OP_MOD,
+  SQLSIM_OP_CONCAT, SQLSIM_OP_BITAND, SQLSIM_OP_BITOR, SQLSIM_OP_SHL, SQLSIM_OP_SHR,
+  SQLSIM_OP_LIKE, SQLSIM_OP_NOTLIKE, SQLSIM_OP_GLOB, SQLSIM_OP_NOTGLOB,
+  SQLSIM_OP_REGEXP, SQLSIM_OP_NOTREGEXP,
+  SQLSIM_OP_ILIKE, SQLSIM_OP_NOTILIKE,    /* not SQLite: dialect error */
+  SQLSIM_OP_OTHER,                        /* any other operator; text = symbol */
+  SQLSIM_OP_NEG, SQLSIM_OP_PLUS, SQLSIM_OP_BITNOT,
+  SQLSIM_OP__COUNT
+} sqlsim_op;
+
+/* Node flags. */
+enum {
+  SQLSIM_F_UNORDERED = 1u << 0,  /* LIST compared as a bag by the metrics */
+  SQLSIM_F_DISTINCT = 1u << 1,   /* SELECT DISTINCT, COUNT(DISTINCT ..) */
+  SQLSIM_F_NOT = 1u << 2,        /* NOT IN, NOT BETWEEN, NOT EXISTS */
+  SQLSIM_F_ALL = 1u << 3,        /* UNION ALL */
+  SQLSIM_F_STAR = 1u << 4,       /* COUNT(*) */
+  SQLSIM_F_UNRESOLVED = 1u << 5, /* a name the schema does not know */
+  SQLSIM_F_AMBIGUOUS = 1u << 6,  /* a column several tables in scope have */
+  SQLSIM_F_ALIASREF = 1u << 7,   /* a column naming a select-list alias */
+  SQLSIM_F_OUTER = 1u << 8,      /* a column of an enclosing query (correlated) */
+  SQLSIM_F_DQSTRING = 1u << 9,   /* a "double-quoted" word SQLite reads as a string */
+  SQLSIM_F_NATURAL = 1u << 10,   /* NATURAL JOIN */
+  SQLSIM_F_DIALECT = 1u << 11,   /* valid elsewhere, not in SQLite (::, ILIKE..) */
+  SQLSIM_F_RECURSIVE = 1u << 12, /* WITH RECURSIVE */
+  SQLSIM_F_SYNTHETIC = 1u << 13, /* alias added by the front end, not the user */
+  SQLSIM_F_SWAPPED = 1u << 14,   /* operands put in canonical order */
+  SQLSIM_F_CTEREF = 1u << 15,    /* a TABLE naming a common table expression */
+  SQLSIM_F_FILTER = 1u << 16     /* FUNC has a FILTER clause (kids[1]) */
+};
+
+typedef struct sqlsim_node sqlsim_node;
+struct sqlsim_node {
+  uint16_t kind;          /* sqlsim_kind */
+  uint16_t op;            /* per-kind operator / sub-kind */
+  uint32_t flags;         /* SQLSIM_F_* */
+  const char *text;       /* name or literal; case-folded identifiers */
+  const char *alias;      /* TABLE/SUBQUERY alias, N_COLUMN qualifier as written */
+  const char *raw;        /* identifier as the user spelled it (case kept) */
+  sqlsim_node **kids;
+  uint32_t nkids;
+  int32_t start, end;     /* byte span in the original SQL, -1 if unknown */
+  int32_t aux;            /* WINDOW: PostgreSQL frame options; SORT: SQLSIM_NULLS_*;
+                             FUNC: 1 for a keyword form (CURRENT_DATE) */
+  /* Filled by normalization. */
+  int32_t table;          /* COLUMN: schema table index, -1 unknown;
+                             TABLE: schema table index, -1 unknown */
+  int32_t column;         /* COLUMN: schema column index, -1 unknown */
+  sqlsim_node *source;    /* COLUMN: the FROM item (TABLE/SUBQUERY/CTE) it reads;
+                             TABLE with F_CTEREF: the CTE */
+  uint32_t instance;      /* TABLE/SUBQUERY: number of the FROM item in the query */
+};
+
+typedef struct sqlsim_query {
+  sqlsim_node *root;           /* a SELECT node */
+  const char *sql;             /* copy of the original text */
+  size_t sql_len;
+  const sqlsim_schema *schema; /* NULL when parsed without a schema */
+  int nunresolved;             /* names flagged UNRESOLVED or AMBIGUOUS */
+  int ndialect;                /* nodes flagged DIALECT */
+  sqlsim_arena *arena;         /* owns everything above */
+} sqlsim_query;
+
+/* Parse options. */
+enum {
+  SQLSIM_PARSE_NO_NORMALIZE = 1u << 0  /* build the tree, skip normalization */
+};
+
+/* Parses one SQLite/MySQL-flavoured SQL statement (a trailing ';' and
+ * comments allowed) into a normalized tree. schema may be NULL. On success
+ * *out owns an arena the caller frees with sqlsim_query_free(). On failure
+ * returns a negative code, *out is NULL and err says what and where (a byte
+ * offset in sql). */
+int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema,
+                 unsigned options, sqlsim_query **out, sqlsim_error *err);
+void sqlsim_query_free(sqlsim_query *q);
+
+/* Tree walking: the callback returns one of these. */
+enum { SQLSIM_WALK_CONTINUE = 0, SQLSIM_WALK_PRUNE = 1, SQLSIM_WALK_ABORT = 2 };
+typedef int (*sqlsim_walk_fn)(sqlsim_node *n, sqlsim_node *parent, void *ctx);
+/* Visits n and its descendants in pre-order; post (may be NULL) is called
+ * after a node's children. Returns SQLSIM_WALK_ABORT if a callback aborted. */
+int sqlsim_walk(sqlsim_node *n, sqlsim_walk_fn pre, sqlsim_walk_fn post, void *ctx);
+
+/* Printing. */
+enum {
+  SQLSIM_PRINT_QUALIFY = 1u << 0  /* write resolved columns as table.column */
+};
+/* Returns the node printed as SQLite SQL, in a malloc'd string the caller
+ * frees; NULL only when out of memory. */
+char *sqlsim_print_sql(const sqlsim_node *n, unsigned options);
+/* Returns an indented S-expression dump of the tree (malloc'd). */
+char *sqlsim_print_tree(const sqlsim_node *n);
+/* Returns the tree as JSON (malloc'd). */
+char *sqlsim_print_json(const sqlsim_node *n);
+
+/* Names for diagnostics. */
+const char *sqlsim_kind_name(int kind);
+const char *sqlsim_op_name(int op);
+
+/* Structural comparison used for canonical order: <0, 0, >0. Resolved
+ * columns compare by schema table and column, not by alias. */
+int sqlsim_node_cmp(const sqlsim_node *a, const sqlsim_node *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,976 @@
+/* build.c -- libpg_query's JSON parse tree -> the sqlsim tree.
+ *
+ * build_tree() reads the JSON that pg_query_parse() returns (with cJSON, into
+ * the query's arena) and converts each PostgreSQL node into a sqlsim node. One
+ * function per PostgreSQL node family; an unknown node type is an
+ * SQLSIM_EUNSUPPORTED error naming the construct and its position. The first
+ * error is recorded on the build context (as SQLite records on its Parse) and
+ * later work stops early. Locations are mapped back to the user's text through
+ * the front end's offset map, and names that PostgreSQL lowercased, truncated
+ * or that the front end replaced are recovered from the original tokens. */
+#include "frontend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct build_ctx {
+  sqlsim_arena *a;
+  const fe_result *fe;
+  sqlsim_error *err;
+  int rc;
+} build_ctx;
+
+sqlsim_node *node_new(sqlsim_arena *a, int kind, int nkids) {
+  sqlsim_node *n = sqlsim_arena_alloc(a, sizeof *n);
+  n->kind = (uint16_t)kind;
+  n->nkids = (uint32_t)nkids;
+  if (nkids) n->kids = sqlsim_arena_alloc(a, sizeof *n->kids * (size_t)nkids);
+  n->start = n->end = -1;
+  n->table = n->column = -1;
+  return n;
+}
+
+static int build_fail(build_ctx *c, int code, int offset, const char *msg, const char *what) {
+  if (!c->rc) {
+    sqlsim_error_set(c->err, code, offset, "%s%s%s", msg, what ? " " : "", what ? what : "");
+    c->rc = code;
+  }
+  return code;
+}
+
+/* ---------------------------------------------------------------- JSON access */
+
+static const cJSON *jget(const cJSON *o, const char *k) {
+  return o ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
+}
+static const char *jstr(const cJSON *o, const char *k) {
+  const cJSON *v = jget(o, k);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+static int jint(const cJSON *o, const char *k, int dflt) {
+  const cJSON *v = jget(o, k);
+  return cJSON_IsNumber(v) ? v->valueint : dflt;
+}
+static int jbool(const cJSON *o, const char *k) { return cJSON_IsTrue(jget(o, k)); }
+static int jis(const cJSON *o, const char *k, const char *v) {
+  const char *s = jstr(o, k);
+  return s && !strcmp(s, v);
+}
+/* A wrapped node {"Type": {...}}: its type name and body. */
+static const char *jtype(const cJSON *w, const cJSON **body) {
+  if (!w || !w->child) {
+    *body = NULL;
+    return "";
+  }
+  *body = w->child;
+  return w->child->string ? w->child->string : "";
+}
+/* The sval of a {"String": {"sval": ..}} node ("" when absent). */
+static const char *jsval(const cJSON *w) {
+  const cJSON *b;
+  if (strcmp(jtype(w, &b), "String") != 0) return NULL;
+  const char *s = jstr(b, "sval");
+  return s ? s : "";
+}
+
+/* Original offset of a PostgreSQL location, or -1. */
+static int loc(build_ctx *c, const cJSON *body) {
+  int l = jint(body, "location", -1);
+  return l < 0 ? -1 : fe_map(c->fe, l);
+}
+
+/* Restores an identifier from PostgreSQL's text: long-name placeholders. */
+static const char *raw_name(build_ctx *c, const char *s) {
+  size_t pl = strlen(FE_LONGID);
+  if (!strncmp(s, FE_LONGID, pl)) {
+    int i = atoi(s + pl);
+    if (i >= 0 && i < c->fe->nlongids) return c->fe->longids[i];
+  }
+  return s;
+}
+static const char *fold(build_ctx *c, const char *s) { return fold_dup(c->a, s, strlen(s)); }
+
+/* ---------------------------------------------------------------- lists */
+
+static sqlsim_node *build_expr(build_ctx *c, const cJSON *w);
+static sqlsim_node *build_select(build_ctx *c, const cJSON *body, int start);
+
+typedef sqlsim_node *(*build_fn)(build_ctx *c, const cJSON *w);
+
+/* A LIST node of the items of a JSON array, each built with fn. */
+static sqlsim_node *build_list(build_ctx *c, const cJSON *arr, build_fn fn) {
+  int n = cJSON_GetArraySize(arr);
+  sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, n);
+  int i = 0;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, arr) {
+    l->kids[i++] = fn(c, it);
+    if (c->rc) return NULL;
+  }
+  return l;
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static sqlsim_node *build_const(build_ctx *c, const cJSON *b) {
+  sqlsim_node *n = node_new(c->a, SQLSIM_N_CONST, 0);
+  n->start = loc(c, b);
+  const cJSON *v;
+  if (jbool(b, "isnull")) {
+    n->op = SQLSIM_CONST_NULL;
+    n->text = "NULL";
+  } else if ((v = jget(b, "ival"))) {
+    n->op = SQLSIM_CONST_INT;
+    n->text = sqlsim_arena_printf(c->a, "%d", jint(v, "ival", 0));
+  } else if ((v = jget(b, "fval"))) {
+    /* Integers too big for int4 arrive as floats: keep their text. */
+    const char *f = jstr(v, "fval");
+    n->text = sqlsim_arena_strdup(c->a, f ? f : "0");
+    n->op = strpbrk(n->text, ".eE") ? SQLSIM_CONST_FLOAT : SQLSIM_CONST_INT;
+  } else if ((v = jget(b, "sval"))) {
+    const char *s = jstr(v, "sval");
+    n->op = SQLSIM_CONST_STRING;
+    n->text = sqlsim_arena_strdup(c->a, s ? s : "");
+  } else if ((v = jget(b, "boolval"))) {
+    n->op = SQLSIM_CONST_BOOL;
+    n->text = jbool(v, "boolval") ? "TRUE" : "FALSE";
+  } else if ((v = jget(b, "bsval"))) {
+    const char *s = jstr(v, "bsval");
+    n->op = SQLSIM_CONST_BLOB;
+    n->text = sqlsim_arena_strdup(c->a, s && *s ? s + 1 : ""); /* drop PostgreSQL's 'x' */
+  } else {
+    /* {"ival": {}} is PostgreSQL's way of writing 0: it omits zero fields. */
+    n->op = SQLSIM_CONST_INT;
+    n->text = "0";
+  }
+  return n;
+}
+
+static sqlsim_node *build_columnref(build_ctx *c, const cJSON *b) {
+  const cJSON *fields = jget(b, "fields");
+  int nf = cJSON_GetArraySize(fields);
+  int start = loc(c, b);
+  const cJSON *last = cJSON_GetArrayItem(fields, nf - 1);
+  const cJSON *lb;
+  int star = !strcmp(jtype(last, &lb), "A_Star");
+  sqlsim_node *n = node_new(c->a, star ? SQLSIM_N_STAR : SQLSIM_N_COLUMN, 0);
+  n->start = start;
+  const char *name = star ? NULL : jsval(last);
+  const char *qual = nf >= 2 ? jsval(cJSON_GetArrayItem(fields, nf - 2)) : NULL;
+  if (!star && !name) {
+    build_fail(c, SQLSIM_EUNSUPPORTED, start, "unsupported column reference", NULL);
+    return NULL;
+  }
+  if (name) {
+    name = raw_name(c, name);
+    n->raw = sqlsim_arena_strdup(c->a, name);
+    n->text = fold(c, name);
+    /* A lone "word" in double quotes may be a string (SQLite's fallback). */
+    int t = start >= 0 ? fe_token_at(c->fe, start) : -1;
+    if (nf == 1 && t >= 0 && c->fe->toks[t].type == FT_QUOTED && c->fe->toks[t].quote == '"')
+      n->flags |= SQLSIM_F_DQSTRING;
+  }
+  if (qual) n->alias = fold(c, raw_name(c, qual));
+  return n;
+}
+
+static int binop_code(const char *name) {
+  static const struct {
+    const char *s;
+    int op;
+  } ops[] = {{"=", SQLSIM_OP_EQ},       {"<>", SQLSIM_OP_NE},     {"<", SQLSIM_OP_LT},
+             {"<=", SQLSIM_OP_LE},      {">", SQLSIM_OP_GT},      {">=", SQLSIM_OP_GE},
+             {"+", SQLSIM_OP_ADD},      {"-", SQLSIM_OP_SUB},     {"*", SQLSIM_OP_MUL},
+             {"/", SQLSIM_OP_DIV},      {"%", SQLSIM_OP_MOD},     {"||", SQLSIM_OP_CONCAT},
+             {"&", SQLSIM_OP_BITAND},   {"|", SQLSIM_OP_BITOR},   {"<<", SQLSIM_OP_SHL},
+             {">>", SQLSIM_OP_SHR},     {"~#", SQLSIM_OP_GLOB},   {"!~#", SQLSIM_OP_NOTGLOB},
+             {"~##", SQLSIM_OP_REGEXP}, {"!~##", SQLSIM_OP_NOTREGEXP},
+             {"~~", SQLSIM_OP_LIKE},    {"!~~", SQLSIM_OP_NOTLIKE},
+             {"~~*", SQLSIM_OP_ILIKE},  {"!~~*", SQLSIM_OP_NOTILIKE}};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (!strcmp(ops[i].s, name)) return ops[i].op;
+  return SQLSIM_OP_OTHER;
+}
+
+static sqlsim_node *binop(build_ctx *c, int op, sqlsim_node *l, sqlsim_node *r, int start) {
+  sqlsim_node *n = node_new(c->a, SQLSIM_N_BINOP, 2);
+  n->op = (uint16_t)op;
+  n->kids[0] = l;
+  n->kids[1] = r;
+  n->start = start;
+  return n;
+}
+
+static const char *expr_opname(const cJSON *b) {
+  const cJSON *names = jget(b, "name");
+  const char *s = jsval(cJSON_GetArrayItem(names, cJSON_GetArraySize(names) - 1));
+  return s ? s : "";
+}
+
+static sqlsim_node *build_aexpr(build_ctx *c, const cJSON *b) {
+  const char *kind = jstr(b, "kind");
+  const char *name = expr_opname(b);
+  int start = loc(c, b);
+  if (!kind) kind = "AEXPR_OP";
+  const cJSON *lw = jget(b, "lexpr"), *rw = jget(b, "rexpr");
+  if (!strcmp(kind, "AEXPR_OP") && !lw) {
+    sqlsim_node *x = build_expr(c, rw);
+    if (c->rc) return NULL;
+    sqlsim_node *n = node_new(c->a, SQLSIM_N_UNOP, 1);
+    n->kids[0] = x;
+    n->start = start;
+    if (!strcmp(name, "-")) n->op = SQLSIM_OP_NEG;
+    else if (!strcmp(name, "+")) n->op = SQLSIM_OP_PLUS;
+    else if (!strcmp(name, "~")) n->op = SQLSIM_OP_BITNOT;
+    else {
+      n->op = SQLSIM_OP_OTHER;
+      n->text = sqlsim_arena_strdup(c->a, name);
+      n->flags |= SQLSIM_F_DIALECT;
+    }
+    return n;
+  }
+  if (!strcmp(kind, "AEXPR_IN")) {
+    sqlsim_node *x = build_expr(c, lw);
+    const cJSON *rb;
+    jtype(rw, &rb);
+    sqlsim_node *list = build_list(c, jget(rb, "items"), build_expr);
+    if (c->rc) return NULL;
+    sqlsim_node *n = node_new(c->a, SQLSIM_N_IN, 2);
+    n->kids[0] = x;
+    n->kids[1] = list;
+    list->flags |= SQLSIM_F_UNORDERED;
+    if (!strcmp(name, "<>")) n->flags |= SQLSIM_F_NOT;
+    n->start = start;
+    return n;
+  }
+  if (!strncmp(kind, "AEXPR_BETWEEN", 13) || !strncmp(kind, "AEXPR_NOT_BETWEEN", 17)) {
+    sqlsim_node *x = build_expr(c, lw);
+    const cJSON *rb;
+    jtype(rw, &rb);
+    const cJSON *items = jget(rb, "items");
+    sqlsim_node *lo = build_expr(c, cJSON_GetArrayItem(items, 0));
+    sqlsim_node *hi = build_expr(c, cJSON_GetArrayItem(items, 1));
+    if (c->rc) return NULL;
+    sqlsim_node *n = node_new(c->a, SQLSIM_N_BETWEEN, 3);
+    n->kids[0] = x;
+    n->kids[1] = lo;
+    n->kids[2] = hi;
+    if (strstr(kind, "NOT")) n->flags |= SQLSIM_F_NOT;
+    if (strstr(kind, "SYM")) n->flags |= SQLSIM_F_DIALECT;
+    n->start = start;
+    return n;
+  }
+  sqlsim_node *l = build_expr(c, lw);
+  if (c->rc) return NULL;
+  /* LIKE .. ESCAPE arrives as like_escape(pattern, escape). */
+  const cJSON *rb;
+  const char *rt = jtype(rw, &rb);
+  sqlsim_node *esc = NULL, *r;
+  if ((!strcmp(kind, "AEXPR_LIKE") || !strcmp(kind, "AEXPR_ILIKE")) && !strcmp(rt, "FuncCall")) {
+    const cJSON *fn = jget(rb, "funcname");
+    const char *f = jsval(cJSON_GetArrayItem(fn, cJSON_GetArraySize(fn) - 1));
+    if (f && !strcmp(f, "like_escape")) {
+      const cJSON *args = jget(rb, "args");
+      r = build_expr(c, cJSON_GetArrayItem(args, 0));
+      esc = build_expr(c, cJSON_GetArrayItem(args, 1));
+    } else {
+      r = build_expr(c, rw);
+    }
+  } else {
+    r = build_expr(c, rw);
+  }
+  if (c->rc) return NULL;
+  int op;
+  if (!strcmp(kind, "AEXPR_NOT_DISTINCT")) op = SQLSIM_OP_IS;
+  else if (!strcmp(kind, "AEXPR_DISTINCT")) op = SQLSIM_OP_ISNOT;
+  else if (!strcmp(kind, "AEXPR_NULLIF")) {
+    sqlsim_node *f = node_new(c->a, SQLSIM_N_FUNC, 1);
+    f->text = "nullif";
+    f->kids[0] = node_new(c->a, SQLSIM_N_LIST, 2);
+    f->kids[0]->kids[0] = l;
+    f->kids[0]->kids[1] = r;
+    f->start = start;
+    return f;
+  } else if (!strcmp(kind, "AEXPR_OP") || !strcmp(kind, "AEXPR_LIKE") ||
+             !strcmp(kind, "AEXPR_ILIKE")) {
+    op = binop_code(name);
+  } else {
+    /* AEXPR_OP_ANY/ALL (x = ANY(array)), SIMILAR TO: PostgreSQL only. */
+    op = SQLSIM_OP_OTHER;
+  }
+  sqlsim_node *n = binop(c, op, l, r, start);
+  if (esc) {
+    sqlsim_node *n3 = node_new(c->a, SQLSIM_N_BINOP, 3);
+    *n3 = *n;
+    n3->nkids = 3;
+    n3->kids = sqlsim_arena_alloc(c->a, sizeof *n3->kids * 3);
+    n3->kids[0] = l;
+    n3->kids[1] = r;
+    n3->kids[2] = esc;
+    n = n3;
+  }
+  if (op == SQLSIM_OP_OTHER) {
+    n->text = sqlsim_arena_printf(c->a, "%s%s", strcmp(kind, "AEXPR_OP") ? kind : "", name);
+    /* SQLite knows -> and ->> (JSON); everything else is another dialect. */
+    if (strcmp(name, "->") && strcmp(name, "->>")) n->flags |= SQLSIM_F_DIALECT;
+  }
+  if (op == SQLSIM_OP_ILIKE || op == SQLSIM_OP_NOTILIKE) n->flags |= SQLSIM_F_DIALECT;
+  return n;
+}
+
+static sqlsim_node *build_boolexpr(build_ctx *c, const cJSON *b) {
+  const char *op = jstr(b, "boolop");
+  sqlsim_node *args = build_list(c, jget(b, "args"), build_expr);
+  if (c->rc) return NULL;
+  int start = loc(c, b);
+  if (op && !strcmp(op, "NOT_EXPR")) {
+    sqlsim_node *x = args->nkids ? args->kids[0] : NULL;
+    /* NOT IN (subquery), NOT EXISTS, NOT BETWEEN .. fold into the node. */
+    if (x && x->kind == SQLSIM_N_SUBLINK &&
+        (x->op == SQLSIM_SUB_IN || x->op == SQLSIM_SUB_EXISTS) && !(x->flags & SQLSIM_F_NOT)) {
+      x->flags |= SQLSIM_F_NOT;
+      if (start >= 0 && (x->start < 0 || start < x->start)) x->start = start;
+      return x;
+    }
+    sqlsim_node *n = node_new(c->a, SQLSIM_N_NOT, 1);
+    n->kids[0] = x;
+    n->start = start;
+    return n;
+  }
+  sqlsim_node *n = node_new(c->a, op && !strcmp(op, "OR_EXPR") ? SQLSIM_N_OR : SQLSIM_N_AND, 0);
+  n->kids = args->kids;
+  n->nkids = args->nkids;
+  n->start = start;
+  return n;
+}
+
+static sqlsim_node *build_funccall(build_ctx *c, const cJSON *b) {
+  const cJSON *names = jget(b, "funcname");
+  int nn = cJSON_GetArraySize(names);
+  const char *name = jsval(cJSON_GetArrayItem(names, nn - 1));
+  const char *schema = nn > 1 ? jsval(cJSON_GetArrayItem(names, 0)) : NULL;
+  int start = loc(c, b);
+  sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
+  name = raw_name(c, name ? name : "");
+  n->raw = sqlsim_arena_strdup(c->a, name);
+  n->text = fold(c, name);
+  n->start = start;
+  if (schema && !strcmp(schema, "pg_catalog")) n->flags |= SQLSIM_F_DIALECT; /* EXTRACT(.. FROM ..) etc. */
+  n->kids[0] = build_list(c, jget(b, "args"), build_expr);
+  if (c->rc) return NULL;
+  if (jbool(b, "agg_star")) n->flags |= SQLSIM_F_STAR;
+  if (jbool(b, "agg_distinct")) n->flags |= SQLSIM_F_DISTINCT;
+  if (jget(b, "agg_filter")) {
+    n->kids[1] = build_expr(c, jget(b, "agg_filter"));
+    n->flags |= SQLSIM_F_FILTER;
+  }
+  if (jget(b, "agg_order")) {
+    build_fail(c, SQLSIM_EUNSUPPORTED, start, "unsupported ORDER BY inside the arguments of",
+               n->text);
+    return NULL;
+  }
+  const cJSON *over = jget(b, "over");
+  if (over) {
+    sqlsim_node *w = node_new(c->a, SQLSIM_N_WINDOW, 4);
+    const char *wn = jstr(over, "refname");
+    if (!wn) wn = jstr(over, "name");
+    if (wn) w->text = fold(c, raw_name(c, wn));
+    if (jget(over, "partitionClause"))
+      w->kids[0] = build_list(c, jget(over, "partitionClause"), build_expr);
+    if (jget(over, "orderClause")) w->kids[1] = build_list(c, jget(over, "orderClause"), build_expr);
+    if (jget(over, "startOffset")) w->kids[2] = build_expr(c, jget(over, "startOffset"));
+    if (jget(over, "endOffset")) w->kids[3] = build_expr(c, jget(over, "endOffset"));
+    w->aux = jint(over, "frameOptions", 0);
+    w->start = loc(c, over);
+    n->kids[2] = w;
+  }
+  return c->rc ? NULL : n;
+}
+
+static sqlsim_node *build_sublink(build_ctx *c, const cJSON *b) {
+  const char *t = jstr(b, "subLinkType");
+  int start = loc(c, b);
+  const cJSON *sb;
+  const cJSON *sw = jget(b, "subselect");
+  jtype(sw, &sb);
+  sqlsim_node *sel = build_select(c, sb, -1);
+  sqlsim_node *test = jget(b, "testexpr") ? build_expr(c, jget(b, "testexpr")) : NULL;
+  if (c->rc) return NULL;
+  sqlsim_node *n = node_new(c->a, SQLSIM_N_SUBLINK, 2);
+  n->kids[0] = test;
+  n->kids[1] = sel;
+  n->start = start;
+  const char *opn = NULL;
+  if (jget(b, "operName")) {
+    const cJSON *on = jget(b, "operName");
+    opn = jsval(cJSON_GetArrayItem(on, cJSON_GetArraySize(on) - 1));
+  }
+  if (!t || !strcmp(t, "EXPR_SUBLINK")) n->op = SQLSIM_SUB_SCALAR;
+  else if (!strcmp(t, "EXISTS_SUBLINK")) n->op = SQLSIM_SUB_EXISTS;
+  else if (!strcmp(t, "ANY_SUBLINK")) {
+    /* x IN (..) has no operator; x = ANY (..) is PostgreSQL's spelling. */
+    if (!opn || !strcmp(opn, "=")) {
+      n->op = SQLSIM_SUB_IN;
+      if (opn) n->flags |= SQLSIM_F_DIALECT;
+    } else {
+      n->op = SQLSIM_SUB_ANY;
+      n->text = sqlsim_arena_strdup(c->a, opn);
+      n->flags |= SQLSIM_F_DIALECT;
+    }
+  } else if (!strcmp(t, "ALL_SUBLINK")) {
+    n->op = SQLSIM_SUB_ALL;
+    n->text = sqlsim_arena_strdup(c->a, opn ? opn : "=");
+    n->flags |= SQLSIM_F_DIALECT;
+  } else {
+    build_fail(c, SQLSIM_EUNSUPPORTED, start, "unsupported subquery form", t);
+    return NULL;
+  }
+  return n;
+}
+
+static sqlsim_node *build_case(build_ctx *c, const cJSON *b) {
+  const cJSON *args = jget(b, "args");
+  int nw = cJSON_GetArraySize(args);
+  sqlsim_node *n = node_new(c->a, SQLSIM_N_CASE, 2 + nw);
+  n->start = loc(c, b);
+  if (jget(b, "arg")) n->kids[0] = build_expr(c, jget(b, "arg"));
+  if (jget(b, "defresult")) n->kids[1] = build_expr(c, jget(b, "defresult"));
+  int i = 2;
+  const cJSON *it;
+  cJSON_ArrayForEach(it, args) {
+    const cJSON *wb;
+    jtype(it, &wb);
+    sqlsim_node *w = node_new(c->a, SQLSIM_N_WHEN, 2);
+    w->kids[0] = build_expr(c, jget(wb, "expr"));
+    w->kids[1] = build_expr(c, jget(wb, "result"));
+    w->start = loc(c, wb);
+    n->kids[i++] = w;
+    if (c->rc) return NULL;
+  }
+  return c->rc ? NULL : n;
+}
+
+/* The type name as the user wrote it: words from the TypeName's location,
+ * plus one parenthesized modifier list. */
+static const char *type_text(build_ctx *c, const cJSON *tn) {
+  int at = loc(c, tn);
+  int t = at >= 0 ? fe_token_at(c->fe, at) : -1;
+  if (t >= 0 && (c->fe->toks[t].type == FT_WORD || c->fe->toks[t].type == FT_QUOTED)) {
+    int first = t, last = t;
+    int k = fe_next_sig(c->fe, t);
+    while (k < c->fe->ntoks && c->fe->toks[k].type == FT_WORD) {
+      last = k;
+      k = fe_next_sig(c->fe, k);
+    }
+    if (k < c->fe->ntoks && c->fe->toks[k].type == FT_LPAREN) {
+      int d = c->fe->toks[k].depth;
+      for (int j = k + 1; j < c->fe->ntoks; j++)
+        if (c->fe->toks[j].type == FT_RPAREN && c->fe->toks[j].depth == d) {
+          last = j;
+          break;
+        }
+    }
+    const fe_tok *a = &c->fe->toks[first], *z = &c->fe->toks[last];
+    return sqlsim_arena_strndup(c->a, c->fe->orig + a->start, (size_t)(z->start + z->len - a->start));
+  }
+  const cJSON *names = jget(tn, "names");
+  const char *s = jsval(cJSON_GetArrayItem(names, cJSON_GetArraySize(names) - 1));
+  return sqlsim_arena_strdup(c->a, s ? s : "");
+}
+
+static sqlsim_node *build_typecast(build_ctx *c, const cJSON *b) {
+  sqlsim_node *x = build_expr(c, jget(b, "arg"));
+  if (c->rc) return NULL;
+  sqlsim_node *n = node_new(c->a, SQLSIM_N_CAST, 1);
+  n->kids[0] = x;
+  n->start = loc(c, b);
+  n->text = type_text(c, jget(b, "typeName"));
+  int t = n->start >= 0 ? fe_token_at(c->fe, n->start) : -1;
+  if (t >= 0 && c->fe->toks[t].type == FT_OP) n->flags |= SQLSIM_F_DIALECT; /* x::type */
+  if (t >= 0 && c->fe->toks[t].type != FT_OP && c->fe->toks[t].type == FT_WORD) {
+    /* CAST starts the node; a typed literal (DATE '..') starts at the type. */
+    const fe_tok *tk = &c->fe->toks[t];
+    if (!(tk->len == 4 && !strncasecmp(c->fe->orig + tk->start, "cast", 4)))
+      n->flags |= SQLSIM_F_DIALECT;
+  }
+  return n;
+}
+
+static sqlsim_node *build_expr(build_ctx *c, const cJSON *w) {
+  if (c->rc) return NULL;
+  if (!w) return NULL;
+  const cJSON *b;
+  const char *t = jtype(w, &b);
+  switch (t[0]) {
+  case 'A':
+    if (!strcmp(t, "A_Const")) return build_const(c, b);
+    if (!strcmp(t, "A_Expr")) return build_aexpr(c, b);
+    if (!strcmp(t, "A_Star")) return node_new(c->a, SQLSIM_N_STAR, 0);
+    break;
+  case 'B':
+    if (!strcmp(t, "BoolExpr")) return build_boolexpr(c, b);
+    if (!strcmp(t, "BooleanTest")) {
+      static const char *tests[] = {"IS_TRUE", "IS_NOT_TRUE", "IS_FALSE",
+                                    "IS_NOT_FALSE", "IS_UNKNOWN", "IS_NOT_UNKNOWN"};
+      sqlsim_node *n = node_new(c->a, SQLSIM_N_BOOLTEST, 1);
+      n->kids[0] = build_expr(c, jget(b, "arg"));
+      for (int i = 0; i < 6; i++)
+        if (jis(b, "booltesttype", tests[i])) n->op = (uint16_t)i;
+      n->start = loc(c, b);
+      return c->rc ? NULL : n;
+    }
+    break;
+  case 'C':
+    if (!strcmp(t, "ColumnRef")) return build_columnref(c, b);
+    if (!strcmp(t, "CaseExpr")) return build_case(c, b);
+    if (!strcmp(t, "CollateClause")) {
+      sqlsim_node *n = node_new(c->a, SQLSIM_N_COLLATE, 1);
+      n->kids[0] = build_expr(c, jget(b, "arg"));
+      const cJSON *cn = jget(b, "collname");
+      const char *s = jsval(cJSON_GetArrayItem(cn, cJSON_GetArraySize(cn) - 1));
+      n->text = fold(c, s ? s : "");
+      n->start = loc(c, b);
+      return c->rc ? NULL : n;
+    }
+    if (!strcmp(t, "CoalesceExpr")) {
+      sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
+      n->text = "coalesce";
+      n->kids[0] = build_list(c, jget(b, "args"), build_expr);
+      n->start = loc(c, b);
+      return c->rc ? NULL : n;
+    }
+    break;
+  case 'F':
+    if (!strcmp(t, "FuncCall")) return build_funccall(c, b);
+    break;
+  case 'M':
+    if (!strcmp(t, "MinMaxExpr")) {
+      sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
+      n->text = jis(b, "op", "IS_GREATEST") ? "greatest" : "least";
+      n->kids[0] = build_list(c, jget(b, "args"), build_expr);
+      n->flags |= SQLSIM_F_DIALECT;
+      n->start = loc(c, b);
+      return c->rc ? NULL : n;
+    }
+    break;
+  case 'N':
+    if (!strcmp(t, "NullTest")) {
+      sqlsim_node *n = node_new(c->a, SQLSIM_N_ISNULL, 1);
+      n->kids[0] = build_expr(c, jget(b, "arg"));
+      n->op = jis(b, "nulltesttype", "IS_NOT_NULL") ? SQLSIM_NOTNULL : SQLSIM_ISNULL;
+      n->start = loc(c, b);
+      return c->rc ? NULL : n;
+    }
+    break;
+  case 'P':
+    if (!strcmp(t, "ParamRef")) {
+      sqlsim_node *n = node_new(c->a, SQLSIM_N_PARAM, 0);
+      n->start = loc(c, b);
+      int tk = n->start >= 0 ? fe_token_at(c->fe, n->start) : -1;
+      n->text = tk >= 0 ? fe_ident_text(c->a, c->fe, tk)
+                        : sqlsim_arena_printf(c->a, "$%d", jint(b, "number", 0));
+      return n;
+    }
+    break;
+  case 'R':
+    if (!strcmp(t, "RowExpr")) {
+      sqlsim_node *l = build_list(c, jget(b, "args"), build_expr);
+      if (c->rc) return NULL;
+      sqlsim_node *n = node_new(c->a, SQLSIM_N_ROW, 0);
+      n->kids = l->kids;
+      n->nkids = l->nkids;
+      n->start = loc(c, b);
+      return n;
+    }
+    if (!strcmp(t, "ResTarget")) break;
+    break;
+  case 'S':
+    if (!strcmp(t, "SubLink")) return build_sublink(c, b);
+    if (!strcmp(t, "SortBy")) {
+      sqlsim_node *n = node_new(c->a, SQLSIM_N_SORT, 1);
+      n->kids[0] = build_expr(c, jget(b, "node"));
+      if (jis(b, "sortby_dir", "SORTBY_ASC")) n->op = SQLSIM_SORT_ASC;
+      else if (jis(b, "sortby_dir", "SORTBY_DESC")) n->op = SQLSIM_SORT_DESC;
+      else if (jis(b, "sortby_dir", "SORTBY_USING")) n->flags |= SQLSIM_F_DIALECT;
+      if (jis(b, "sortby_nulls", "SORTBY_NULLS_FIRST")) n->aux = SQLSIM_NULLS_FIRST;
+      else if (jis(b, "sortby_nulls", "SORTBY_NULLS_LAST")) n->aux = SQLSIM_NULLS_LAST;
+      n->start = n->kids[0] ? n->kids[0]->start : -1;
+      return c->rc ? NULL : n;
+    }
+    if (!strcmp(t, "SQLValueFunction")) {
+      static const char *ops[][2] = {
+          {"SVFOP_CURRENT_DATE", "current_date"}, {"SVFOP_CURRENT_TIME", "current_time"},
+          {"SVFOP_CURRENT_TIMESTAMP", "current_timestamp"}};
+      sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
+      n->aux = 1; /* keyword form: no parentheses */
+      n->start = loc(c, b);
+      n->flags |= SQLSIM_F_DIALECT;
+      for (int i = 0; i < 3; i++)
+        if (jis(b, "op", ops[i][0])) {
+          n->text = ops[i][1];
+          n->flags &= ~(uint32_t)SQLSIM_F_DIALECT;
+        }
+      if (!n->text) {
+        const char *o = jstr(b, "op");
+        n->text = fold(c, o && strlen(o) > 6 ? o + 6 : "?");
+      }
+      return n;
+    }
+    if (!strcmp(t, "SelectStmt")) {
+      build_fail(c, SQLSIM_EUNSUPPORTED, loc(c, b), "unsupported bare SELECT in expression", NULL);
+      return NULL;
+    }
+    break;
+  case 'T':
+    if (!strcmp(t, "TypeCast")) return build_typecast(c, b);
+    break;
+  default:
+    break;
+  }
+  build_fail(c, SQLSIM_EUNSUPPORTED, loc(c, b), "unsupported construct", t);
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- FROM */
+
+static sqlsim_node *build_from(build_ctx *c, const cJSON *w);
+
+static const char *alias_of(build_ctx *c, const cJSON *b, uint32_t *flags) {
+  const cJSON *al = jget(b, "alias");
+  const char *s = jstr(al, "aliasname");
+  if (!s) return NULL;
+  if (!strncmp(s, FE_SYNTH_ALIAS, strlen(FE_SYNTH_ALIAS))) {
+    *flags |= SQLSIM_F_SYNTHETIC;
+    return NULL;
+  }
+  return fold(c, raw_name(c, s));
+}
+
+static sqlsim_node *build_from(build_ctx *c, const cJSON *w) {
+  if (c->rc || !w) return NULL;
+  const cJSON *b;
+  const char *t = jtype(w, &b);
+  if (!strcmp(t, "RangeVar")) {
+    sqlsim_node *n = node_new(c->a, SQLSIM_N_TABLE, 0);
+    const char *rel = raw_name(c, jstr(b, "relname") ? jstr(b, "relname") : "");
+    n->raw = sqlsim_arena_strdup(c->a, rel);
+    n->text = fold(c, rel);
+    n->alias = alias_of(c, b, &n->flags);
+    n->start = loc(c, b);
+    return n;
+  }
+  if (!strcmp(t, "RangeSubselect")) {
+    const cJSON *sb;
+    jtype(jget(b, "subquery"), &sb);
+    sqlsim_node *n = node_new(c->a, SQLSIM_N_SUBQUERY, 1);
+    n->kids[0] = build_select(c, sb, -1);
+    n->alias = alias_of(c, b, &n->flags);
+    if (n->kids[0]) n->start = n->kids[0]->start;
+    return c->rc ? NULL : n;
+  }
+  if (!strcmp(t, "JoinExpr")) {
+    sqlsim_node *n = node_new(c->a, SQLSIM_N_JOIN, 4);
+    n->kids[0] = build_from(c, jget(b, "larg"));
+    n->kids[1] = build_from(c, jget(b, "rarg"));
+    if (jget(b, "quals")) n->kids[2] = build_expr(c, jget(b, "quals"));
+    if (jget(b, "usingClause")) {
+      const cJSON *u = jget(b, "usingClause"), *it;
+      sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, cJSON_GetArraySize(u));
+      int i = 0;
+      cJSON_ArrayForEach(it, u) {
+        sqlsim_node *col = node_new(c->a, SQLSIM_N_COLUMN, 0);
+        const char *s = raw_name(c, jsval(it) ? jsval(it) : "");
+        col->raw = sqlsim_arena_strdup(c->a, s);
+        col->text = fold(c, s);
+        l->kids[i++] = col;
+      }
+      n->kids[3] = l;
+    }
+    const char *jt = jstr(b, "jointype");
+    if (!jt || !strcmp(jt, "JOIN_INNER"))
+      n->op = (n->kids[2] || n->kids[3] || jbool(b, "isNatural")) ? SQLSIM_JOIN_INNER : SQLSIM_JOIN_CROSS;
+    else if (!strcmp(jt, "JOIN_LEFT")) n->op = SQLSIM_JOIN_LEFT;
+    else if (!strcmp(jt, "JOIN_RIGHT")) n->op = SQLSIM_JOIN_RIGHT;
+    else if (!strcmp(jt, "JOIN_FULL")) n->op = SQLSIM_JOIN_FULL;
+    if (jbool(b, "isNatural")) n->flags |= SQLSIM_F_NATURAL;
+    if (jget(b, "alias")) {
+      build_fail(c, SQLSIM_EUNSUPPORTED, n->kids[0] ? n->kids[0]->start : -1,
+                 "unsupported alias on a parenthesized join", NULL);
+      return NULL;
+    }
+    if (n->kids[0]) n->start = n->kids[0]->start;
+    return c->rc ? NULL : n;
+  }
+  if (!strcmp(t, "RangeFunction")) {
+    const cJSON *fl = jget(b, "functions");
+    const cJSON *pair = cJSON_GetArrayItem(fl, 0);
+    const cJSON *pb;
+    jtype(pair, &pb);
+    const cJSON *fw = cJSON_GetArrayItem(jget(pb, "items"), 0);
+    sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNCTABLE, 1);
+    n->kids[0] = build_expr(c, fw);
+    n->alias = alias_of(c, b, &n->flags);
+    if (n->kids[0]) n->start = n->kids[0]->start;
+    return c->rc ? NULL : n;
+  }
+  build_fail(c, SQLSIM_EUNSUPPORTED, loc(c, b), "unsupported FROM item", t);
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- SELECT */
+
+static sqlsim_node *build_target(build_ctx *c, const cJSON *w) {
+  const cJSON *b;
+  jtype(w, &b);
+  sqlsim_node *n = node_new(c->a, SQLSIM_N_TARGET, 1);
+  n->kids[0] = build_expr(c, jget(b, "val"));
+  const char *name = jstr(b, "name");
+  if (name) {
+    name = raw_name(c, name);
+    n->raw = sqlsim_arena_strdup(c->a, name);
+    n->text = fold(c, name);
+  }
+  n->start = loc(c, b);
+  return c->rc ? NULL : n;
+}
+
+static sqlsim_node *build_cte(build_ctx *c, const cJSON *w) {
+  const cJSON *b;
+  jtype(w, &b);
+  sqlsim_node *n = node_new(c->a, SQLSIM_N_CTE, 2);
+  const char *name = raw_name(c, jstr(b, "ctename") ? jstr(b, "ctename") : "");
+  n->raw = sqlsim_arena_strdup(c->a, name);
+  n->text = fold(c, name);
+  const cJSON *qb;
+  jtype(jget(b, "ctequery"), &qb);
+  n->kids[0] = build_select(c, qb, -1);
+  if (jget(b, "aliascolnames")) {
+    const cJSON *u = jget(b, "aliascolnames"), *it;
+    sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, cJSON_GetArraySize(u));
+    int i = 0;
+    cJSON_ArrayForEach(it, u) {
+      sqlsim_node *col = node_new(c->a, SQLSIM_N_COLUMN, 0);
+      const char *s = raw_name(c, jsval(it) ? jsval(it) : "");
+      col->raw = sqlsim_arena_strdup(c->a, s);
+      col->text = fold(c, s);
+      l->kids[i++] = col;
+    }
+    n->kids[1] = l;
+  }
+  n->start = loc(c, b);
+  return c->rc ? NULL : n;
+}
+
+/* PostgreSQL binds INTERSECT tighter than UNION and EXCEPT; SQLite gives every
+ * compound operator the same precedence, left to right. Rebuild a chain of
+ * compound operators left-deep from its members in written order. Members
+ * with their own ORDER BY/LIMIT/WITH (parenthesized, PostgreSQL only) stay
+ * whole. */
+static int setop_bare(const sqlsim_node *n) {
+  return n->op != SQLSIM_SET_NONE && !n->kids[SQLSIM_SEL_ORDER] && !n->kids[SQLSIM_SEL_LIMIT] &&
+         !n->kids[SQLSIM_SEL_OFFSET] && !n->kids[SQLSIM_SEL_WITH];
+}
+
+static void setop_collect(sqlsim_node *n, int top, sqlsim_node **m, int *nm, sqlsim_node **ops,
+                          int *no) {
+  if (n && n->op != SQLSIM_SET_NONE && (top || setop_bare(n))) {
+    setop_collect(n->kids[SQLSIM_SEL_LARG], 0, m, nm, ops, no);
+    ops[(*no)++] = n;
+    setop_collect(n->kids[SQLSIM_SEL_RARG], 0, m, nm, ops, no);
+  } else {
+    m[(*nm)++] = n;
+  }
+}
+
+static int setop_count(const sqlsim_node *n, int top) {
+  if (n && n->op != SQLSIM_SET_NONE && (top || setop_bare(n)))
+    return 1 + setop_count(n->kids[SQLSIM_SEL_LARG], 0) + setop_count(n->kids[SQLSIM_SEL_RARG], 0);
+  return 0;
+}
+
+static sqlsim_node *setop_left_deep(build_ctx *c, sqlsim_node *top) {
+  int k = setop_count(top, 1);
+  if (k < 2) return top;
+  sqlsim_node **m = sqlsim_arena_alloc(c->a, sizeof *m * (size_t)(k + 1));
+  sqlsim_node **ops = sqlsim_arena_alloc(c->a, sizeof *ops * (size_t)k);
+  int nm = 0, no = 0;
+  setop_collect(top, 1, m, &nm, ops, &no);
+  sqlsim_node *acc = m[0];
+  for (int i = 0; i < no; i++) {
+    ops[i]->kids[SQLSIM_SEL_LARG] = acc;
+    ops[i]->kids[SQLSIM_SEL_RARG] = m[i + 1];
+    acc = ops[i];
+  }
+  if (acc != top) { /* the whole chain's ORDER BY, LIMIT and WITH move to its new root */
+    static const int slots[] = {SQLSIM_SEL_ORDER, SQLSIM_SEL_LIMIT, SQLSIM_SEL_OFFSET,
+                                SQLSIM_SEL_WITH};
+    for (int i = 0; i < 4; i++) {
+      acc->kids[slots[i]] = top->kids[slots[i]];
+      top->kids[slots[i]] = NULL;
+    }
+    acc->start = top->start;
+  }
+  return acc;
+}
+
+static sqlsim_node *build_select(build_ctx *c, const cJSON *b, int start) {
+  if (c->rc) return NULL;
+  if (!b) {
+    build_fail(c, SQLSIM_EUNSUPPORTED, start, "missing SELECT", NULL);
+    return NULL;
+  }
+  sqlsim_node *n = node_new(c->a, SQLSIM_N_SELECT, SQLSIM_SEL__COUNT);
+  n->start = start;
+  const char *op = jstr(b, "op");
+  if (op && strcmp(op, "SETOP_NONE")) {
+    n->op = !strcmp(op, "SETOP_UNION") ? SQLSIM_SET_UNION
+            : !strcmp(op, "SETOP_INTERSECT") ? SQLSIM_SET_INTERSECT
+                                             : SQLSIM_SET_EXCEPT;
+    if (jbool(b, "all")) n->flags |= SQLSIM_F_ALL;
+    n->kids[SQLSIM_SEL_LARG] = build_select(c, jget(b, "larg"), -1);
+    n->kids[SQLSIM_SEL_RARG] = build_select(c, jget(b, "rarg"), -1);
+    if (n->kids[SQLSIM_SEL_LARG]) n->start = n->kids[SQLSIM_SEL_LARG]->start;
+  }
+  const cJSON *dc = jget(b, "distinctClause");
+  if (dc) {
+    n->flags |= SQLSIM_F_DISTINCT;
+    const cJSON *first = cJSON_GetArrayItem(dc, 0);
+    if (cJSON_GetArraySize(dc) > 1 || (first && first->child)) {
+      build_fail(c, SQLSIM_EUNSUPPORTED, start, "unsupported DISTINCT ON (PostgreSQL only)", NULL);
+      return NULL;
+    }
+  }
+  if (jget(b, "intoClause") || jget(b, "lockingClause")) {
+    build_fail(c, SQLSIM_EUNSUPPORTED, start, "unsupported SELECT INTO / FOR UPDATE", NULL);
+    return NULL;
+  }
+  if (jget(b, "withClause")) {
+    const cJSON *wc = jget(b, "withClause");
+    sqlsim_node *l = build_list(c, jget(wc, "ctes"), build_cte);
+    if (c->rc) return NULL;
+    if (jbool(wc, "recursive")) l->flags |= SQLSIM_F_RECURSIVE;
+    n->kids[SQLSIM_SEL_WITH] = l;
+  }
+  if (jget(b, "targetList")) {
+    n->kids[SQLSIM_SEL_TARGETS] = build_list(c, jget(b, "targetList"), build_target);
+    if (c->rc) return NULL;
+    n->kids[SQLSIM_SEL_TARGETS]->flags |= SQLSIM_F_UNORDERED;
+    if (n->start < 0 && n->kids[SQLSIM_SEL_TARGETS]->nkids)
+      n->start = n->kids[SQLSIM_SEL_TARGETS]->kids[0]->start;
+  }
+  if (jget(b, "fromClause"))
+    n->kids[SQLSIM_SEL_FROM] = build_list(c, jget(b, "fromClause"), build_from);
+  if (jget(b, "whereClause")) n->kids[SQLSIM_SEL_WHERE] = build_expr(c, jget(b, "whereClause"));
+  if (jget(b, "groupClause")) {
+    n->kids[SQLSIM_SEL_GROUP] = build_list(c, jget(b, "groupClause"), build_expr);
+    if (n->kids[SQLSIM_SEL_GROUP]) n->kids[SQLSIM_SEL_GROUP]->flags |= SQLSIM_F_UNORDERED;
+  }
+  if (jget(b, "havingClause")) n->kids[SQLSIM_SEL_HAVING] = build_expr(c, jget(b, "havingClause"));
+  if (jget(b, "sortClause")) n->kids[SQLSIM_SEL_ORDER] = build_list(c, jget(b, "sortClause"), build_expr);
+  if (jget(b, "limitCount")) n->kids[SQLSIM_SEL_LIMIT] = build_expr(c, jget(b, "limitCount"));
+  if (jget(b, "limitOffset")) n->kids[SQLSIM_SEL_OFFSET] = build_expr(c, jget(b, "limitOffset"));
+  if (jget(b, "valuesLists")) {
+    const cJSON *vl = jget(b, "valuesLists"), *it;
+    sqlsim_node *v = node_new(c->a, SQLSIM_N_VALUES, cJSON_GetArraySize(vl));
+    int i = 0;
+    cJSON_ArrayForEach(it, vl) {
+      const cJSON *lb;
+      jtype(it, &lb);
+      sqlsim_node *row = build_list(c, jget(lb, "items"), build_expr);
+      if (c->rc) return NULL;
+      row->kind = SQLSIM_N_ROW;
+      v->kids[i++] = row;
+    }
+    n->kids[SQLSIM_SEL_VALUES] = v;
+  }
+  if (jget(b, "windowClause")) {
+    const cJSON *wl = jget(b, "windowClause"), *it;
+    sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, cJSON_GetArraySize(wl));
+    int i = 0;
+    cJSON_ArrayForEach(it, wl) {
+      const cJSON *wb;
+      jtype(it, &wb);
+      sqlsim_node *w = node_new(c->a, SQLSIM_N_WINDOW, 4);
+      const char *nm = jstr(wb, "name");
+      w->alias = nm ? fold(c, raw_name(c, nm)) : NULL; /* the window's own name */
+      if (jstr(wb, "refname")) w->text = fold(c, raw_name(c, jstr(wb, "refname")));
+      if (jget(wb, "partitionClause"))
+        w->kids[0] = build_list(c, jget(wb, "partitionClause"), build_expr);
+      if (jget(wb, "orderClause")) w->kids[1] = build_list(c, jget(wb, "orderClause"), build_expr);
+      if (jget(wb, "startOffset")) w->kids[2] = build_expr(c, jget(wb, "startOffset"));
+      if (jget(wb, "endOffset")) w->kids[3] = build_expr(c, jget(wb, "endOffset"));
+      w->aux = jint(wb, "frameOptions", 0);
+      l->kids[i++] = w;
+    }
+    n->kids[SQLSIM_SEL_WINDOW] = l;
+  }
+  if (c->rc) return NULL;
+  return n->op != SQLSIM_SET_NONE ? setop_left_deep(c, n) : n;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+/* Fills node ends: a leaf ends where its token ends, any node no earlier
+ * than its last child. */
+static int span_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  const fe_result *fe = ctx;
+  int end = -1;
+  if (n->start >= 0) {
+    int t = fe_token_at(fe, n->start);
+    if (t >= 0) {
+      end = fe->toks[t].start + fe->toks[t].len;
+      /* a.b.c: a column or star reference runs through its dotted parts */
+      for (int d = fe_next_sig(fe, t); d < fe->ntoks && fe->toks[d].type == FT_DOT;
+           d = fe_next_sig(fe, t)) {
+        t = fe_next_sig(fe, d);
+        if (t >= fe->ntoks) break;
+        end = fe->toks[t].start + fe->toks[t].len;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < n->nkids; i++) {
+    const sqlsim_node *k = n->kids[i];
+    if (!k) continue;
+    if (k->end > end) end = k->end;
+    if (k->start >= 0 && (n->start < 0 || k->start < n->start)) n->start = k->start;
+  }
+  n->end = end;
+  return SQLSIM_WALK_CONTINUE;
+}
+
+int build_tree(sqlsim_arena *a, const fe_result *fe, const char *pg_json, sqlsim_node **root,
+               sqlsim_error *err) {
+  build_ctx c = {a, fe, err, 0};
+  *root = NULL;
+  size_t at;
+  cJSON *doc = json_parse(a, pg_json, strlen(pg_json), &at);
+  if (!doc)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "libpg_query returned unreadable JSON");
+  const cJSON *stmts = jget(doc, "stmts");
+  int ns = cJSON_GetArraySize(stmts);
+  if (ns == 0) return sqlsim_error_set(err, SQLSIM_ESYNTAX, 0, "empty query: no statement found");
+  if (ns > 1) {
+    const cJSON *second = cJSON_GetArrayItem(stmts, 1);
+    int off = fe_map(fe, jint(second, "stmt_location", 0));
+    /* skip the white space PostgreSQL counts into the statement */
+    while (off < fe->orig_len && strchr(" \t\r\n", fe->orig[off])) off++;
+    return sqlsim_error_set(err, SQLSIM_EMULTI, off,
+                            "more than one statement: the second starts at offset %d", off);
+  }
+  const cJSON *st = jget(cJSON_GetArrayItem(stmts, 0), "stmt");
+  const cJSON *b;
+  const char *t = jtype(st, &b);
+  if (strcmp(t, "SelectStmt") != 0) {
+    int off = fe_map(fe, jint(cJSON_GetArrayItem(stmts, 0), "stmt_location", 0));
+    while (off < fe->orig_len && strchr(" \t\r\n", fe->orig[off])) off++;
+    return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, off,
+                            "only SELECT statements are read (this is a %.*s)",
+                            (int)(strlen(t) > 4 ? strlen(t) - 4 : strlen(t)), t);
+  }
+  sqlsim_node *n = build_select(&c, b, 0);
+  if (c.rc) return c.rc;
+  sqlsim_walk(n, NULL, span_post, (void *)fe);
+  *root = n;
+  return 0;
+}

@@ -1,0 +1,70 @@
+/* frontend.h -- the SQLite/MySQL dialect front end (parser/lexer.c) and the
+ * tree builder (parser/build.c), internal to the parser module. */
+#ifndef SQLSIM_FRONTEND_H
+#define SQLSIM_FRONTEND_H
+
+#include "core.h"
+
+typedef enum fe_toktype {
+  FT_EOF, FT_WS, FT_COMMENT, FT_WORD, FT_QUOTED, FT_STRING, FT_BLOB, FT_NUMBER, FT_HEX,
+  FT_PARAM, FT_OP, FT_LPAREN, FT_RPAREN, FT_COMMA, FT_SEMI, FT_DOT
+} fe_toktype;
+
+typedef struct fe_tok {
+  uint8_t type;  /* fe_toktype */
+  char quote;    /* FT_QUOTED: '"', '`' or '[' */
+  int16_t depth; /* parenthesis depth before the token */
+  int start, len;
+} fe_tok;
+
+typedef struct fe_seg {
+  int out, orig, len;
+  int verbatim; /* out text equals the original: offsets map one to one */
+} fe_seg;
+
+typedef struct fe_result {
+  const char *orig;
+  int orig_len;
+  char *out; /* text handed to libpg_query */
+  int out_len;
+  fe_seg *segs;
+  int nsegs;
+  fe_tok *toks; /* tokens of the original text, in order */
+  int ntoks;
+  /* Identifiers longer than PostgreSQL's 63 bytes travel as placeholders
+   * "#sqlsim_idN"; longids[N] is the unescaped original, longquote[N] its quote. */
+  const char **longids;
+  char *longquote;
+  int nlongids;
+} fe_result;
+
+/* Prefix of aliases the front end adds to FROM subqueries that have none. */
+#define FE_SYNTH_ALIAS "#sqlsim_sq"
+#define FE_LONGID "#sqlsim_id"
+
+/* Tokenizes sql and rewrites the SQLite/MySQL forms libpg_query does not
+ * accept. Returns 0, or SQLSIM_ESYNTAX with err at the original offset
+ * (unterminated literal or comment). Everything lives in the arena. */
+int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err);
+
+/* Maps a byte offset in r->out to a byte offset in the original text. */
+int fe_map(const fe_result *r, int out_offset);
+
+/* Returns the index of the original token starting at orig_offset, or -1. */
+int fe_token_at(const fe_result *r, int orig_offset);
+
+/* Index of the next token after i that is not white space or a comment. */
+int fe_next_sig(const fe_result *r, int i);
+
+/* Unescaped text of an identifier token (bare, "..", `..` or [..]). */
+char *fe_ident_text(sqlsim_arena *a, const fe_result *r, int tok);
+
+/* Builds the sqlsim tree from libpg_query's JSON parse tree. */
+int build_tree(sqlsim_arena *a, const fe_result *fe, const char *pg_json, sqlsim_node **root,
+               sqlsim_error *err);
+
+/* Node helpers shared by build and normalize. */
+sqlsim_node *node_new(sqlsim_arena *a, int kind, int nkids);
+void normalize_query(sqlsim_query *q);
+
+#endif

@@ -1,0 +1,587 @@
+/* lexer.c -- dialect front end: SQLite/MySQL SQL as models write it, turned
+ * into text PostgreSQL's parser (libpg_query) accepts, with an offset map back.
+ *
+ * The text is tokenized the way SQLite does (strings, "..", `..`, [..]
+ * identifiers, comments, numbers, x'..' blobs, parameters). Rewrites are then
+ * planned per token (replace it, drop it, add text after it, or move it, for
+ * LIMIT a, b) and emitted in one pass that records, for every emitted piece,
+ * which original byte it came from. Errors anywhere later (libpg_query's
+ * cursor, node locations) are mapped back through fe_map(), so every position
+ * a user sees is in the text the user wrote.
+ *
+ * Rewrites, each for a form SQLite accepts and PostgreSQL does not:
+ *   `x` and [x] -> "x";  == -> =;  LIMIT a, b -> LIMIT b OFFSET a;
+ *   (SELECT ..) in FROM without alias -> gets alias "#sqlsim_sqN";
+ *   JOIN without ON/USING -> CROSS JOIN (LEFT/RIGHT/FULL: ON TRUE);
+ *   a IS b / a IS NOT b (b not NULL/TRUE/FALSE) -> IS [NOT] DISTINCT FROM;
+ *   x NOT NULL -> x IS NOT NULL;  GLOB/REGEXP -> operators ~#, ~## (and !~#..);
+ *   AS 'name' -> AS "name";  0x1F -> 31;  "" -> '';  identifiers over 63 bytes -> placeholders;
+ *   words PostgreSQL reserves but SQLite reads as names (user, both...) -> "..";
+ *   PostgreSQL keywords with special call syntax used as plain SQLite
+ *   functions (time(..), char(..), trim(..), coalesce(..)) -> quoted names. */
+#include "frontend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct plan {
+  const char **repl;  /* per token: replacement text, "" drops it, NULL keeps */
+  const char **after; /* per token: text emitted after it */
+  int *order;         /* emission order of token indices */
+} plan;
+
+static int is_ident_start(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+static int is_ident_char(unsigned char c) {
+  return is_ident_start(c) || (c >= '0' && c <= '9') || c == '$';
+}
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+static int is_hex(unsigned char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* ---------------------------------------------------------------- tokenizer */
+
+static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_error *err) {
+  int cap = n / 2 + 8;
+  fe_tok *toks = sqlsim_arena_alloc(a, sizeof *toks * (size_t)cap);
+  int nt = 0, depth = 0, i = 0;
+  while (i < n) {
+    fe_tok t = {0};
+    t.start = i;
+    t.depth = (int16_t)depth;
+    unsigned char c = (unsigned char)s[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      while (i < n && strchr(" \t\n\r\f\v", s[i]) && s[i]) i++;
+      t.type = FT_WS;
+    } else if (c == '-' && i + 1 < n && s[i + 1] == '-') {
+      while (i < n && s[i] != '\n') i++;
+      t.type = FT_COMMENT;
+    } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+      i += 2;
+      while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
+      i = i + 1 < n ? i + 2 : n; /* SQLite accepts an unterminated comment at the end */
+      t.type = FT_COMMENT;
+    } else if (c == '\'' || ((c == 'x' || c == 'X') && i + 1 < n && s[i + 1] == '\'')) {
+      int blob = c != '\'';
+      i += blob ? 2 : 1;
+      for (;;) {
+        if (i >= n)
+          return sqlsim_error_set(err, SQLSIM_ESYNTAX, t.start,
+                                  "unterminated string literal starting at offset %d "
+                                  "(expected a closing ')",
+                                  t.start);
+        if (s[i] == '\'') {
+          if (i + 1 < n && s[i + 1] == '\'') {
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        i++;
+      }
+      t.type = blob ? FT_BLOB : FT_STRING;
+    } else if (c == '"' || c == '`' || c == '[') {
+      char close = c == '[' ? ']' : (char)c;
+      i++;
+      for (;;) {
+        if (i >= n)
+          return sqlsim_error_set(err, SQLSIM_ESYNTAX, t.start,
+                                  "unterminated quoted identifier starting at offset %d "
+                                  "(expected a closing %c)",
+                                  t.start, close);
+        if (s[i] == close) {
+          if (close != ']' && i + 1 < n && s[i + 1] == close) {
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        i++;
+      }
+      t.type = FT_QUOTED;
+      t.quote = (char)c;
+    } else if (c == '0' && i + 1 < n && (s[i + 1] == 'x' || s[i + 1] == 'X') && i + 2 < n &&
+               is_hex((unsigned char)s[i + 2])) {
+      i += 2;
+      while (i < n && is_hex((unsigned char)s[i])) i++;
+      t.type = FT_HEX;
+    } else if (is_digit(c) || (c == '.' && i + 1 < n && is_digit((unsigned char)s[i + 1]))) {
+      while (i < n && is_digit((unsigned char)s[i])) i++;
+      if (i < n && s[i] == '.') {
+        i++;
+        while (i < n && is_digit((unsigned char)s[i])) i++;
+      }
+      if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        int j = i + 1;
+        if (j < n && (s[j] == '+' || s[j] == '-')) j++;
+        if (j < n && is_digit((unsigned char)s[j])) {
+          i = j;
+          while (i < n && is_digit((unsigned char)s[i])) i++;
+        }
+      }
+      t.type = FT_NUMBER;
+    } else if (is_ident_start(c)) {
+      while (i < n && is_ident_char((unsigned char)s[i])) i++;
+      t.type = FT_WORD;
+    } else if (c == '?' || ((c == ':' || c == '@' || c == '$') && i + 1 < n &&
+                            is_ident_char((unsigned char)s[i + 1]) && !(c == ':' && s[i + 1] == ':'))) {
+      i++;
+      while (i < n && is_ident_char((unsigned char)s[i])) i++;
+      t.type = FT_PARAM;
+    } else if (c == '(') {
+      i++;
+      t.type = FT_LPAREN;
+      depth++;
+    } else if (c == ')') {
+      i++;
+      t.type = FT_RPAREN;
+      if (depth > 0) depth--;
+      t.depth = (int16_t)depth;
+    } else if (c == ',') {
+      i++;
+      t.type = FT_COMMA;
+    } else if (c == ';') {
+      i++;
+      t.type = FT_SEMI;
+    } else if (c == '.') {
+      i++;
+      t.type = FT_DOT;
+    } else if (c == '\0') {
+      return sqlsim_error_set(err, SQLSIM_ESYNTAX, i, "NUL byte at offset %d", i);
+    } else {
+      /* Operators: the longest of the SQLite and PostgreSQL symbols. */
+      static const char *ops[] = {"->>", "||", "<=", ">=", "==", "!=", "<>", "<<", ">>",
+                                  "::", "->", NULL};
+      int m = 0;
+      for (int k = 0; ops[k]; k++) {
+        int l = (int)strlen(ops[k]);
+        if (i + l <= n && !strncmp(s + i, ops[k], (size_t)l)) {
+          m = l;
+          break;
+        }
+      }
+      i += m ? m : 1;
+      t.type = FT_OP;
+    }
+    t.len = i - t.start;
+    if (nt + 1 >= cap) {
+      int ncap = cap * 2;
+      fe_tok *nt2 = sqlsim_arena_alloc(a, sizeof *toks * (size_t)ncap);
+      memcpy(nt2, toks, sizeof *toks * (size_t)nt);
+      toks = nt2;
+      cap = ncap;
+    }
+    toks[nt++] = t;
+  }
+  fe_tok eof = {0};
+  eof.type = FT_EOF;
+  eof.start = n;
+  toks[nt] = eof; /* sentinel, not counted */
+  r->toks = toks;
+  r->ntoks = nt;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+int fe_next_sig(const fe_result *r, int i) {
+  for (i++; i < r->ntoks; i++)
+    if (r->toks[i].type != FT_WS && r->toks[i].type != FT_COMMENT) return i;
+  return r->ntoks; /* the EOF sentinel */
+}
+
+static int prev_sig(const fe_result *r, int i) {
+  for (i--; i >= 0; i--)
+    if (r->toks[i].type != FT_WS && r->toks[i].type != FT_COMMENT) return i;
+  return -1;
+}
+
+/* Case-insensitive: is token i the word w? */
+static int tok_is(const fe_result *r, int i, const char *w) {
+  if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_WORD) return 0;
+  const fe_tok *t = &r->toks[i];
+  int l = (int)strlen(w);
+  if (t->len != l) return 0;
+  for (int k = 0; k < l; k++)
+    if (ascii_lower(r->orig[t->start + k]) != ascii_lower(w[k])) return 0;
+  return 1;
+}
+
+static int tok_in(const fe_result *r, int i, const char *const *words) {
+  for (; *words; words++)
+    if (tok_is(r, i, *words)) return 1;
+  return 0;
+}
+
+static int tok_op(const fe_result *r, int i, const char *op) {
+  if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_OP) return 0;
+  int l = (int)strlen(op);
+  return r->toks[i].len == l && !strncmp(r->orig + r->toks[i].start, op, (size_t)l);
+}
+
+/* Index of the ')' matching the '(' at i, or ntoks. */
+static int match_paren(const fe_result *r, int i) {
+  int d = r->toks[i].depth;
+  for (int j = i + 1; j < r->ntoks; j++)
+    if (r->toks[j].type == FT_RPAREN && r->toks[j].depth == d) return j;
+  return r->ntoks;
+}
+
+char *fe_ident_text(sqlsim_arena *a, const fe_result *r, int i) {
+  const fe_tok *t = &r->toks[i];
+  const char *s = r->orig + t->start;
+  if (t->type != FT_QUOTED) return sqlsim_arena_strndup(a, s, (size_t)t->len);
+  char close = t->quote == '[' ? ']' : t->quote;
+  char *out = sqlsim_arena_alloc(a, (size_t)t->len);
+  int o = 0;
+  for (int k = 1; k < t->len - 1; k++) {
+    out[o++] = s[k];
+    if (close != ']' && s[k] == close && s[k + 1] == close) k++;
+  }
+  out[o] = '\0';
+  return out;
+}
+
+/* Words that end a FROM clause at their depth. */
+static const char *const from_enders[] = {"where", "group", "having", "order", "limit",
+                                          "union", "intersect", "except", "window",
+                                          "offset", "returning", NULL};
+/* Words that cannot be a bare alias after a FROM item. */
+static const char *const not_alias[] = {
+    "where", "group", "having", "order", "limit", "union", "intersect", "except", "window",
+    "offset", "join", "inner", "left", "right", "full", "cross", "natural", "outer", "on",
+    "using", "returning", "indexed", "not", NULL};
+/* PostgreSQL reserved words that SQLite reads as ordinary names. */
+static const char *const pg_only_reserved[] = {
+    "user", "array", "both", "leading", "trailing", "placing", "symmetric", "asymmetric",
+    "only", "fetch", "lateral", "variadic", "current_catalog", "current_role",
+    "current_user", "session_user", "localtime", "localtimestamp", "grant", "analyse",
+    "authorization", "binary", "collation", "concurrently", "freeze", "overlaps",
+    "tablesample", "verbose", "current_schema", NULL};
+/* PostgreSQL keywords with special call syntax, used by SQLite as functions. */
+static const char *const pg_special_funcs[] = {
+    "time", "char", "trim", "coalesce", "nullif", "substring", "greatest", "least",
+    "timestamp", "position", "overlay", "interval", "real", "float", "decimal", "numeric",
+    "values", "int", "integer", "bigint", "smallint", "boolean", "national", "nchar",
+    "varchar", "character", "bit", "dec", NULL};
+
+/* ---------------------------------------------------------------- planning */
+
+static char *quoted_copy(sqlsim_arena *a, const char *text) {
+  strbuf sb = {0};
+  sb_putc(&sb, '"');
+  for (const char *p = text; *p; p++) {
+    if (*p == '"') sb_putc(&sb, '"');
+    sb_putc(&sb, *p);
+  }
+  sb_putc(&sb, '"');
+  char *s = sqlsim_arena_strdup(a, sb.buf);
+  sb_free(&sb);
+  return s;
+}
+
+static void add_longid(sqlsim_arena *a, fe_result *r, int i, const char *text, plan *p) {
+  int n = r->nlongids;
+  const char **ids = sqlsim_arena_alloc(a, sizeof *ids * (size_t)(n + 1));
+  char *q = sqlsim_arena_alloc(a, (size_t)n + 1);
+  if (n) {
+    memcpy(ids, r->longids, sizeof *ids * (size_t)n);
+    memcpy(q, r->longquote, (size_t)n);
+  }
+  ids[n] = text;
+  q[n] = r->toks[i].type == FT_QUOTED ? r->toks[i].quote : 0;
+  r->longids = ids;
+  r->longquote = q;
+  r->nlongids = n + 1;
+  p->repl[i] = sqlsim_arena_printf(a, "\"" FE_LONGID "%d\"", n);
+}
+
+/* End of a FROM item starting at token i (a name, or a parenthesized group,
+ * with its alias): returns the index of its last token. */
+static int from_item_end(const fe_result *r, int i) {
+  int last = i;
+  if (r->toks[i].type == FT_LPAREN) {
+    last = match_paren(r, i);
+  } else {
+    int j = i;
+    while (fe_next_sig(r, j) < r->ntoks && r->toks[fe_next_sig(r, j)].type == FT_DOT)
+      j = fe_next_sig(r, fe_next_sig(r, j));
+    last = j;
+    int k = fe_next_sig(r, last);
+    if (k < r->ntoks && r->toks[k].type == FT_LPAREN) last = match_paren(r, k);
+  }
+  int k = fe_next_sig(r, last);
+  if (tok_is(r, k, "as")) return fe_next_sig(r, k);
+  if (k < r->ntoks && ((r->toks[k].type == FT_WORD && !tok_in(r, k, not_alias)) ||
+                       r->toks[k].type == FT_QUOTED || r->toks[k].type == FT_STRING))
+    return k;
+  return last;
+}
+
+static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
+  int n = r->ntoks;
+  int nsynth = 0;
+  /* FROM-clause state per depth (parentheses rarely nest past 64). */
+  char in_from[256] = {0};
+  for (int i = 0; i < n; i++) {
+    fe_tok *t = &r->toks[i];
+    int d = t->depth < 255 ? t->depth : 255;
+    switch (t->type) {
+    case FT_QUOTED: {
+      const char *text = fe_ident_text(a, r, i);
+      size_t l = strlen(text);
+      if (l > 63) {
+        add_longid(a, r, i, text, p);
+      } else if (l == 0 && t->quote == '"') {
+        p->repl[i] = "''"; /* "" names nothing: SQLite reads an empty string */
+      } else if (t->quote != '"') {
+        p->repl[i] = quoted_copy(a, text);
+      }
+      break;
+    }
+    case FT_WORD: {
+      int nx = fe_next_sig(r, i), pv = prev_sig(r, i);
+      if (t->len > 63) {
+        add_longid(a, r, i, fold_dup(a, r->orig + t->start, (size_t)t->len), p);
+        break;
+      }
+      if (tok_is(r, i, "from")) {
+        in_from[d] = 1;
+      } else if (tok_in(r, i, from_enders)) {
+        in_from[d] = 0;
+      }
+      if (tok_is(r, i, "limit")) {
+        /* LIMIT a, b -> LIMIT b OFFSET a */
+        int j = nx, comma = -1;
+        for (; j < n; j++) {
+          const fe_tok *u = &r->toks[j];
+          if (u->depth < t->depth || (u->depth == t->depth && u->type == FT_RPAREN)) break;
+          if (u->depth == t->depth && (u->type == FT_SEMI)) break;
+          if (u->depth == t->depth && u->type == FT_WORD &&
+              (tok_is(r, j, "offset") || tok_in(r, j, from_enders)))
+            break;
+          if (u->depth == t->depth && u->type == FT_COMMA) {
+            if (comma >= 0) break;
+            comma = j;
+          }
+        }
+        if (comma > 0) {
+          int end = j; /* exclusive */
+          /* order: LIMIT, ws, [comma+1 .. end), " OFFSET ", [nx .. comma) */
+          int *o = p->order;
+          int k = i + 1, w = i + 1;
+          int tmp_n = end - (i + 1);
+          int *tmp = malloc(sizeof(int) * (size_t)(tmp_n > 0 ? tmp_n : 1));
+          int m = 0;
+          for (int x = i + 1; x < nx; x++) tmp[m++] = x;
+          for (int x = comma + 1; x < end; x++) tmp[m++] = x;
+          int last_b = m - 1;
+          for (int x = nx; x < comma; x++) tmp[m++] = x;
+          tmp[m++] = comma; /* emitted as nothing */
+          for (k = 0; k < m; k++) o[w + k] = tmp[k];
+          if (last_b >= 0) p->after[tmp[last_b]] = " OFFSET ";
+          p->repl[comma] = "";
+          free(tmp);
+        }
+      } else if (tok_is(r, i, "join")) {
+        if (!tok_is(r, pv, "cross") && !tok_is(r, pv, "natural") && nx < n) {
+          int last = from_item_end(r, nx);
+          int k = fe_next_sig(r, last);
+          if (!tok_is(r, k, "on") && !tok_is(r, k, "using")) {
+            int q = pv;
+            if (tok_is(r, q, "outer")) q = prev_sig(r, q);
+            if (tok_is(r, q, "left") || tok_is(r, q, "right") || tok_is(r, q, "full")) {
+              p->after[last] = " ON TRUE";
+            } else {
+              p->repl[i] = "CROSS JOIN";
+              if (tok_is(r, pv, "inner")) p->repl[pv] = "";
+            }
+          }
+        }
+      } else if (tok_is(r, i, "is")) {
+        int k = nx;
+        int negated = tok_is(r, k, "not");
+        if (negated) k = fe_next_sig(r, k);
+        if (!tok_is(r, k, "null") && !tok_is(r, k, "true") && !tok_is(r, k, "false") &&
+            !tok_is(r, k, "unknown") && !tok_is(r, k, "distinct") && !tok_is(r, k, "of") &&
+            !tok_is(r, k, "json") && !tok_is(r, k, "document") && !tok_is(r, k, "normalized")) {
+          if (negated) {
+            p->repl[i] = "IS DISTINCT FROM";
+            p->repl[nx] = "";
+          } else {
+            p->repl[i] = "IS NOT DISTINCT FROM";
+          }
+        }
+      } else if (tok_is(r, i, "not") && tok_is(r, nx, "null") && pv >= 0 &&
+                 !tok_is(r, pv, "is") &&
+                 (r->toks[pv].type == FT_RPAREN || r->toks[pv].type == FT_QUOTED ||
+                  r->toks[pv].type == FT_NUMBER || r->toks[pv].type == FT_STRING ||
+                  (r->toks[pv].type == FT_WORD && !tok_in(r, pv, not_alias) &&
+                   !tok_is(r, pv, "select") && !tok_is(r, pv, "and") &&
+                   !tok_is(r, pv, "or") && !tok_is(r, pv, "then") && !tok_is(r, pv, "else") &&
+                   !tok_is(r, pv, "when") && !tok_is(r, pv, "case")))) {
+        /* Postfix "x NOT NULL"; a column definition never reaches here. */
+        p->repl[i] = "IS NOT";
+      } else if ((tok_is(r, i, "glob") || tok_is(r, i, "regexp")) &&
+                 !(nx < n && r->toks[nx].type == FT_LPAREN &&
+                   (pv < 0 || r->toks[pv].type == FT_LPAREN || r->toks[pv].type == FT_COMMA ||
+                    r->toks[pv].type == FT_OP || tok_is(r, pv, "select")))) {
+        int glob = tok_is(r, i, "glob");
+        if (tok_is(r, pv, "not")) {
+          p->repl[pv] = "";
+          p->repl[i] = glob ? "!~#" : "!~##";
+        } else {
+          p->repl[i] = glob ? "~#" : "~##";
+        }
+      } else if (tok_in(r, i, pg_only_reserved) && !tok_is(r, pv, "as") &&
+                 !(pv >= 0 && r->toks[pv].type == FT_DOT)) {
+        p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
+      } else if (nx < n && r->toks[nx].type == FT_LPAREN && tok_in(r, i, pg_special_funcs) &&
+                 !tok_is(r, pv, "as") && !tok_op(r, pv, "::") && !tok_is(r, pv, "cast")) {
+        /* time(x), char(65), trim(x, 'y'): a plain function call in SQLite. Not
+         * VALUES (..) rows, and not a type right after AS or ::. */
+        if (!tok_is(r, i, "values"))
+          p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
+      }
+      break;
+    }
+    case FT_OP:
+      if (tok_op(r, i, "==")) p->repl[i] = "=";
+      break;
+    case FT_STRING:
+      /* AS 'name': SQLite takes a string as an alias. */
+      if (tok_is(r, prev_sig(r, i), "as")) {
+        char *text = sqlsim_arena_alloc(a, (size_t)t->len);
+        int o = 0;
+        for (int k = t->start + 1; k < t->start + t->len - 1; k++) {
+          text[o++] = r->orig[k];
+          if (r->orig[k] == '\'' && r->orig[k + 1] == '\'') k++;
+        }
+        text[o] = '\0';
+        if (o > 63) add_longid(a, r, i, text, p);
+        else p->repl[i] = quoted_copy(a, text);
+      }
+      break;
+    case FT_HEX: {
+      unsigned long long v = strtoull(r->orig + t->start + 2, NULL, 16);
+      p->repl[i] = sqlsim_arena_printf(a, "%llu", v);
+      break;
+    }
+    case FT_LPAREN: {
+      /* A subquery as a FROM item without an alias gets a synthetic one. */
+      int pv = prev_sig(r, i), nx = fe_next_sig(r, i);
+      int from_pos = tok_is(r, pv, "from") || tok_is(r, pv, "join") ||
+                     (pv >= 0 && r->toks[pv].type == FT_COMMA && in_from[d]);
+      int k = nx;
+      while (k < n && r->toks[k].type == FT_LPAREN) k = fe_next_sig(r, k);
+      if (from_pos && (tok_is(r, k, "select") || tok_is(r, k, "with") || tok_is(r, k, "values"))) {
+        int close = match_paren(r, i);
+        int after = fe_next_sig(r, close);
+        int has_alias = tok_is(r, after, "as") ||
+                        (after < n && ((r->toks[after].type == FT_WORD &&
+                                        !tok_in(r, after, not_alias)) ||
+                                       r->toks[after].type == FT_QUOTED));
+        if (!has_alias && close < n)
+          p->after[close] = sqlsim_arena_printf(a, " AS \"" FE_SYNTH_ALIAS "%d\"", ++nsynth);
+      }
+      break;
+    }
+    case FT_RPAREN:
+      if (t->depth + 1 < 255) in_from[t->depth + 1] = 0;
+      break;
+    case FT_COMMA:
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- emission */
+
+static void emit(strbuf *sb, fe_seg **segs, int *nsegs, int *cap, sqlsim_arena *a,
+                 const char *text, int len, int orig, int verbatim) {
+  if (len <= 0) return;
+  if (*nsegs == *cap) {
+    int ncap = *cap * 2;
+    fe_seg *s = sqlsim_arena_alloc(a, sizeof *s * (size_t)ncap);
+    memcpy(s, *segs, sizeof *s * (size_t)*nsegs);
+    *segs = s;
+    *cap = ncap;
+  }
+  fe_seg *s = &(*segs)[(*nsegs)++];
+  s->out = (int)sb->len;
+  s->orig = orig;
+  s->len = len;
+  s->verbatim = verbatim;
+  sb_putn(sb, text, (size_t)len);
+}
+
+int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err) {
+  memset(r, 0, sizeof *r);
+  r->orig = sql;
+  r->orig_len = len;
+  int rc = tokenize(a, sql, len, r, err);
+  if (rc) return rc;
+  int n = r->ntoks;
+  plan p;
+  p.repl = sqlsim_arena_alloc(a, sizeof *p.repl * (size_t)(n + 1));
+  p.after = sqlsim_arena_alloc(a, sizeof *p.after * (size_t)(n + 1));
+  p.order = sqlsim_arena_alloc(a, sizeof *p.order * (size_t)(n + 1));
+  for (int i = 0; i < n; i++) p.order[i] = i;
+  plan_rewrites(a, r, &p);
+
+  strbuf sb = {0};
+  int cap = 16, nsegs = 0;
+  fe_seg *segs = sqlsim_arena_alloc(a, sizeof *segs * (size_t)cap);
+  for (int k = 0; k < n; k++) {
+    int i = p.order[k];
+    const fe_tok *t = &r->toks[i];
+    if (p.repl[i])
+      emit(&sb, &segs, &nsegs, &cap, a, p.repl[i], (int)strlen(p.repl[i]), t->start, 0);
+    else
+      emit(&sb, &segs, &nsegs, &cap, a, sql + t->start, t->len, t->start, 1);
+    if (p.after[i])
+      emit(&sb, &segs, &nsegs, &cap, a, p.after[i], (int)strlen(p.after[i]),
+           t->start + t->len, 0);
+  }
+  r->out_len = (int)sb.len;
+  r->out = sqlsim_arena_strndup(a, sb.buf ? sb.buf : "", sb.len);
+  sb_free(&sb);
+  r->segs = segs;
+  r->nsegs = nsegs;
+  return 0;
+}
+
+int fe_map(const fe_result *r, int o) {
+  if (o < 0) return -1;
+  int lo = 0, hi = r->nsegs - 1, best = -1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    if (r->segs[mid].out <= o) {
+      best = mid;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  if (best < 0) return 0;
+  const fe_seg *s = &r->segs[best];
+  if (o >= s->out + s->len) return best + 1 < r->nsegs ? r->segs[best + 1].orig : r->orig_len;
+  return s->verbatim ? s->orig + (o - s->out) : s->orig;
+}
+
+int fe_token_at(const fe_result *r, int off) {
+  int lo = 0, hi = r->ntoks - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    if (r->toks[mid].start == off) return mid;
+    if (r->toks[mid].start < off) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}

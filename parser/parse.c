@@ -1,0 +1,59 @@
+/* parse.c -- sqlsim_parse(): front end, libpg_query, tree, normalization.
+ *
+ * The query's arena holds a copy of the text, the front end's tokens and map,
+ * libpg_query's JSON tree (parsed by cJSON into the arena), and the sqlsim
+ * tree; sqlsim_query_free() releases all of it at once. */
+#include "frontend.h"
+
+#include <pg_query.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Byte offset of the 1-based character position pos in s (UTF-8). */
+static int char_to_byte(const char *s, int len, int pos) {
+  int chars = 0;
+  for (int i = 0; i < len; i++) {
+    if (((unsigned char)s[i] & 0xC0) != 0x80) {
+      if (++chars == pos) return i;
+    }
+  }
+  return len;
+}
+
+int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsigned options,
+                 sqlsim_query **out, sqlsim_error *err) {
+  *out = NULL;
+  if (len > (size_t)1 << 30)
+    return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, 0, "query longer than 1 GiB");
+  sqlsim_arena *a = sqlsim_arena_new();
+  sqlsim_query *q = sqlsim_arena_alloc(a, sizeof *q);
+  q->arena = a;
+  q->schema = schema;
+  q->sql = sqlsim_arena_strndup(a, sql, len);
+  q->sql_len = len;
+  fe_result fe;
+  int rc = fe_translate(a, q->sql, (int)len, &fe, err);
+  if (rc) goto fail;
+  PgQueryParseResult pr = pg_query_parse(fe.out);
+  if (pr.error) {
+    int at = pr.error->cursorpos > 0 ? char_to_byte(fe.out, fe.out_len, pr.error->cursorpos) : 0;
+    int orig = fe_map(&fe, at);
+    if (at >= fe.out_len) orig = (int)len;
+    rc = sqlsim_error_set(err, SQLSIM_ESYNTAX, orig, "%s (at offset %d)", pr.error->message, orig);
+    pg_query_free_parse_result(pr);
+    goto fail;
+  }
+  rc = build_tree(a, &fe, pr.parse_tree, &q->root, err);
+  pg_query_free_parse_result(pr);
+  if (rc) goto fail;
+  if (!(options & SQLSIM_PARSE_NO_NORMALIZE)) normalize_query(q);
+  *out = q;
+  return 0;
+fail:
+  sqlsim_arena_free(a);
+  return rc;
+}
+
+void sqlsim_query_free(sqlsim_query *q) {
+  if (q) sqlsim_arena_free(q->arena);
+}

@@ -1,0 +1,26 @@
+/* schema.h -- internal side of schemas and catalogs. */
+#ifndef SQLSIM_SCHEMA_INTERNAL_H
+#define SQLSIM_SCHEMA_INTERNAL_H
+
+#include "core.h"
+
+struct sqlsim_catalog {
+  sqlsim_arena *arena;
+  sqlsim_schema **schemas;
+  int nschemas, cap;
+  struct schema_entry *by_id; /* uthash db_id -> schema */
+};
+
+/* Builds the private lookup tables of a schema whose arrays are filled. */
+void schema_index_build(sqlsim_schema *s, sqlsim_arena *a);
+/* Frees the uthash buckets of a schema's lookup tables (not the arena). */
+void schema_index_clear(sqlsim_schema *s);
+
+sqlsim_catalog *catalog_new(void);
+void catalog_add(sqlsim_catalog *c, sqlsim_schema *s);
+
+/* Finds the index of column `name` in any table of the schema, counting how
+ * many tables have it; returns the first match or -1. */
+int schema_find_column_any(const sqlsim_schema *s, const char *name, int *count);
+
+#endif

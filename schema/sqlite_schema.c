@@ -1,0 +1,265 @@
+/* sqlite_schema.c -- schemas read from SQLite files, and schema-only databases.
+ *
+ * sqlsim_catalog_load_sqlite() opens a database read-only and reads tables
+ * and views, declared types, primary keys, NOT NULL, collations, UNIQUE
+ * indexes and foreign keys through PRAGMAs. sqlsim_schema_ddl() and
+ * sqlsim_schema_create_sqlite() go the other way: a tables.json entry becomes
+ * an empty database that later stages use to check that a query prepares. */
+#include "schema.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Quotes an identifier for SQLite with "..". */
+static void sb_ident(strbuf *sb, const char *name) {
+  sb_putc(sb, '"');
+  for (const char *p = name; *p; p++) {
+    if (*p == '"') sb_putc(sb, '"');
+    sb_putc(sb, *p);
+  }
+  sb_putc(sb, '"');
+}
+
+static int sqlite_fail(sqlsim_error *err, sqlite3 *db, const char *path, const char *what) {
+  return sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "%s: %s: %s", path, what,
+                          db ? sqlite3_errmsg(db) : "cannot open");
+}
+
+/* Runs a PRAGMA on a table name; returns a prepared statement or NULL. */
+static sqlite3_stmt *pragma_stmt(sqlite3 *db, const char *pragma, const char *arg) {
+  strbuf sb = {0};
+  sb_printf(&sb, "PRAGMA %s(", pragma);
+  sb_ident(&sb, arg);
+  sb_putc(&sb, ')');
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(db, sb.buf, -1, &st, NULL) != SQLITE_OK) st = NULL;
+  sb_free(&sb);
+  return st;
+}
+
+static const char *col_text(sqlite3_stmt *st, int i) {
+  const unsigned char *t = sqlite3_column_text(st, i);
+  return t ? (const char *)t : "";
+}
+
+static const char *base_name(sqlsim_arena *a, const char *path) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  const char *dot = strrchr(b, '.');
+  return sqlsim_arena_strndup(a, b, dot && dot != b ? (size_t)(dot - b) : strlen(b));
+}
+
+int sqlsim_catalog_load_sqlite(const char *path, sqlsim_catalog **out, sqlsim_error *err) {
+  *out = NULL;
+  sqlite3 *db = NULL;
+  if (access(path, R_OK) != 0)
+    return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: no such readable file", path);
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    int rc = sqlite_fail(err, db, path, "open");
+    sqlite3_close(db);
+    return rc;
+  }
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT name FROM sqlite_schema WHERE type IN ('table','view') "
+                         "AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
+                         -1, &st, NULL) != SQLITE_OK) {
+    int rc = sqlite_fail(err, db, path, "reading sqlite_schema (not a database?)");
+    sqlite3_close(db);
+    return rc;
+  }
+  sqlsim_catalog *c = catalog_new();
+  sqlsim_arena *a = c->arena;
+  sqlsim_schema *s = sqlsim_arena_alloc(a, sizeof *s);
+  s->db_id = base_name(a, path);
+  int tcap = 16, ccap = 64, fcap = 16;
+  s->tables = malloc(sizeof *s->tables * (size_t)tcap);
+  s->columns = malloc(sizeof *s->columns * (size_t)ccap);
+  s->fkeys = malloc(sizeof *s->fkeys * (size_t)fcap);
+  int rc = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (s->ntables == tcap) s->tables = realloc(s->tables, sizeof *s->tables * (size_t)(tcap *= 2));
+    sqlsim_table *t = &s->tables[s->ntables];
+    const char *name = col_text(st, 0);
+    t->name = sqlsim_arena_strdup(a, name);
+    t->key = fold_dup(a, name, strlen(name));
+    t->first_column = s->ncolumns;
+    t->ncolumns = 0;
+    sqlite3_stmt *ti = pragma_stmt(db, "table_info", name);
+    int npk = 0;
+    while (ti && sqlite3_step(ti) == SQLITE_ROW) {
+      if (s->ncolumns == ccap)
+        s->columns = realloc(s->columns, sizeof *s->columns * (size_t)(ccap *= 2));
+      sqlsim_column *col = &s->columns[s->ncolumns++];
+      memset(col, 0, sizeof *col);
+      const char *cn = col_text(ti, 1);
+      col->name = sqlsim_arena_strdup(a, cn);
+      col->key = fold_dup(a, cn, strlen(cn));
+      col->type = sqlsim_arena_strdup(a, col_text(ti, 2));
+      col->notnull = sqlite3_column_int(ti, 3) != 0;
+      col->pk = sqlite3_column_int(ti, 5) != 0;
+      npk += col->pk;
+      col->table = s->ntables;
+      const char *dtype = NULL, *coll = NULL;
+      int nn = 0, pk = 0, autoinc = 0;
+      if (sqlite3_table_column_metadata(db, NULL, name, cn, &dtype, &coll, &nn, &pk, &autoinc) ==
+              SQLITE_OK &&
+          coll && sqlite3_stricmp(coll, "BINARY") != 0)
+        col->collation = fold_dup(a, coll, strlen(coll));
+      t->ncolumns++;
+    }
+    sqlite3_finalize(ti);
+    if (npk == 1) {
+      for (int i = 0; i < t->ncolumns; i++) {
+        sqlsim_column *col = &s->columns[t->first_column + i];
+        if (!col->pk) continue;
+        col->unique = 1;
+        /* INTEGER PRIMARY KEY is the rowid: never NULL. */
+        if (sqlite3_stricmp(col->type, "INTEGER") == 0) col->notnull = 1;
+      }
+    }
+    /* Single-column UNIQUE indexes (and the pk's autoindex). */
+    sqlite3_stmt *il = pragma_stmt(db, "index_list", name);
+    while (il && sqlite3_step(il) == SQLITE_ROW) {
+      if (!sqlite3_column_int(il, 2) || sqlite3_column_int(il, 4)) continue; /* unique, not partial */
+      sqlite3_stmt *ii = pragma_stmt(db, "index_info", col_text(il, 1));
+      int n = 0, cid = -1;
+      while (ii && sqlite3_step(ii) == SQLITE_ROW) {
+        n++;
+        cid = sqlite3_column_int(ii, 1);
+      }
+      sqlite3_finalize(ii);
+      if (n == 1 && cid >= 0 && cid < t->ncolumns) s->columns[t->first_column + cid].unique = 1;
+    }
+    sqlite3_finalize(il);
+    s->ntables++;
+  }
+  sqlite3_finalize(st);
+  if (rc != SQLITE_DONE) {
+    rc = sqlite_fail(err, db, path, "reading tables");
+    goto fail;
+  }
+  s->tables = realloc(s->tables, sizeof *s->tables * (size_t)(s->ntables + 1));
+  schema_index_build(s, a); /* foreign keys below need column lookups */
+  for (int ti = 0; ti < s->ntables; ti++) {
+    sqlite3_stmt *fk = pragma_stmt(db, "foreign_key_list", s->tables[ti].name);
+    while (fk && sqlite3_step(fk) == SQLITE_ROW) {
+      int rt = sqlsim_schema_find_table(s, col_text(fk, 2));
+      int from = sqlsim_schema_find_column(s, ti, col_text(fk, 3));
+      int to = -1;
+      if (rt >= 0 && sqlite3_column_type(fk, 4) != SQLITE_NULL) {
+        to = sqlsim_schema_find_column(s, rt, col_text(fk, 4));
+      } else if (rt >= 0) { /* REFERENCES parent: its primary key */
+        for (int i = 0; i < s->tables[rt].ncolumns; i++)
+          if (s->columns[s->tables[rt].first_column + i].pk) {
+            to = s->tables[rt].first_column + i;
+            break;
+          }
+      }
+      if (from < 0 || to < 0) continue;
+      if (s->nfkeys == fcap) s->fkeys = realloc(s->fkeys, sizeof *s->fkeys * (size_t)(fcap *= 2));
+      s->fkeys[s->nfkeys].column = from;
+      s->fkeys[s->nfkeys].ref_column = to;
+      s->nfkeys++;
+    }
+    sqlite3_finalize(fk);
+  }
+  sqlite3_close(db);
+  /* Move the arrays into the arena so the catalog frees them in one go. */
+  sqlsim_table *tabs = sqlsim_arena_alloc(a, sizeof *tabs * (size_t)(s->ntables + 1));
+  memcpy(tabs, s->tables, sizeof *tabs * (size_t)s->ntables);
+  free(s->tables);
+  s->tables = tabs;
+  sqlsim_column *cols = sqlsim_arena_alloc(a, sizeof *cols * (size_t)(s->ncolumns + 1));
+  memcpy(cols, s->columns, sizeof *cols * (size_t)s->ncolumns);
+  free(s->columns);
+  s->columns = cols;
+  sqlsim_fkey *fks = sqlsim_arena_alloc(a, sizeof *fks * (size_t)(s->nfkeys + 1));
+  memcpy(fks, s->fkeys, sizeof *fks * (size_t)s->nfkeys);
+  free(s->fkeys);
+  s->fkeys = fks;
+  catalog_add(c, s);
+  *out = c;
+  return 0;
+fail:
+  sqlite3_close(db);
+  free(s->tables);
+  free(s->columns);
+  free(s->fkeys);
+  schema_index_clear(s);
+  sqlsim_catalog_free(c);
+  return rc;
+}
+
+char *sqlsim_schema_ddl(const sqlsim_schema *s) {
+  strbuf sb = {0};
+  for (int t = 0; t < s->ntables; t++) {
+    const sqlsim_table *tab = &s->tables[t];
+    sb_puts(&sb, "CREATE TABLE ");
+    sb_ident(&sb, tab->name);
+    sb_puts(&sb, " (");
+    int npk = 0;
+    for (int i = 0; i < tab->ncolumns; i++) {
+      const sqlsim_column *col = &s->columns[tab->first_column + i];
+      if (i) sb_puts(&sb, ", ");
+      sb_ident(&sb, col->name);
+      if (col->type && *col->type) sb_printf(&sb, " %s", col->type);
+      if (col->notnull) sb_puts(&sb, " NOT NULL");
+      if (col->collation) sb_printf(&sb, " COLLATE %s", col->collation);
+      npk += col->pk;
+    }
+    if (npk) {
+      sb_puts(&sb, ", PRIMARY KEY (");
+      int k = 0;
+      for (int i = 0; i < tab->ncolumns; i++) {
+        const sqlsim_column *col = &s->columns[tab->first_column + i];
+        if (!col->pk) continue;
+        if (k++) sb_puts(&sb, ", ");
+        sb_ident(&sb, col->name);
+      }
+      sb_putc(&sb, ')');
+    }
+    for (int f = 0; f < s->nfkeys; f++) {
+      const sqlsim_column *from = &s->columns[s->fkeys[f].column];
+      const sqlsim_column *to = &s->columns[s->fkeys[f].ref_column];
+      if (from->table != t) continue;
+      sb_puts(&sb, ", FOREIGN KEY (");
+      sb_ident(&sb, from->name);
+      sb_puts(&sb, ") REFERENCES ");
+      sb_ident(&sb, s->tables[to->table].name);
+      sb_putc(&sb, '(');
+      sb_ident(&sb, to->name);
+      sb_putc(&sb, ')');
+    }
+    sb_puts(&sb, ");\n");
+  }
+  return sb_take(&sb);
+}
+
+int sqlsim_schema_create_sqlite(const sqlsim_schema *s, const char *path, void **out,
+                                sqlsim_error *err) {
+  *out = NULL;
+  if (strcmp(path, ":memory:") != 0 && access(path, F_OK) == 0)
+    return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: exists; refusing to write into it", path);
+  sqlite3 *db = NULL;
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+    int rc = sqlite_fail(err, db, path, "create");
+    sqlite3_close(db);
+    return rc;
+  }
+  char *ddl = sqlsim_schema_ddl(s);
+  char *msg = NULL;
+  int rc = sqlite3_exec(db, ddl, NULL, NULL, &msg);
+  free(ddl);
+  if (rc != SQLITE_OK) {
+    sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "db_id %s: schema DDL failed: %s", s->db_id,
+                     msg ? msg : "?");
+    sqlite3_free(msg);
+    sqlite3_close(db);
+    return SQLSIM_ESQLITE;
+  }
+  *out = db;
+  return 0;
+}

@@ -130,6 +130,35 @@ char *sqlsim_schema_ddl(const sqlsim_schema *s);
 int sqlsim_schema_create_sqlite(const sqlsim_schema *s, const char *path,
                                 void **db, sqlsim_error *err);
 
+/* ---------------------------------------------------------------- items */
+
+/* One question of a benchmark, or one prediction: the SQL and what is known
+ * of it. Strings are NULL when the file does not have them. */
+typedef struct sqlsim_item {
+  const char *sql;
+  const char *db_id;
+  const char *question;
+  const char *difficulty; /* BIRD "difficulty" */
+  const char *case_type;  /* BIS "case_type" */
+  int line;               /* 1-based line (line files) or position in the JSON */
+} sqlsim_item;
+
+typedef struct sqlsim_itemset {
+  const char *path;
+  const char *format;     /* "lines", "spider-json", "bird-json", "bis-json", "bird-pred" */
+  sqlsim_item *items;
+  int n;
+  sqlsim_arena *arena;
+} sqlsim_itemset;
+
+/* Loads gold or predictions, detecting the format: one SQL per line or
+ * "SQL<TAB>db_id" lines (CRLF, no final newline, tabs inside the SQL all
+ * fine); a JSON array of Spider/BIRD/BIS questions; or a BIRD prediction
+ * object {"0": "SQL\t----- bird -----\tdb_id", ...}. Returns 0, or a negative
+ * code with err naming the file and the byte offset of the problem. */
+int sqlsim_items_load(const char *path, sqlsim_itemset **out, sqlsim_error *err);
+void sqlsim_items_free(sqlsim_itemset *s);
+
 /* ---------------------------------------------------------------- trees */
 
 typedef enum sqlsim_kind {

@@ -112,6 +112,32 @@ static sqlsim_node *build_list(build_ctx *c, const cJSON *arr, build_fn fn) {
 
 /* ---------------------------------------------------------------- expressions */
 
+/* The integer literal at an original offset ("-" and a number, or a number;
+ * hex converted), or NULL if the text there is not one. */
+static const char *int_from_source(build_ctx *c, int at) {
+  int t = at >= 0 ? fe_token_at(c->fe, at) : -1;
+  if (t < 0) return NULL;
+  const fe_tok *tk = &c->fe->toks[t];
+  int neg = 0;
+  if (tk->type == FT_OP && tk->len == 1 && c->fe->orig[tk->start] == '-') {
+    neg = 1;
+    t = fe_next_sig(c->fe, t);
+    if (t >= c->fe->ntoks) return NULL;
+    tk = &c->fe->toks[t];
+  }
+  const char *s = c->fe->orig + tk->start;
+  if (tk->type == FT_HEX)
+    return sqlsim_arena_printf(c->a, "%s%llu", neg ? "-" : "", strtoull(s + 2, NULL, 16));
+  if (tk->type != FT_NUMBER) return NULL;
+  for (int i = 0; i < tk->len; i++)
+    if (s[i] < '0' || s[i] > '9') return NULL;
+  /* strip leading zeros the way PostgreSQL's integer would */
+  int k = 0;
+  while (k + 1 < tk->len && s[k] == '0') k++;
+  if (tk->len - k == 1 && s[k] == '0') return "0";
+  return sqlsim_arena_printf(c->a, "%s%.*s", neg ? "-" : "", tk->len - k, s + k);
+}
+
 static sqlsim_node *build_const(build_ctx *c, const cJSON *b) {
   sqlsim_node *n = node_new(c->a, SQLSIM_N_CONST, 0);
   n->start = loc(c, b);
@@ -121,7 +147,10 @@ static sqlsim_node *build_const(build_ctx *c, const cJSON *b) {
     n->text = "NULL";
   } else if ((v = jget(b, "ival"))) {
     n->op = SQLSIM_CONST_INT;
-    n->text = sqlsim_arena_printf(c->a, "%d", jint(v, "ival", 0));
+    /* libpg_query 15-4.0.0 writes a negative ival as {} (as if 0): read the
+     * literal from the user's text instead. */
+    const char *src = jget(v, "ival") ? NULL : int_from_source(c, n->start);
+    n->text = src ? src : sqlsim_arena_printf(c->a, "%d", jint(v, "ival", 0));
   } else if ((v = jget(b, "fval"))) {
     /* Integers too big for int4 arrive as floats: keep their text. */
     const char *f = jstr(v, "fval");

@@ -13,6 +13,7 @@ typedef enum fe_toktype {
 typedef struct fe_tok {
   uint8_t type;  /* fe_toktype */
   char quote;    /* FT_QUOTED: '"', '`' or '[' */
+  uint8_t kw;    /* FT_WORD: keyword id in lexer.c, 0 for other words */
   int16_t depth; /* parenthesis depth before the token */
   int start, len;
 } fe_tok;
@@ -46,6 +47,9 @@ typedef struct fe_result {
  * accept. Returns 0, or SQLSIM_ESYNTAX with err at the original offset
  * (unterminated literal or comment). Everything lives in the arena. */
 int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err);
+
+/* 1 if the keyword table is in the order its binary search needs. */
+int fe_keywords_sorted(void);
 
 /* Maps a byte offset in r->out to a byte offset in the original text. */
 int fe_map(const fe_result *r, int out_offset);

@@ -13,6 +13,7 @@
  *   `x` and [x] -> "x";  == -> =;  LIMIT a, b -> LIMIT b OFFSET a;
  *   (SELECT ..) in FROM without alias -> gets alias "#sqlsim_sqN";
  *   JOIN without ON/USING -> CROSS JOIN (LEFT/RIGHT/FULL: ON TRUE);
+ *   a = b = c -> (a = b) = c;
  *   a IS b / a IS NOT b (b not NULL/TRUE/FALSE) -> IS [NOT] DISTINCT FROM;
  *   x NOT NULL -> x IS NOT NULL;  GLOB/REGEXP -> operators ~#, ~## (and !~#..);
  *   AS 'name' -> AS "name";  0x1F -> 31;  "" -> '';  identifiers over 63 bytes -> placeholders;
@@ -25,6 +26,7 @@
 #include <string.h>
 
 typedef struct plan {
+  const char **before; /* per token: text emitted before it */
   const char **repl;  /* per token: replacement text, "" drops it, NULL keeps */
   const char **after; /* per token: text emitted after it */
   int *order;         /* emission order of token indices */
@@ -39,6 +41,116 @@ static int is_ident_char(unsigned char c) {
 static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 static int is_hex(unsigned char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* ---------------------------------------------------------------- keywords */
+
+/* Words the rewrites look at, each classified once per token. Flags:
+ * FROM_END ends a FROM clause at its depth; NOT_ALIAS cannot be a bare alias
+ * after a FROM item; PG_RESERVED is reserved in PostgreSQL but an ordinary
+ * name in SQLite; PG_FUNC has special call syntax in PostgreSQL but is a plain
+ * function in SQLite; BOUND ends a run of comparisons (a = b = c). */
+enum { KF_FROM_END = 1, KF_NOT_ALIAS = 2, KF_PG_RESERVED = 4, KF_PG_FUNC = 8, KF_BOUND = 16 };
+#define FE_KEYWORDS(X)                                                        \
+  X(ALL, "all", 0) X(ANALYSE, "analyse", KF_PG_RESERVED) X(AND, "and", KF_BOUND) \
+  X(ARRAY, "array", KF_PG_RESERVED) X(AS, "as", 0)                            \
+  X(ASYMMETRIC, "asymmetric", KF_PG_RESERVED)                                 \
+  X(AUTHORIZATION, "authorization", KF_PG_RESERVED)                           \
+  X(BETWEEN, "between", KF_BOUND) X(BIGINT, "bigint", KF_PG_FUNC)             \
+  X(BINARY, "binary", KF_PG_RESERVED) X(BIT, "bit", KF_PG_FUNC)               \
+  X(BOOLEAN, "boolean", KF_PG_FUNC) X(BOTH, "both", KF_PG_RESERVED)           \
+  X(BY, "by", KF_BOUND) X(CASE, "case", KF_BOUND) X(CAST, "cast", 0)          \
+  X(CHAR, "char", KF_PG_FUNC) X(CHARACTER, "character", KF_PG_FUNC)           \
+  X(COALESCE, "coalesce", KF_PG_FUNC) X(COLLATION, "collation", KF_PG_RESERVED) \
+  X(CONCURRENTLY, "concurrently", KF_PG_RESERVED) X(CROSS, "cross", KF_NOT_ALIAS) \
+  X(CURRENT_CATALOG, "current_catalog", KF_PG_RESERVED)                       \
+  X(CURRENT_ROLE, "current_role", KF_PG_RESERVED)                             \
+  X(CURRENT_SCHEMA, "current_schema", KF_PG_RESERVED)                         \
+  X(CURRENT_USER, "current_user", KF_PG_RESERVED) X(DEC, "dec", KF_PG_FUNC)   \
+  X(DECIMAL, "decimal", KF_PG_FUNC) X(DISTINCT, "distinct", 0)                \
+  X(DOCUMENT, "document", 0) X(ELSE, "else", KF_BOUND) X(END, "end", KF_BOUND) \
+  X(ESCAPE, "escape", KF_BOUND) X(EXCEPT, "except", KF_FROM_END | KF_NOT_ALIAS) \
+  X(FALSE, "false", 0) X(FETCH, "fetch", KF_PG_RESERVED)                      \
+  X(FLOAT, "float", KF_PG_FUNC) X(FREEZE, "freeze", KF_PG_RESERVED)           \
+  X(FROM, "from", KF_BOUND) X(FULL, "full", KF_NOT_ALIAS)                     \
+  X(GLOB, "glob", KF_BOUND) X(GRANT, "grant", KF_PG_RESERVED)                 \
+  X(GREATEST, "greatest", KF_PG_FUNC)                                         \
+  X(GROUP, "group", KF_FROM_END | KF_NOT_ALIAS)                               \
+  X(HAVING, "having", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND) X(IN, "in", KF_BOUND) \
+  X(INDEXED, "indexed", KF_NOT_ALIAS) X(INNER, "inner", KF_NOT_ALIAS)         \
+  X(INT, "int", KF_PG_FUNC) X(INTEGER, "integer", KF_PG_FUNC)                 \
+  X(INTERSECT, "intersect", KF_FROM_END | KF_NOT_ALIAS) X(IS, "is", KF_BOUND) \
+  X(JOIN, "join", KF_NOT_ALIAS) X(JSON, "json", 0)                            \
+  X(LATERAL, "lateral", KF_PG_RESERVED) X(LEADING, "leading", KF_PG_RESERVED) \
+  X(LEAST, "least", KF_PG_FUNC) X(LEFT, "left", KF_NOT_ALIAS)                 \
+  X(LIKE, "like", KF_BOUND) X(LIMIT, "limit", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND) \
+  X(LOCALTIME, "localtime", KF_PG_RESERVED)                                   \
+  X(LOCALTIMESTAMP, "localtimestamp", KF_PG_RESERVED) X(MATCH, "match", KF_BOUND) \
+  X(NATIONAL, "national", KF_PG_FUNC) X(NATURAL, "natural", KF_NOT_ALIAS)     \
+  X(NCHAR, "nchar", KF_PG_FUNC) X(NORMALIZED, "normalized", 0)                \
+  X(NOT, "not", KF_NOT_ALIAS | KF_BOUND) X(NULL_, "null", 0)                  \
+  X(NULLIF, "nullif", KF_PG_FUNC) X(NUMERIC, "numeric", KF_PG_FUNC)           \
+  X(OF, "of", 0) X(OFFSET, "offset", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND)   \
+  X(ON, "on", KF_NOT_ALIAS | KF_BOUND) X(ONLY, "only", KF_PG_RESERVED)        \
+  X(OR, "or", KF_BOUND) X(ORDER, "order", KF_FROM_END | KF_NOT_ALIAS)         \
+  X(OUTER, "outer", KF_NOT_ALIAS) X(OVERLAPS, "overlaps", KF_PG_RESERVED)     \
+  X(PLACING, "placing", KF_PG_RESERVED) X(REAL, "real", KF_PG_FUNC)           \
+  X(REGEXP, "regexp", KF_BOUND)                                               \
+  X(RETURNING, "returning", KF_FROM_END | KF_NOT_ALIAS)                       \
+  X(RIGHT, "right", KF_NOT_ALIAS) X(SELECT, "select", KF_BOUND)               \
+  X(SESSION_USER, "session_user", KF_PG_RESERVED) X(SET, "set", KF_BOUND)     \
+  X(SMALLINT, "smallint", KF_PG_FUNC) X(SUBSTRING, "substring", KF_PG_FUNC)   \
+  X(SYMMETRIC, "symmetric", KF_PG_RESERVED)                                   \
+  X(TABLESAMPLE, "tablesample", KF_PG_RESERVED) X(THEN, "then", KF_BOUND)     \
+  X(TIME, "time", KF_PG_FUNC) X(TIMESTAMP, "timestamp", KF_PG_FUNC)           \
+  X(TRAILING, "trailing", KF_PG_RESERVED) X(TRIM, "trim", KF_PG_FUNC)         \
+  X(TRUE, "true", 0) X(UNION, "union", KF_FROM_END | KF_NOT_ALIAS)            \
+  X(UNKNOWN, "unknown", 0) X(USER, "user", KF_PG_RESERVED)                    \
+  X(USING, "using", KF_NOT_ALIAS) X(VALUES, "values", KF_BOUND)               \
+  X(VARCHAR, "varchar", KF_PG_FUNC) X(VARIADIC, "variadic", KF_PG_RESERVED)   \
+  X(VERBOSE, "verbose", KF_PG_RESERVED) X(WHEN, "when", KF_BOUND)             \
+  X(WHERE, "where", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND)                    \
+  X(WINDOW, "window", KF_FROM_END | KF_NOT_ALIAS) X(WITH, "with", 0)
+
+enum {
+  KW_NONE,
+#define X(id, name, flags) KW_##id,
+  FE_KEYWORDS(X)
+#undef X
+  KW__COUNT
+};
+
+static const struct {
+  const char *name;
+  unsigned flags;
+} keywords[] = {
+    {"", 0},
+#define X(id, name, flags) {name, flags},
+    FE_KEYWORDS(X)
+#undef X
+};
+
+/* Keyword id of a word (binary search; the table is in alphabetical order). */
+static int keyword_of(const char *s, int len) {
+  if (len > 15) return KW_NONE;
+  char low[16];
+  for (int i = 0; i < len; i++) low[i] = ascii_lower(s[i]);
+  low[len] = '\0';
+  int lo = 1, hi = KW__COUNT - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    int c = strcmp(low, keywords[mid].name);
+    if (!c) return mid;
+    if (c < 0) hi = mid - 1;
+    else lo = mid + 1;
+  }
+  return KW_NONE;
+}
+
+int fe_keywords_sorted(void) {
+  for (int i = 2; i < KW__COUNT; i++)
+    if (strcmp(keywords[i - 1].name, keywords[i].name) >= 0) return 0;
+  return 1;
 }
 
 /* ---------------------------------------------------------------- tokenizer */
@@ -127,6 +239,7 @@ static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_
     } else if (is_ident_start(c)) {
       while (i < n && is_ident_char((unsigned char)s[i])) i++;
       t.type = FT_WORD;
+      t.kw = (uint8_t)keyword_of(s + t.start, i - t.start);
     } else if (c == '?' || ((c == ':' || c == '@' || c == '$') && i + 1 < n &&
                             is_ident_char((unsigned char)s[i + 1]) && !(c == ':' && s[i + 1] == ':'))) {
       i++;
@@ -200,21 +313,15 @@ static int prev_sig(const fe_result *r, int i) {
   return -1;
 }
 
-/* Case-insensitive: is token i the word w? */
-static int tok_is(const fe_result *r, int i, const char *w) {
-  if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_WORD) return 0;
-  const fe_tok *t = &r->toks[i];
-  int l = (int)strlen(w);
-  if (t->len != l) return 0;
-  for (int k = 0; k < l; k++)
-    if (ascii_lower(r->orig[t->start + k]) != ascii_lower(w[k])) return 0;
-  return 1;
+/* Is token i the keyword kw? */
+static int tok_is(const fe_result *r, int i, int kw) {
+  return i >= 0 && i < r->ntoks && r->toks[i].type == FT_WORD && r->toks[i].kw == kw;
 }
 
-static int tok_in(const fe_result *r, int i, const char *const *words) {
-  for (; *words; words++)
-    if (tok_is(r, i, *words)) return 1;
-  return 0;
+/* Is token i a keyword with one of the flags? */
+static int tok_in(const fe_result *r, int i, unsigned flags) {
+  return i >= 0 && i < r->ntoks && r->toks[i].type == FT_WORD && r->toks[i].kw &&
+         (keywords[r->toks[i].kw].flags & flags);
 }
 
 static int tok_op(const fe_result *r, int i, const char *op) {
@@ -246,28 +353,6 @@ char *fe_ident_text(sqlsim_arena *a, const fe_result *r, int i) {
   return out;
 }
 
-/* Words that end a FROM clause at their depth. */
-static const char *const from_enders[] = {"where", "group", "having", "order", "limit",
-                                          "union", "intersect", "except", "window",
-                                          "offset", "returning", NULL};
-/* Words that cannot be a bare alias after a FROM item. */
-static const char *const not_alias[] = {
-    "where", "group", "having", "order", "limit", "union", "intersect", "except", "window",
-    "offset", "join", "inner", "left", "right", "full", "cross", "natural", "outer", "on",
-    "using", "returning", "indexed", "not", NULL};
-/* PostgreSQL reserved words that SQLite reads as ordinary names. */
-static const char *const pg_only_reserved[] = {
-    "user", "array", "both", "leading", "trailing", "placing", "symmetric", "asymmetric",
-    "only", "fetch", "lateral", "variadic", "current_catalog", "current_role",
-    "current_user", "session_user", "localtime", "localtimestamp", "grant", "analyse",
-    "authorization", "binary", "collation", "concurrently", "freeze", "overlaps",
-    "tablesample", "verbose", "current_schema", NULL};
-/* PostgreSQL keywords with special call syntax, used by SQLite as functions. */
-static const char *const pg_special_funcs[] = {
-    "time", "char", "trim", "coalesce", "nullif", "substring", "greatest", "least",
-    "timestamp", "position", "overlay", "interval", "real", "float", "decimal", "numeric",
-    "values", "int", "integer", "bigint", "smallint", "boolean", "national", "nchar",
-    "varchar", "character", "bit", "dec", NULL};
 
 /* ---------------------------------------------------------------- planning */
 
@@ -315,14 +400,62 @@ static int from_item_end(const fe_result *r, int i) {
     if (k < r->ntoks && r->toks[k].type == FT_LPAREN) last = match_paren(r, k);
   }
   int k = fe_next_sig(r, last);
-  if (tok_is(r, k, "as")) return fe_next_sig(r, k);
-  if (k < r->ntoks && ((r->toks[k].type == FT_WORD && !tok_in(r, k, not_alias)) ||
+  if (tok_is(r, k, KW_AS)) return fe_next_sig(r, k);
+  if (k < r->ntoks && ((r->toks[k].type == FT_WORD && !tok_in(r, k, KF_NOT_ALIAS)) ||
                        r->toks[k].type == FT_QUOTED || r->toks[k].type == FT_STRING))
     return k;
   return last;
 }
 
+static void append(sqlsim_arena *a, const char **slot, const char *text) {
+  *slot = *slot ? sqlsim_arena_printf(a, "%s%s", *slot, text) : text;
+}
+
+/* SQLite class of a comparison operator token: 1 for = == <> !=, 2 for
+ * < <= > >=, 0 otherwise. */
+static int cmp_class(const fe_result *r, int i) {
+  if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_OP) return 0;
+  if (tok_op(r, i, "=") || tok_op(r, i, "==") || tok_op(r, i, "<>") || tok_op(r, i, "!="))
+    return 1;
+  if (tok_op(r, i, "<") || tok_op(r, i, "<=") || tok_op(r, i, ">") || tok_op(r, i, ">="))
+    return 2;
+  return 0;
+}
+
+/* a = b = c: SQLite reads (a = b) = c; PostgreSQL's comparisons do not
+ * associate, so the left part gets explicit parentheses. A run restarts at
+ * every word, comma or parenthesis that ends an operand list. */
+static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
+  enum { MAXD = 64 };
+  int start[MAXD], cls[MAXD];
+  for (int d = 0; d < MAXD; d++) start[d] = -1, cls[d] = 0;
+  for (int i = 0; i < r->ntoks; i++) {
+    const fe_tok *t = &r->toks[i];
+    if (t->type == FT_WS || t->type == FT_COMMENT) continue;
+    int d = t->depth;
+    if (d >= MAXD - 1) continue;
+    if (t->type == FT_LPAREN) {
+      if (start[d] < 0) start[d] = i;
+      start[d + 1] = -1, cls[d + 1] = 0;
+      continue;
+    }
+    if (t->type == FT_COMMA || t->type == FT_SEMI || t->type == FT_RPAREN ||
+        tok_in(r, i, KF_BOUND)) {
+      start[d] = -1, cls[d] = 0;
+      continue;
+    }
+    int c = cmp_class(r, i);
+    if (c && start[d] >= 0 && cls[d] == c) {
+      append(a, &p->before[start[d]], "(");
+      append(a, &p->after[prev_sig(r, i)], ")");
+    }
+    if (c) cls[d] = c;
+    if (start[d] < 0) start[d] = i;
+  }
+}
+
 static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
+  plan_comparison_chains(a, r, p);
   int n = r->ntoks;
   int nsynth = 0;
   /* FROM-clause state per depth (parentheses rarely nest past 64). */
@@ -349,12 +482,12 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
         add_longid(a, r, i, fold_dup(a, r->orig + t->start, (size_t)t->len), p);
         break;
       }
-      if (tok_is(r, i, "from")) {
+      if (tok_is(r, i, KW_FROM)) {
         in_from[d] = 1;
-      } else if (tok_in(r, i, from_enders)) {
+      } else if (tok_in(r, i, KF_FROM_END)) {
         in_from[d] = 0;
       }
-      if (tok_is(r, i, "limit")) {
+      if (tok_is(r, i, KW_LIMIT)) {
         /* LIMIT a, b -> LIMIT b OFFSET a */
         int j = nx, comma = -1;
         for (; j < n; j++) {
@@ -362,7 +495,7 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
           if (u->depth < t->depth || (u->depth == t->depth && u->type == FT_RPAREN)) break;
           if (u->depth == t->depth && (u->type == FT_SEMI)) break;
           if (u->depth == t->depth && u->type == FT_WORD &&
-              (tok_is(r, j, "offset") || tok_in(r, j, from_enders)))
+              (tok_is(r, j, KW_OFFSET) || tok_in(r, j, KF_FROM_END)))
             break;
           if (u->depth == t->depth && u->type == FT_COMMA) {
             if (comma >= 0) break;
@@ -383,32 +516,32 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
           for (int x = nx; x < comma; x++) tmp[m++] = x;
           tmp[m++] = comma; /* emitted as nothing */
           for (k = 0; k < m; k++) o[w + k] = tmp[k];
-          if (last_b >= 0) p->after[tmp[last_b]] = " OFFSET ";
+          if (last_b >= 0) append(a, &p->after[tmp[last_b]], " OFFSET ");
           p->repl[comma] = "";
           free(tmp);
         }
-      } else if (tok_is(r, i, "join")) {
-        if (!tok_is(r, pv, "cross") && !tok_is(r, pv, "natural") && nx < n) {
+      } else if (tok_is(r, i, KW_JOIN)) {
+        if (!tok_is(r, pv, KW_CROSS) && !tok_is(r, pv, KW_NATURAL) && nx < n) {
           int last = from_item_end(r, nx);
           int k = fe_next_sig(r, last);
-          if (!tok_is(r, k, "on") && !tok_is(r, k, "using")) {
+          if (!tok_is(r, k, KW_ON) && !tok_is(r, k, KW_USING)) {
             int q = pv;
-            if (tok_is(r, q, "outer")) q = prev_sig(r, q);
-            if (tok_is(r, q, "left") || tok_is(r, q, "right") || tok_is(r, q, "full")) {
-              p->after[last] = " ON TRUE";
+            if (tok_is(r, q, KW_OUTER)) q = prev_sig(r, q);
+            if (tok_is(r, q, KW_LEFT) || tok_is(r, q, KW_RIGHT) || tok_is(r, q, KW_FULL)) {
+              append(a, &p->after[last], " ON TRUE");
             } else {
               p->repl[i] = "CROSS JOIN";
-              if (tok_is(r, pv, "inner")) p->repl[pv] = "";
+              if (tok_is(r, pv, KW_INNER)) p->repl[pv] = "";
             }
           }
         }
-      } else if (tok_is(r, i, "is")) {
+      } else if (tok_is(r, i, KW_IS)) {
         int k = nx;
-        int negated = tok_is(r, k, "not");
+        int negated = tok_is(r, k, KW_NOT);
         if (negated) k = fe_next_sig(r, k);
-        if (!tok_is(r, k, "null") && !tok_is(r, k, "true") && !tok_is(r, k, "false") &&
-            !tok_is(r, k, "unknown") && !tok_is(r, k, "distinct") && !tok_is(r, k, "of") &&
-            !tok_is(r, k, "json") && !tok_is(r, k, "document") && !tok_is(r, k, "normalized")) {
+        if (!tok_is(r, k, KW_NULL_) && !tok_is(r, k, KW_TRUE) && !tok_is(r, k, KW_FALSE) &&
+            !tok_is(r, k, KW_UNKNOWN) && !tok_is(r, k, KW_DISTINCT) && !tok_is(r, k, KW_OF) &&
+            !tok_is(r, k, KW_JSON) && !tok_is(r, k, KW_DOCUMENT) && !tok_is(r, k, KW_NORMALIZED)) {
           if (negated) {
             p->repl[i] = "IS DISTINCT FROM";
             p->repl[nx] = "";
@@ -416,35 +549,35 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
             p->repl[i] = "IS NOT DISTINCT FROM";
           }
         }
-      } else if (tok_is(r, i, "not") && tok_is(r, nx, "null") && pv >= 0 &&
-                 !tok_is(r, pv, "is") &&
+      } else if (tok_is(r, i, KW_NOT) && tok_is(r, nx, KW_NULL_) && pv >= 0 &&
+                 !tok_is(r, pv, KW_IS) &&
                  (r->toks[pv].type == FT_RPAREN || r->toks[pv].type == FT_QUOTED ||
                   r->toks[pv].type == FT_NUMBER || r->toks[pv].type == FT_STRING ||
-                  (r->toks[pv].type == FT_WORD && !tok_in(r, pv, not_alias) &&
-                   !tok_is(r, pv, "select") && !tok_is(r, pv, "and") &&
-                   !tok_is(r, pv, "or") && !tok_is(r, pv, "then") && !tok_is(r, pv, "else") &&
-                   !tok_is(r, pv, "when") && !tok_is(r, pv, "case")))) {
+                  (r->toks[pv].type == FT_WORD && !tok_in(r, pv, KF_NOT_ALIAS) &&
+                   !tok_is(r, pv, KW_SELECT) && !tok_is(r, pv, KW_AND) &&
+                   !tok_is(r, pv, KW_OR) && !tok_is(r, pv, KW_THEN) && !tok_is(r, pv, KW_ELSE) &&
+                   !tok_is(r, pv, KW_WHEN) && !tok_is(r, pv, KW_CASE)))) {
         /* Postfix "x NOT NULL"; a column definition never reaches here. */
         p->repl[i] = "IS NOT";
-      } else if ((tok_is(r, i, "glob") || tok_is(r, i, "regexp")) &&
+      } else if ((tok_is(r, i, KW_GLOB) || tok_is(r, i, KW_REGEXP)) &&
                  !(nx < n && r->toks[nx].type == FT_LPAREN &&
                    (pv < 0 || r->toks[pv].type == FT_LPAREN || r->toks[pv].type == FT_COMMA ||
-                    r->toks[pv].type == FT_OP || tok_is(r, pv, "select")))) {
-        int glob = tok_is(r, i, "glob");
-        if (tok_is(r, pv, "not")) {
+                    r->toks[pv].type == FT_OP || tok_is(r, pv, KW_SELECT)))) {
+        int glob = tok_is(r, i, KW_GLOB);
+        if (tok_is(r, pv, KW_NOT)) {
           p->repl[pv] = "";
           p->repl[i] = glob ? "!~#" : "!~##";
         } else {
           p->repl[i] = glob ? "~#" : "~##";
         }
-      } else if (tok_in(r, i, pg_only_reserved) && !tok_is(r, pv, "as") &&
+      } else if (tok_in(r, i, KF_PG_RESERVED) && !tok_is(r, pv, KW_AS) &&
                  !(pv >= 0 && r->toks[pv].type == FT_DOT)) {
         p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
-      } else if (nx < n && r->toks[nx].type == FT_LPAREN && tok_in(r, i, pg_special_funcs) &&
-                 !tok_is(r, pv, "as") && !tok_op(r, pv, "::") && !tok_is(r, pv, "cast")) {
+      } else if (nx < n && r->toks[nx].type == FT_LPAREN && tok_in(r, i, KF_PG_FUNC) &&
+                 !tok_is(r, pv, KW_AS) && !tok_op(r, pv, "::") && !tok_is(r, pv, KW_CAST)) {
         /* time(x), char(65), trim(x, 'y'): a plain function call in SQLite. Not
          * VALUES (..) rows, and not a type right after AS or ::. */
-        if (!tok_is(r, i, "values"))
+        if (!tok_is(r, i, KW_VALUES))
           p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
       }
       break;
@@ -454,7 +587,7 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
       break;
     case FT_STRING:
       /* AS 'name': SQLite takes a string as an alias. */
-      if (tok_is(r, prev_sig(r, i), "as")) {
+      if (tok_is(r, prev_sig(r, i), KW_AS)) {
         char *text = sqlsim_arena_alloc(a, (size_t)t->len);
         int o = 0;
         for (int k = t->start + 1; k < t->start + t->len - 1; k++) {
@@ -474,19 +607,20 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
     case FT_LPAREN: {
       /* A subquery as a FROM item without an alias gets a synthetic one. */
       int pv = prev_sig(r, i), nx = fe_next_sig(r, i);
-      int from_pos = tok_is(r, pv, "from") || tok_is(r, pv, "join") ||
+      int from_pos = tok_is(r, pv, KW_FROM) || tok_is(r, pv, KW_JOIN) ||
                      (pv >= 0 && r->toks[pv].type == FT_COMMA && in_from[d]);
       int k = nx;
       while (k < n && r->toks[k].type == FT_LPAREN) k = fe_next_sig(r, k);
-      if (from_pos && (tok_is(r, k, "select") || tok_is(r, k, "with") || tok_is(r, k, "values"))) {
+      if (from_pos && (tok_is(r, k, KW_SELECT) || tok_is(r, k, KW_WITH) || tok_is(r, k, KW_VALUES))) {
         int close = match_paren(r, i);
         int after = fe_next_sig(r, close);
-        int has_alias = tok_is(r, after, "as") ||
+        int has_alias = tok_is(r, after, KW_AS) ||
                         (after < n && ((r->toks[after].type == FT_WORD &&
-                                        !tok_in(r, after, not_alias)) ||
+                                        !tok_in(r, after, KF_NOT_ALIAS)) ||
                                        r->toks[after].type == FT_QUOTED));
         if (!has_alias && close < n)
-          p->after[close] = sqlsim_arena_printf(a, " AS \"" FE_SYNTH_ALIAS "%d\"", ++nsynth);
+          append(a, &p->after[close],
+                 sqlsim_arena_printf(a, " AS \"" FE_SYNTH_ALIAS "%d\"", ++nsynth));
       }
       break;
     }
@@ -529,6 +663,7 @@ int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim
   if (rc) return rc;
   int n = r->ntoks;
   plan p;
+  p.before = sqlsim_arena_alloc(a, sizeof *p.before * (size_t)(n + 1));
   p.repl = sqlsim_arena_alloc(a, sizeof *p.repl * (size_t)(n + 1));
   p.after = sqlsim_arena_alloc(a, sizeof *p.after * (size_t)(n + 1));
   p.order = sqlsim_arena_alloc(a, sizeof *p.order * (size_t)(n + 1));
@@ -541,6 +676,8 @@ int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim
   for (int k = 0; k < n; k++) {
     int i = p.order[k];
     const fe_tok *t = &r->toks[i];
+    if (p.before[i])
+      emit(&sb, &segs, &nsegs, &cap, a, p.before[i], (int)strlen(p.before[i]), t->start, 0);
     if (p.repl[i])
       emit(&sb, &segs, &nsegs, &cap, a, p.repl[i], (int)strlen(p.repl[i]), t->start, 0);
     else

@@ -11,7 +11,8 @@
  *     UNRESOLVED or AMBIGUOUS, never guessed.
  *  2. Canonical order, bottom-up: AND/OR chains flattened and sorted; operands
  *     of = <> IS + * & | sorted; < <= > >= turned to put the smaller operand
- *     left; IN lists sorted. Comparison is sqlsim_node_cmp(), which compares
+ *     left; IN lists sorted; x IS [NOT] NULL spelled IS [NOT] DISTINCT FROM NULL
+ *     becomes the NULL test. Comparison is sqlsim_node_cmp(), which compares
  *     resolved columns by schema table and column, never by alias. Operands
  *     whose collations would change with their order (SQLite takes the left
  *     one's) are left alone.
@@ -39,6 +40,7 @@ typedef struct scope {
   int nsrc, cap;
   sqlsim_node *sel;   /* for select-list aliases */
   int clause;         /* which clause is being resolved (SQLSIM_SEL_*) */
+  int compound;       /* ORDER BY of a compound: names are output columns */
 } scope;
 
 typedef struct norm_ctx {
@@ -190,8 +192,10 @@ static void flag(norm_ctx *c, sqlsim_node *n, uint32_t f) {
 /* A select-list alias named `name` in the scope's SELECT, or NULL. */
 static sqlsim_node *find_alias(scope *s, const char *name) {
   sqlsim_node *tl = s->sel ? s->sel->kids[SQLSIM_SEL_TARGETS] : NULL;
-  for (uint32_t i = 0; tl && i < tl->nkids; i++)
-    if (tl->kids[i]->text && !strcmp(tl->kids[i]->text, name)) return tl->kids[i];
+  for (uint32_t i = 0; tl && i < tl->nkids; i++) {
+    const char *nm = s->compound ? target_name(tl->kids[i]) : tl->kids[i]->text;
+    if (nm && !strcmp(nm, name)) return tl->kids[i];
+  }
   return NULL;
 }
 
@@ -246,6 +250,8 @@ static void resolve_column(norm_ctx *c, sqlsim_node *col) {
   }
   int depth = 0;
   for (scope *s = s0; s; s = s->outer, depth++) {
+    /* SQLite resolves GROUP BY terms in their own query only. */
+    if (depth && s0->clause == SQLSIM_SEL_GROUP) break;
     int found = 0, unknown = 0;
     for (int i = 0; i < s->nsrc; i++) {
       int ci;
@@ -356,6 +362,7 @@ static void resolve_select(norm_ctx *c, sqlsim_node *sel, scope *outer) {
     resolve_select(c, sel->kids[SQLSIM_SEL_RARG], outer);
     /* ORDER BY of a compound names the output columns of its first SELECT. */
     s->sel = leftmost(sel);
+    s->compound = 1;
     resolve_clause(c, s, SQLSIM_SEL_ORDER, sel->kids[SQLSIM_SEL_ORDER]);
     resolve_clause(c, s, SQLSIM_SEL_LIMIT, sel->kids[SQLSIM_SEL_LIMIT]);
     resolve_clause(c, s, SQLSIM_SEL_OFFSET, sel->kids[SQLSIM_SEL_OFFSET]);
@@ -515,6 +522,17 @@ static int canon_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
                    op == SQLSIM_OP_GE;
     if (n->nkids != 2 || !(commutative || ordering)) break;
     sqlsim_node *l = n->kids[0], *r = n->kids[1];
+    /* x IS NULL written as IS [NOT] DISTINCT FROM NULL: one form. */
+    if ((op == SQLSIM_OP_IS || op == SQLSIM_OP_ISNOT) &&
+        ((r->kind == SQLSIM_N_CONST && r->op == SQLSIM_CONST_NULL) ||
+         (l->kind == SQLSIM_N_CONST && l->op == SQLSIM_CONST_NULL))) {
+      sqlsim_node *x = (r->kind == SQLSIM_N_CONST && r->op == SQLSIM_CONST_NULL) ? l : r;
+      n->kind = SQLSIM_N_ISNULL;
+      n->op = op == SQLSIM_OP_IS ? SQLSIM_ISNULL : SQLSIM_NOTNULL;
+      n->kids[0] = x;
+      n->nkids = 1;
+      break;
+    }
     if (sqlsim_node_cmp(l, r) <= 0) break;
     int compare = op != SQLSIM_OP_ADD && op != SQLSIM_OP_MUL && op != SQLSIM_OP_BITAND &&
                   op != SQLSIM_OP_BITOR;

@@ -1,0 +1,108 @@
+/* bench_parse.c -- parse + normalize against libpg_query's own entry points.
+ *
+ * Reads every query of the given files (any format sqlsim reads), then times,
+ * in the same run and on the same strings: pg_query_parse (JSON out, the
+ * fastest entry point), pg_query_parse_protobuf, and sqlsim_parse with
+ * normalization (schema from --tables when given). Prints microseconds per
+ * query, queries per second and the ratio to pg_query_parse; best of
+ * --rounds rounds (default 5).
+ *
+ * usage: bench_parse [--tables FILE] [--rounds N] [--only-sqlsim] FILE... */
+#include "sqlsim.h"
+
+#include <pg_query.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+typedef struct {
+  const char *sql;
+  const sqlsim_schema *schema;
+} job;
+
+int main(int argc, char **argv) {
+  const char *tables = NULL;
+  int rounds = 5, only_sqlsim = 0;
+  job *jobs = NULL;
+  int n = 0, cap = 0;
+  sqlsim_catalog *cat = NULL;
+  sqlsim_itemset *sets[64];
+  int nsets = 0;
+  sqlsim_error err = {0};
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--tables") && i + 1 < argc) {
+      tables = argv[++i];
+      if (sqlsim_catalog_load_tables_json(tables, &cat, &err)) {
+        fprintf(stderr, "error: %s\n", err.message);
+        return 1;
+      }
+    } else if (!strcmp(argv[i], "--only-sqlsim")) {
+      only_sqlsim = 1; /* for profiling */
+    } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
+      rounds = atoi(argv[++i]);
+    } else if (nsets < 64) {
+      if (sqlsim_items_load(argv[i], &sets[nsets], &err)) {
+        fprintf(stderr, "error: %s\n", err.message);
+        return 1;
+      }
+      sqlsim_itemset *s = sets[nsets++];
+      for (int k = 0; k < s->n; k++) {
+        if (n == cap) jobs = realloc(jobs, sizeof *jobs * (size_t)(cap = cap ? cap * 2 : 4096));
+        jobs[n].sql = s->items[k].sql;
+        jobs[n].schema = s->items[k].db_id ? sqlsim_catalog_find(cat, s->items[k].db_id) : NULL;
+        n++;
+      }
+    }
+  }
+  if (!n) {
+    fprintf(stderr, "usage: bench_parse [--tables FILE] [--rounds N] FILE...\n");
+    return 2;
+  }
+  double best[3] = {1e9, 1e9, 1e9};
+  int ok = 0;
+  for (int r = 0; r < rounds; r++) {
+    double t0 = now();
+    for (int i = 0; i < n && !only_sqlsim; i++) {
+      PgQueryParseResult pr = pg_query_parse(jobs[i].sql);
+      pg_query_free_parse_result(pr);
+    }
+    double t1 = now();
+    for (int i = 0; i < n && !only_sqlsim; i++) {
+      PgQueryProtobufParseResult pr = pg_query_parse_protobuf(jobs[i].sql);
+      pg_query_free_protobuf_parse_result(pr);
+    }
+    double t2 = now();
+    ok = 0;
+    for (int i = 0; i < n; i++) {
+      sqlsim_query *q;
+      if (sqlsim_parse(jobs[i].sql, strlen(jobs[i].sql), jobs[i].schema, 0, &q, NULL) == 0) ok++;
+      sqlsim_query_free(q);
+    }
+    double t3 = now();
+    if (t1 - t0 < best[0]) best[0] = t1 - t0;
+    if (t2 - t1 < best[1]) best[1] = t2 - t1;
+    if (t3 - t2 < best[2]) best[2] = t3 - t2;
+  }
+  static const char *names[] = {"pg_query_parse (JSON)", "pg_query_parse_protobuf",
+                                "sqlsim_parse + normalize"};
+  printf("%d queries (%d parsed by sqlsim), best of %d rounds, schema %s\n", n, ok, rounds,
+         tables ? "yes" : "no");
+  for (int k = 0; k < 3; k++)
+    printf("  %-26s %8.2f us/query %10.0f queries/s  ratio %.2fx\n", names[k], best[k] / n * 1e6,
+           n / best[k], best[k] / best[0]);
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  printf("  peak RSS %.1f MiB\n", ru.ru_maxrss / 1024.0);
+  for (int i = 0; i < nsets; i++) sqlsim_items_free(sets[i]);
+  free(jobs);
+  sqlsim_catalog_free(cat);
+  return 0;
+}

@@ -1,0 +1,172 @@
+/* items.c -- benchmark questions and model predictions, in the formats they
+ * are published in.
+ *
+ * Line files: one SQL per line, optionally "SQL<TAB>db_id" (the official Spider
+ * gold format). A tab only separates a db_id when what follows the last tab
+ * is a plain name, so a tab inside a query stays part of it. JSON: an array of
+ * objects (Spider dev.json "query", BIRD "SQL" + "difficulty", BIS "query" +
+ * "case_type"), or the BIRD submission object "0".."N-1" ->
+ * "SQL\t----- bird -----\tdb_id", ordered by its numeric keys. */
+#include "core.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int plain_name(const char *s, size_t n) {
+  if (!n) return 0;
+  for (size_t i = 0; i < n; i++)
+    if (!(isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.')) return 0;
+  return 1;
+}
+
+static void push(sqlsim_itemset *s, int *cap, sqlsim_item it) {
+  if (s->n == *cap) {
+    *cap = *cap ? *cap * 2 : 1024;
+    sqlsim_item *p = realloc(s->items, sizeof *p * (size_t)*cap);
+    if (!p) abort();
+    s->items = p;
+  }
+  s->items[s->n++] = it;
+}
+
+static void load_lines(sqlsim_itemset *s, char *buf, size_t len) {
+  int cap = 0, lineno = 0;
+  size_t i = 0;
+  while (i < len) {
+    size_t j = i;
+    while (j < len && buf[j] != '\n') j++;
+    size_t end = j;
+    if (end > i && buf[end - 1] == '\r') end--;
+    sqlsim_item it = {0};
+    it.line = ++lineno;
+    const char *tab = NULL;
+    for (size_t k = end; k > i; k--)
+      if (buf[k - 1] == '\t') {
+        tab = buf + k - 1;
+        break;
+      }
+    if (tab && plain_name(tab + 1, (size_t)(buf + end - (tab + 1)))) {
+      it.sql = sqlsim_arena_strndup(s->arena, buf + i, (size_t)(tab - (buf + i)));
+      it.db_id = sqlsim_arena_strndup(s->arena, tab + 1, (size_t)(buf + end - (tab + 1)));
+    } else {
+      it.sql = sqlsim_arena_strndup(s->arena, buf + i, end - i);
+    }
+    push(s, &cap, it);
+    i = j + 1;
+  }
+}
+
+static const char *jstr(const cJSON *o, const char *k) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+  return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int load_json(sqlsim_itemset *s, const char *buf, size_t len, sqlsim_error *err) {
+  sqlsim_arena *tmp = sqlsim_arena_new();
+  size_t at = 0;
+  cJSON *doc = json_parse(tmp, buf, len, &at);
+  int rc = 0, cap = 0;
+  if (!doc) {
+    rc = sqlsim_error_set(err, SQLSIM_EFORMAT, (int)at, "%s: invalid JSON at byte %zu", s->path, at);
+  } else if (cJSON_IsArray(doc)) {
+    const cJSON *o;
+    int pos = 0;
+    s->format = "spider-json";
+    cJSON_ArrayForEach(o, doc) {
+      sqlsim_item it = {0};
+      it.line = ++pos;
+      const char *sql = jstr(o, "SQL");
+      if (sql) s->format = "bird-json";
+      if (!sql) sql = jstr(o, "query");
+      if (!sql) {
+        rc = sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+                              "%s: item %d has no \"query\" or \"SQL\" string", s->path, pos - 1);
+        break;
+      }
+      it.sql = sqlsim_arena_strdup(s->arena, sql);
+      const char *v;
+      if ((v = jstr(o, "db_id"))) it.db_id = sqlsim_arena_strdup(s->arena, v);
+      if ((v = jstr(o, "question"))) it.question = sqlsim_arena_strdup(s->arena, v);
+      if ((v = jstr(o, "difficulty"))) it.difficulty = sqlsim_arena_strdup(s->arena, v);
+      if ((v = jstr(o, "case_type"))) {
+        it.case_type = sqlsim_arena_strdup(s->arena, v);
+        s->format = "bis-json";
+      }
+      push(s, &cap, it);
+    }
+  } else if (cJSON_IsObject(doc)) {
+    s->format = "bird-pred";
+    int n = cJSON_GetArraySize(doc);
+    sqlsim_item *slots = calloc((size_t)(n ? n : 1), sizeof *slots);
+    const cJSON *o;
+    cJSON_ArrayForEach(o, doc) {
+      char *end;
+      long k = strtol(o->string ? o->string : "", &end, 10);
+      if (!o->string || *end || k < 0 || k >= n || slots[k].sql || !cJSON_IsString(o)) {
+        rc = sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+                              "%s: key \"%s\" is not one of \"0\"..\"%d\" with a string value",
+                              s->path, o->string ? o->string : "", n - 1);
+        break;
+      }
+      const char *v = o->valuestring;
+      const char *sep = strstr(v, "----- bird -----");
+      sqlsim_item it = {0};
+      it.line = (int)k + 1;
+      if (sep) {
+        const char *e = sep;
+        while (e > v && (e[-1] == '\t' || e[-1] == ' ' || e[-1] == '\n')) e--;
+        it.sql = sqlsim_arena_strndup(s->arena, v, (size_t)(e - v));
+        const char *d = sep + strlen("----- bird -----");
+        while (*d == '\t' || *d == ' ') d++;
+        it.db_id = sqlsim_arena_strdup(s->arena, d);
+      } else {
+        it.sql = sqlsim_arena_strdup(s->arena, v);
+      }
+      slots[k] = it;
+    }
+    if (!rc)
+      for (int k = 0; k < n; k++) push(s, &cap, slots[k]);
+    free(slots);
+  } else {
+    rc = sqlsim_error_set(err, SQLSIM_EFORMAT, 0, "%s: expected a JSON array or object", s->path);
+  }
+  sqlsim_arena_free(tmp);
+  return rc;
+}
+
+int sqlsim_items_load(const char *path, sqlsim_itemset **out, sqlsim_error *err) {
+  *out = NULL;
+  size_t len;
+  char *buf = file_slurp(path, &len);
+  if (!buf)
+    return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: cannot read: %s", path, strerror(errno));
+  sqlsim_itemset *s = calloc(1, sizeof *s);
+  s->arena = sqlsim_arena_new();
+  s->path = sqlsim_arena_strdup(s->arena, path);
+  s->format = "lines";
+  size_t i = 0;
+  if (len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3)) i = 3; /* UTF-8 byte order mark */
+  size_t j = i;
+  while (j < len && isspace((unsigned char)buf[j])) j++;
+  int rc = 0;
+  if (j < len && (buf[j] == '[' || buf[j] == '{'))
+    rc = load_json(s, buf + i, len - i, err);
+  else
+    load_lines(s, buf + i, len - i);
+  free(buf);
+  if (rc) {
+    sqlsim_items_free(s);
+    return rc;
+  }
+  *out = s;
+  return 0;
+}
+
+void sqlsim_items_free(sqlsim_itemset *s) {
+  if (!s) return;
+  free(s->items);
+  sqlsim_arena_free(s->arena);
+  free(s);
+}

@@ -1,0 +1,148 @@
+/* test_schema.c -- tables.json loading, SQLite schema reading, and
+ * schema-only databases made from tables.json. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sqlsim.h"
+
+#define FIXTURE SQLSIM_SOURCE_DIR "/tests/data/tables_small.json"
+
+static void test_tables_json(void **state) {
+  (void)state;
+  sqlsim_catalog *c;
+  sqlsim_error err = {0};
+  assert_int_equal(sqlsim_catalog_load_tables_json(FIXTURE, &c, &err), 0);
+  assert_int_equal(sqlsim_catalog_count(c), 2);
+  const sqlsim_schema *s = sqlsim_catalog_find(c, "concert");
+  assert_non_null(s);
+  assert_null(sqlsim_catalog_find(c, "nope"));
+  assert_int_equal(s->ntables, 4);
+  assert_int_equal(s->ncolumns, 13); /* Spider's "*" is not a column */
+  int t = sqlsim_schema_find_table(s, "SINGER");
+  assert_int_equal(t, 1);
+  int col = sqlsim_schema_find_column(s, t, "singer_id");
+  assert_true(col >= 0);
+  assert_string_equal(s->columns[col].name, "Singer_ID");
+  assert_true(s->columns[col].pk && s->columns[col].unique);
+  /* composite key: both parts pk, neither unique alone */
+  int sic = sqlsim_schema_find_table(s, "singer_in_concert");
+  int k1 = sqlsim_schema_find_column(s, sic, "concert_ID");
+  assert_true(s->columns[k1].pk);
+  assert_false(s->columns[k1].unique);
+  assert_int_equal(s->nfkeys, 3);
+  assert_int_equal(s->columns[s->fkeys[0].column].table, 2);
+  assert_int_equal(sqlsim_schema_find_column(s, t, "capacity"), -1);
+  sqlsim_catalog_free(c);
+}
+
+static void test_bad_files(void **state) {
+  (void)state;
+  sqlsim_catalog *c;
+  sqlsim_error err = {0};
+  assert_int_equal(sqlsim_catalog_load_tables_json("/nonexistent.json", &c, &err), SQLSIM_EIO);
+  assert_null(c);
+  char path[] = "/tmp/sqlsim_test_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  const char *bad = "[{\"db_id\": \"x\", \"table_names_original\": [\"a\"], "
+                    "\"column_names_original\": [[3, \"c\"]]}]";
+  assert_int_equal(write(fd, bad, strlen(bad)), (int)strlen(bad));
+  close(fd);
+  assert_int_equal(sqlsim_catalog_load_tables_json(path, &c, &err), SQLSIM_EFORMAT);
+  assert_non_null(strstr(err.message, "db_id x"));
+  FILE *f = fopen(path, "w");
+  fputs("[{\"db_id\": ", f);
+  fclose(f);
+  assert_int_equal(sqlsim_catalog_load_tables_json(path, &c, &err), SQLSIM_EFORMAT);
+  assert_non_null(strstr(err.message, "invalid JSON"));
+  unlink(path);
+}
+
+/* tables.json -> schema-only SQLite file -> read back: same tables, keys. */
+static void test_schema_roundtrip(void **state) {
+  (void)state;
+  sqlsim_catalog *c, *back;
+  sqlsim_error err = {0};
+  assert_int_equal(sqlsim_catalog_load_tables_json(FIXTURE, &c, &err), 0);
+  const sqlsim_schema *s = sqlsim_catalog_find(c, "concert");
+  char path[] = "/tmp/sqlsim_schema_XXXXXX";
+  int fd = mkstemp(path);
+  close(fd);
+  void *db;
+  /* refuses to write into an existing file */
+  assert_int_equal(sqlsim_schema_create_sqlite(s, path, &db, &err), SQLSIM_EIO);
+  unlink(path);
+  assert_int_equal(sqlsim_schema_create_sqlite(s, path, &db, &err), 0);
+  sqlite3_close(db);
+  assert_int_equal(sqlsim_catalog_load_sqlite(path, &back, &err), 0);
+  const sqlsim_schema *b = sqlsim_catalog_at(back, 0);
+  assert_int_equal(b->ntables, s->ntables);
+  assert_int_equal(b->ncolumns, s->ncolumns);
+  assert_int_equal(b->nfkeys, s->nfkeys);
+  for (int i = 0; i < s->ncolumns; i++) {
+    assert_string_equal(b->columns[i].name, s->columns[i].name);
+    assert_int_equal(b->columns[i].pk, s->columns[i].pk);
+    assert_int_equal(b->columns[i].unique, s->columns[i].unique);
+  }
+  unlink(path);
+  sqlsim_catalog_free(back);
+  sqlsim_catalog_free(c);
+}
+
+static void test_sqlite_reader(void **state) {
+  (void)state;
+  char path[] = "/tmp/sqlsim_db_XXXXXX";
+  int fd = mkstemp(path);
+  close(fd);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(db,
+                                "CREATE TABLE p (id INTEGER PRIMARY KEY, name TEXT COLLATE NOCASE "
+                                "NOT NULL, code TEXT UNIQUE);"
+                                "CREATE TABLE c (cid INT, pid INT REFERENCES p, x REAL,"
+                                " PRIMARY KEY (cid, pid));"
+                                "CREATE UNIQUE INDEX cx ON c(x);"
+                                "CREATE VIEW v AS SELECT name FROM p;",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(db);
+  sqlsim_catalog *c;
+  sqlsim_error err = {0};
+  assert_int_equal(sqlsim_catalog_load_sqlite(path, &c, &err), 0);
+  const sqlsim_schema *s = sqlsim_catalog_at(c, 0);
+  assert_int_equal(s->ntables, 3); /* the view counts: queries may read it */
+  int p = sqlsim_schema_find_table(s, "P");
+  const sqlsim_column *id = &s->columns[sqlsim_schema_find_column(s, p, "id")];
+  assert_true(id->pk && id->unique && id->notnull);
+  const sqlsim_column *name = &s->columns[sqlsim_schema_find_column(s, p, "name")];
+  assert_true(name->notnull);
+  assert_string_equal(name->collation, "nocase");
+  assert_true(s->columns[sqlsim_schema_find_column(s, p, "code")].unique);
+  int ct = sqlsim_schema_find_table(s, "c");
+  const sqlsim_column *cid = &s->columns[sqlsim_schema_find_column(s, ct, "cid")];
+  assert_true(cid->pk && !cid->unique);
+  assert_true(s->columns[sqlsim_schema_find_column(s, ct, "x")].unique);
+  assert_int_equal(s->nfkeys, 1);
+  assert_int_equal(s->fkeys[0].ref_column, sqlsim_schema_find_column(s, p, "id"));
+  sqlsim_catalog_free(c);
+  unlink(path);
+  assert_int_equal(sqlsim_catalog_load_sqlite(path, &c, &err), SQLSIM_EIO);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tables_json),
+      cmocka_unit_test(test_bad_files),
+      cmocka_unit_test(test_schema_roundtrip),
+      cmocka_unit_test(test_sqlite_reader),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

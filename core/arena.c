@@ -23,30 +23,25 @@ struct sqlsim_arena {
   block first; /* header of the inline first block */
 };
 
-#define FIRST_BLOCK 4096
+#define FIRST_BLOCK 8192
 #define MAX_BLOCK (1u << 20)
 #define ALIGN(n) (((n) + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1))
 
-sqlsim_arena *sqlsim_arena_new(void) {
-  sqlsim_arena *a = malloc(sizeof *a + FIRST_BLOCK);
-  if (!a) return NULL;
-  a->head = &a->first;
-  a->first.next = NULL;
-  a->first.size = FIRST_BLOCK;
-  a->first.used = 0;
-  a->next_size = FIRST_BLOCK * 2;
-  a->total = 0;
-  return a;
+
+
+/* Frees every block but the inline first one. */
+static void free_blocks(sqlsim_arena *a) {
+  block *b = a->head;
+  while (b) {
+    block *next = b->next;
+    if (b != &a->first) free(b);
+    b = next;
+  }
 }
 
 void sqlsim_arena_free(sqlsim_arena *a) {
   if (!a) return;
-  block *b = a->head;
-  while (b && b != &a->first) {
-    block *next = b->next;
-    free(b);
-    b = next;
-  }
+  free_blocks(a);
   free(a);
 }
 
@@ -74,19 +69,44 @@ static block *arena_grow(sqlsim_arena *a, size_t need) {
   return b;
 }
 
-void *sqlsim_arena_alloc(sqlsim_arena *a, size_t size) {
+void *arena_alloc_raw(sqlsim_arena *a, size_t size) {
   size = ALIGN(size ? size : 1);
   block *b = a->head;
   if (b->size - b->used < size) b = arena_grow(a, size);
   void *p = (char *)b->data + b->used;
   b->used += size;
   a->total += size;
+  return p;
+}
+
+void *sqlsim_arena_alloc(sqlsim_arena *a, size_t size) {
+  void *p = arena_alloc_raw(a, size);
   memset(p, 0, size);
   return p;
 }
 
+void arena_reset(sqlsim_arena *a) {
+  free_blocks(a);
+  a->head = &a->first;
+  a->first.next = NULL;
+  a->first.used = 0;
+  a->total = 0;
+}
+
+sqlsim_arena *arena_new_sized(size_t first) {
+  sqlsim_arena *a = malloc(sizeof *a + first);
+  if (!a) return NULL;
+  a->head = &a->first;
+  a->first.next = NULL;
+  a->first.size = first;
+  a->first.used = 0;
+  a->next_size = first * 2;
+  a->total = 0;
+  return a;
+}
+
 char *sqlsim_arena_strndup(sqlsim_arena *a, const char *s, size_t len) {
-  char *p = sqlsim_arena_alloc(a, len + 1);
+  char *p = arena_alloc_raw(a, len + 1);
   memcpy(p, s, len);
   p[len] = '\0';
   return p;
@@ -102,10 +122,12 @@ char *sqlsim_arena_printf(sqlsim_arena *a, const char *fmt, ...) {
   va_copy(ap2, ap);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  char *p = sqlsim_arena_alloc(a, (size_t)n + 1);
+  char *p = arena_alloc_raw(a, (size_t)n + 1);
   vsnprintf(p, (size_t)n + 1, fmt, ap2);
   va_end(ap2);
   return p;
 }
 
 size_t sqlsim_arena_used(const sqlsim_arena *a) { return a->total; }
+
+sqlsim_arena *sqlsim_arena_new(void) { return arena_new_sized(FIRST_BLOCK); }

@@ -21,6 +21,12 @@ void sb_json_str(strbuf *sb, const char *s);
 char *sb_take(strbuf *sb);
 void sb_free(strbuf *sb);
 
+/* Arena internals: allocation without zeroing; an arena with a first block
+ * of the given size; dropping everything but the first block for reuse. */
+void *arena_alloc_raw(sqlsim_arena *a, size_t size);
+sqlsim_arena *arena_new_sized(size_t first);
+void arena_reset(sqlsim_arena *a);
+
 /* Parses JSON text into the arena (never cJSON_Delete the result). Returns
  * NULL on a syntax error with *err_offset set to the byte where it stopped. */
 cJSON *json_parse(sqlsim_arena *a, const char *text, size_t len, size_t *err_offset);

@@ -14,7 +14,7 @@
 static _Thread_local sqlsim_arena *json_arena;
 
 static void *json_malloc(size_t n) {
-  return json_arena ? sqlsim_arena_alloc(json_arena, n) : malloc(n);
+  return json_arena ? arena_alloc_raw(json_arena, n) : malloc(n);
 }
 
 static void json_free(void *p) {

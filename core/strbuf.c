@@ -75,8 +75,9 @@ void sb_free(strbuf *sb) {
 }
 
 char *fold_dup(sqlsim_arena *a, const char *s, size_t len) {
-  char *p = sqlsim_arena_alloc(a, len + 1);
+  char *p = arena_alloc_raw(a, len + 1);
   for (size_t i = 0; i < len; i++) p[i] = ascii_lower(s[i]);
+  p[len] = '\0';
   return p;
 }
 

@@ -298,6 +298,9 @@ enum {
 int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema,
                  unsigned options, sqlsim_query **out, sqlsim_error *err);
 void sqlsim_query_free(sqlsim_query *q);
+/* Releases the calling thread's parser caches (done anyway at thread exit);
+ * call before exit when checking for leaks. */
+void sqlsim_thread_cleanup(void);
 
 /* Tree walking: the callback returns one of these. */
 enum { SQLSIM_WALK_CONTINUE = 0, SQLSIM_WALK_PRUNE = 1, SQLSIM_WALK_ABORT = 2 };

@@ -968,12 +968,12 @@ static int span_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
-int build_tree(sqlsim_arena *a, const fe_result *fe, const char *pg_json, sqlsim_node **root,
-               sqlsim_error *err) {
+int build_tree(sqlsim_arena *a, sqlsim_arena *scratch, const fe_result *fe, const char *pg_json,
+               sqlsim_node **root, sqlsim_error *err) {
   build_ctx c = {a, fe, err, 0};
   *root = NULL;
   size_t at;
-  cJSON *doc = json_parse(a, pg_json, strlen(pg_json), &at);
+  cJSON *doc = json_parse(scratch, pg_json, strlen(pg_json), &at);
   if (!doc)
     return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "libpg_query returned unreadable JSON");
   const cJSON *stmts = jget(doc, "stmts");

@@ -22,6 +22,7 @@
  *   functions (time(..), char(..), trim(..), coalesce(..)) -> quoted names. */
 #include "frontend.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,19 +131,33 @@ static const struct {
 #undef X
 };
 
-/* Keyword id of a word (binary search; the table is in alphabetical order). */
+/* Keyword lookup: an open-addressing table of 512 slots over the folded
+ * word, filled once; one hash and usually one comparison per word. */
+#define KW_SLOTS 512
+static uint8_t kw_slots[KW_SLOTS];
+static pthread_once_t kw_once = PTHREAD_ONCE_INIT;
+
+static unsigned kw_hash(const char *low, int len) {
+  unsigned h = 2166136261u;
+  for (int i = 0; i < len; i++) h = (h ^ (unsigned char)low[i]) * 16777619u;
+  return h;
+}
+
+static void kw_init(void) {
+  for (int k = 1; k < KW__COUNT; k++) {
+    unsigned h = kw_hash(keywords[k].name, (int)strlen(keywords[k].name)) % KW_SLOTS;
+    while (kw_slots[h]) h = (h + 1) % KW_SLOTS;
+    kw_slots[h] = (uint8_t)k;
+  }
+}
+
 static int keyword_of(const char *s, int len) {
   if (len > 15) return KW_NONE;
   char low[16];
   for (int i = 0; i < len; i++) low[i] = ascii_lower(s[i]);
-  low[len] = '\0';
-  int lo = 1, hi = KW__COUNT - 1;
-  while (lo <= hi) {
-    int mid = (lo + hi) / 2;
-    int c = strcmp(low, keywords[mid].name);
-    if (!c) return mid;
-    if (c < 0) hi = mid - 1;
-    else lo = mid + 1;
+  for (unsigned h = kw_hash(low, len) % KW_SLOTS; kw_slots[h]; h = (h + 1) % KW_SLOTS) {
+    const char *name = keywords[kw_slots[h]].name;
+    if (!strncmp(name, low, (size_t)len) && name[len] == '\0') return kw_slots[h];
   }
   return KW_NONE;
 }
@@ -156,6 +171,7 @@ int fe_keywords_sorted(void) {
 /* ---------------------------------------------------------------- tokenizer */
 
 static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_error *err) {
+  pthread_once(&kw_once, kw_init);
   int cap = n / 2 + 8;
   fe_tok *toks = sqlsim_arena_alloc(a, sizeof *toks * (size_t)cap);
   int nt = 0, depth = 0, i = 0;
@@ -415,10 +431,11 @@ static void append(sqlsim_arena *a, const char **slot, const char *text) {
  * < <= > >=, 0 otherwise. */
 static int cmp_class(const fe_result *r, int i) {
   if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_OP) return 0;
-  if (tok_op(r, i, "=") || tok_op(r, i, "==") || tok_op(r, i, "<>") || tok_op(r, i, "!="))
+  const char *s = r->orig + r->toks[i].start;
+  int len = r->toks[i].len;
+  if (s[0] == '=' || (len == 2 && ((s[0] == '<' && s[1] == '>') || (s[0] == '!' && s[1] == '='))))
     return 1;
-  if (tok_op(r, i, "<") || tok_op(r, i, "<=") || tok_op(r, i, ">") || tok_op(r, i, ">="))
-    return 2;
+  if ((s[0] == '<' || s[0] == '>') && (len == 1 || s[1] == '=')) return 2;
   return 0;
 }
 
@@ -671,7 +688,8 @@ int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim
   plan_rewrites(a, r, &p);
 
   strbuf sb = {0};
-  int cap = 16, nsegs = 0;
+  sb_putn(&sb, "", 0);
+  int cap = 2 * n + 16, nsegs = 0;
   fe_seg *segs = sqlsim_arena_alloc(a, sizeof *segs * (size_t)cap);
   for (int k = 0; k < n; k++) {
     int i = p.order[k];

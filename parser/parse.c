@@ -6,8 +6,37 @@
 #include "frontend.h"
 
 #include <pg_query.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Per-thread scratch arena for libpg_query's JSON document, which is garbage
+ * once the tree is built: reset after every query, freed at thread exit. */
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static void scratch_free(void *p) { sqlsim_arena_free(p); }
+static void scratch_init(void) { pthread_key_create(&scratch_key, scratch_free); }
+static sqlsim_arena *scratch_arena(void) {
+  pthread_once(&scratch_once, scratch_init);
+  sqlsim_arena *s = pthread_getspecific(scratch_key);
+  if (!s) {
+    s = arena_new_sized(256 * 1024);
+    pthread_setspecific(scratch_key, s);
+  }
+  return s;
+}
+
+/* Frees the calling thread's scratch arena now (for leak checkers; it is
+ * also freed when the thread exits). */
+void sqlsim_thread_cleanup(void) {
+  pthread_once(&scratch_once, scratch_init);
+  sqlsim_arena *s = pthread_getspecific(scratch_key);
+  if (s) {
+    sqlsim_arena_free(s);
+    pthread_setspecific(scratch_key, NULL);
+  }
+  pg_query_exit();
+}
 
 /* Byte offset of the 1-based character position pos in s (UTF-8). */
 static int char_to_byte(const char *s, int len, int pos) {
@@ -43,7 +72,9 @@ int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsig
     pg_query_free_parse_result(pr);
     goto fail;
   }
-  rc = build_tree(a, &fe, pr.parse_tree, &q->root, err);
+  sqlsim_arena *scratch = scratch_arena();
+  rc = build_tree(a, scratch, &fe, pr.parse_tree, &q->root, err);
+  arena_reset(scratch);
   pg_query_free_parse_result(pr);
   if (rc) goto fail;
   if (!(options & SQLSIM_PARSE_NO_NORMALIZE)) normalize_query(q);

@@ -38,6 +38,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) {
       int rc = commands[i].fn(argc - 1, argv + 1);
+      sqlsim_thread_cleanup();
       return rc < 0 ? 1 : rc;
     }
   error("unknown command '%s'", argv[1]);

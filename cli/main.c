@@ -10,6 +10,9 @@ static const struct cmd {
   int (*fn)(int argc, char **argv);
   const char *usage;
 } commands[] = {
+    {"eval", cmd_eval,
+     "sqlsim eval --metrics match --gold FILE --pred FILE [--pred FILE...] --tables FILE\n"
+     "              [--db-dir DIR] [--mode compatible|corrected] [--per-item FILE] [--format text|json]"},
     {"parse", cmd_parse,
      "sqlsim parse [--tables FILE [--db ID] | --sqlite FILE] [--format sql|tree|json] SQL|-"},
 };

@@ -321,6 +321,67 @@ char *sqlsim_print_tree(const sqlsim_node *n);
 /* Returns the tree as JSON (malloc'd). */
 char *sqlsim_print_json(const sqlsim_node *n);
 
+/* ---------------------------------------------------------------- Spider match */
+
+/* Spider component matching and exact set match (metrics/spider_*.c).
+ * COMPATIBLE reproduces the official test-suite evaluation.py item by item
+ * (its parser, its rejections, its quirks); CORRECTED scores every query
+ * SQLite accepts, from sqlsim's own parse (docs/spider-corrected.md). */
+enum { SQLSIM_SPIDER_COMPATIBLE, SQLSIM_SPIDER_CORRECTED };
+enum { SQLSIM_HARD_EASY, SQLSIM_HARD_MEDIUM, SQLSIM_HARD_HARD, SQLSIM_HARD_EXTRA,
+       SQLSIM_HARD_UNKNOWN };
+#define SQLSIM_SPIDER_NPARTIAL 10
+extern const char *const sqlsim_spider_partial_names[SQLSIM_SPIDER_NPARTIAL]; /* JSON keys */
+extern const char *const sqlsim_spider_partial_labels[SQLSIM_SPIDER_NPARTIAL]; /* report rows */
+extern const char *const sqlsim_hardness_names[5];
+
+typedef struct sqlsim_spider sqlsim_spider;           /* evaluator: schemas, caches */
+typedef struct sqlsim_spider_gold sqlsim_spider_gold; /* one gold query, parsed once */
+
+typedef struct sqlsim_spider_score {
+  int hardness;                               /* SQLSIM_HARD_* */
+  int exact;                                  /* 0/1 */
+  int f1[SQLSIM_SPIDER_NPARTIAL];             /* per component, 0/1 */
+  int pred_total[SQLSIM_SPIDER_NPARTIAL], label_total[SQLSIM_SPIDER_NPARTIAL];
+  int pred_rejected;                          /* the prediction was scored as empty */
+  sqlsim_error error;                         /* why (code 0 when none) */
+} sqlsim_spider_score;
+
+/* Makes an evaluator over a catalog (tables.json). db_dir (may be NULL) holds
+ * DIR/<db_id>/<db_id>.sqlite; compatible mode reads table and column names from
+ * there when present, as the official evaluator does. */
+int sqlsim_spider_new(const sqlsim_catalog *cat, const char *db_dir, int mode,
+                      sqlsim_spider **out, sqlsim_error *err);
+void sqlsim_spider_free(sqlsim_spider *e);
+/* Parses a gold query once. On failure the gold cannot be scored: returns a
+ * negative code with err set, and *out is NULL. */
+int sqlsim_spider_gold_prepare(sqlsim_spider *e, const char *sql, const char *db_id,
+                               sqlsim_spider_gold **out, sqlsim_error *err);
+/* Hardness of a prepared gold. */
+int sqlsim_spider_gold_hardness(const sqlsim_spider_gold *g);
+/* Scores a prediction against a prepared gold. Never fails: a prediction that
+ * cannot be read is scored as the official evaluator scores it (an empty
+ * query), with out->pred_rejected and out->error saying why. */
+void sqlsim_spider_score_pred(sqlsim_spider *e, const sqlsim_spider_gold *g, const char *pred,
+                              sqlsim_spider_score *out);
+
+/* Totals over items, by hardness, as the official report computes them. */
+typedef struct sqlsim_spider_totals {
+  int count[5];                               /* easy, medium, hard, extra, all */
+  double exact[5];
+  double acc[5][SQLSIM_SPIDER_NPARTIAL], rec[5][SQLSIM_SPIDER_NPARTIAL];
+  int acc_count[5][SQLSIM_SPIDER_NPARTIAL], rec_count[5][SQLSIM_SPIDER_NPARTIAL];
+  int rejected;                               /* predictions scored as empty */
+} sqlsim_spider_totals;
+
+void sqlsim_spider_totals_add(sqlsim_spider_totals *t, const sqlsim_spider_score *s);
+/* Final figures for level (0..4): exact accuracy, and per component the
+ * accuracy, recall and F1. Compatible mode keeps the official F1 of 1 when
+ * accuracy and recall are both 0; corrected mode gives 0 there, and NaN when
+ * no item of the level has the component at all. */
+void sqlsim_spider_totals_final(const sqlsim_spider_totals *t, int mode, int level, double *exact,
+                                double acc[], double rec[], double f1[]);
+
 /* Names for diagnostics. */
 const char *sqlsim_kind_name(int kind);
 const char *sqlsim_op_name(int op);

@@ -13,6 +13,7 @@
 /* Per-thread scratch arena for libpg_query's JSON document, which is garbage
  * once the tree is built: reset after every query, freed at thread exit. */
 static pthread_key_t scratch_key;
+static _Thread_local int pg_used; /* libpg_query set up its memory in this thread */
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
 static void scratch_free(void *p) { sqlsim_arena_free(p); }
 static void scratch_init(void) { pthread_key_create(&scratch_key, scratch_free); }
@@ -35,7 +36,8 @@ void sqlsim_thread_cleanup(void) {
     sqlsim_arena_free(s);
     pthread_setspecific(scratch_key, NULL);
   }
-  pg_query_exit();
+  if (pg_used) pg_query_exit(); /* it crashes when it never ran in this thread */
+  pg_used = 0;
 }
 
 /* Byte offset of the 1-based character position pos in s (UTF-8). */
@@ -63,6 +65,7 @@ int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsig
   fe_result fe;
   int rc = fe_translate(a, q->sql, (int)len, &fe, err);
   if (rc) goto fail;
+  pg_used = 1;
   PgQueryParseResult pr = pg_query_parse(fe.out);
   if (pr.error) {
     int at = pr.error->cursorpos > 0 ? char_to_byte(fe.out, fe.out_len, pr.error->cursorpos) : 0;

@@ -1,0 +1,152 @@
+/* spval.c -- a tiny Python-like value model with Python's == and <.
+ *
+ * The official Spider evaluator decides matches by comparing nested tuples,
+ * lists and dicts. Reproducing it item by item needs exactly those semantics:
+ * True == 1 == 1.0, a tuple never equals a list, None equals only None, and
+ * dicts (here SV_SQL) compare field by field. */
+#include "spider.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static sp_val *sv_new(sqlsim_arena *a, int t) {
+  sp_val *v = sqlsim_arena_alloc(a, sizeof *v);
+  v->t = (uint8_t)t;
+  return v;
+}
+
+sp_val *sv_none(sqlsim_arena *a) { return sv_new(a, SV_NONE); }
+
+sp_val *sv_bool(sqlsim_arena *a, int b) {
+  sp_val *v = sv_new(a, SV_BOOL);
+  v->num = b ? 1 : 0;
+  return v;
+}
+
+sp_val *sv_num(sqlsim_arena *a, double d) {
+  sp_val *v = sv_new(a, SV_NUM);
+  v->num = d;
+  return v;
+}
+
+sp_val *sv_str(sqlsim_arena *a, const char *s) {
+  sp_val *v = sv_new(a, SV_STR);
+  v->str = s;
+  return v;
+}
+
+sp_val *sv_tuple(sqlsim_arena *a, int n, ...) {
+  sp_val *v = sv_new(a, SV_TUPLE);
+  v->items = sqlsim_arena_alloc(a, sizeof *v->items * (size_t)(n ? n : 1));
+  v->n = v->cap = n;
+  va_list ap;
+  va_start(ap, n);
+  for (int i = 0; i < n; i++) v->items[i] = va_arg(ap, sp_val *);
+  va_end(ap);
+  return v;
+}
+
+sp_val *sv_list(sqlsim_arena *a) { return sv_new(a, SV_LIST); }
+
+sp_val *sv_sql(sqlsim_arena *a) {
+  sp_val *v = sv_new(a, SV_SQL);
+  v->items = sqlsim_arena_alloc(a, sizeof *v->items * SQ__COUNT);
+  v->n = v->cap = SQ__COUNT;
+  return v;
+}
+
+void sv_push(sqlsim_arena *a, sp_val *l, sp_val *v) {
+  if (l->n == l->cap) {
+    int cap = l->cap ? l->cap * 2 : 4;
+    sp_val **p = sqlsim_arena_alloc(a, sizeof *p * (size_t)cap);
+    if (l->n) memcpy(p, l->items, sizeof *p * (size_t)l->n);
+    l->items = p;
+    l->cap = cap;
+  }
+  l->items[l->n++] = v;
+}
+
+static int is_number(const sp_val *v) { return v->t == SV_BOOL || v->t == SV_NUM; }
+
+int sv_eq(const sp_val *x, const sp_val *y) {
+  if (x == y) return 1;
+  if (!x || !y) return 0;
+  if (is_number(x) && is_number(y)) return x->num == y->num;
+  if (x->t != y->t) return 0;
+  switch (x->t) {
+  case SV_NONE: return 1;
+  case SV_STR: return strcmp(x->str, y->str) == 0;
+  default:
+    if (x->n != y->n) return 0;
+    for (int i = 0; i < x->n; i++)
+      if (!sv_eq(x->items[i], y->items[i])) return 0;
+    return 1;
+  }
+}
+
+int sv_lt(const sp_val *x, const sp_val *y, int *err) {
+  if (is_number(x) && is_number(y)) return x->num < y->num;
+  if (x->t != y->t) {
+    *err = 1; /* TypeError: '<' not supported between instances */
+    return 0;
+  }
+  switch (x->t) {
+  case SV_STR: return strcmp(x->str, y->str) < 0;
+  case SV_TUPLE:
+  case SV_LIST:
+    for (int i = 0; i < x->n && i < y->n; i++)
+      if (!sv_eq(x->items[i], y->items[i])) return sv_lt(x->items[i], y->items[i], err);
+    return x->n < y->n;
+  default:
+    *err = 1; /* None < None, dict < dict: TypeError */
+    return 0;
+  }
+}
+
+int sv_index(const sp_val *l, const sp_val *v) {
+  for (int i = 0; i < l->n; i++)
+    if (sv_eq(l->items[i], v)) return i;
+  return -1;
+}
+
+void sv_remove_at(sp_val *l, int i) {
+  memmove(l->items + i, l->items + i + 1, sizeof *l->items * (size_t)(l->n - i - 1));
+  l->n--;
+}
+
+sp_val *sv_copy_list(sqlsim_arena *a, const sp_val *l) {
+  sp_val *c = sv_list(a);
+  for (int i = 0; i < l->n; i++) sv_push(a, c, l->items[i]);
+  return c;
+}
+
+void sv_dump(strbuf *sb, const sp_val *v) {
+  static const char *fields[] = {"select", "from", "conds", "where", "groupBy", "having",
+                                 "orderBy", "limit", "intersect", "except", "union"};
+  if (!v) {
+    sb_puts(sb, "NULL");
+    return;
+  }
+  switch (v->t) {
+  case SV_NONE: sb_puts(sb, "None"); break;
+  case SV_BOOL: sb_puts(sb, v->num ? "True" : "False"); break;
+  case SV_NUM: sb_printf(sb, "%g", v->num); break;
+  case SV_STR: sb_printf(sb, "'%s'", v->str); break;
+  case SV_SQL:
+    sb_putc(sb, '{');
+    for (int i = 0; i < v->n; i++) {
+      if (i) sb_puts(sb, ", ");
+      sb_printf(sb, "%s: ", fields[i]);
+      sv_dump(sb, v->items[i]);
+    }
+    sb_putc(sb, '}');
+    break;
+  default:
+    sb_putc(sb, v->t == SV_TUPLE ? '(' : '[');
+    for (int i = 0; i < v->n; i++) {
+      if (i) sb_puts(sb, ", ");
+      sv_dump(sb, v->items[i]);
+    }
+    sb_putc(sb, v->t == SV_TUPLE ? ')' : ']');
+  }
+}

@@ -30,6 +30,18 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Concatenation into the arena (the printf family is slow on this path). */
+static char *cat(sqlsim_arena *a, const char *x, const char *y, const char *z, const char *w) {
+  size_t lx = strlen(x), ly = strlen(y), lz = strlen(z), lw = strlen(w);
+  char *r = arena_alloc_raw(a, lx + ly + lz + lw + 1);
+  memcpy(r, x, lx);
+  memcpy(r + lx, y, ly);
+  memcpy(r + lx + ly, z, lz);
+  memcpy(r + lx + ly + lz, w, lw);
+  r[lx + ly + lz + lw] = '\0';
+  return r;
+}
+
 /* ---------------------------------------------------------------- schema */
 
 static void add_table(sqlsim_arena *a, sp_schema *s, int *cap, const char *name,
@@ -397,9 +409,9 @@ static const char *id_map(op_ctx *c, const char *key) {
   if (dot) {
     char *t = sqlsim_arena_strndup(c->a, key, (size_t)(dot - key));
     int ti = schema_table(c->s, t);
-    if (ti >= 0 && table_has(c->s, ti, dot + 1)) return sqlsim_arena_printf(c->a, "__%s__", key);
+    if (ti >= 0 && table_has(c->s, ti, dot + 1)) return cat(c->a, "__", key, "__", "");
   } else if (schema_table(c->s, key) >= 0) {
-    return sqlsim_arena_printf(c->a, "__%s__", key);
+    return cat(c->a, "__", key, "__", "");
   }
   raise(c, "KeyError: '%s'", key);
 }
@@ -491,7 +503,7 @@ static const char *parse_col(op_ctx *c, tv v, int start, int *next, strlist *dt)
     if (strchr(dot + 1, '.'))
       raise(c, "ValueError: too many values to unpack (expected 2)");
     char *alias = sqlsim_arena_strndup(c->a, tok, (size_t)(dot - tok));
-    const char *key = sqlsim_arena_printf(c->a, "%s.%s", alias_lookup(c, alias), dot + 1);
+    const char *key = cat(c->a, alias_lookup(c, alias), ".", dot + 1, "");
     return id_map(c, key);
   }
   if (!dt || dt->n == 0) raise(c, "AssertionError: Default tables should not be None or empty");
@@ -499,7 +511,7 @@ static const char *parse_col(op_ctx *c, tv v, int start, int *next, strlist *dt)
     const char *table = alias_lookup(c, dt->v[i]);
     int ti = schema_table(c->s, table);
     if (ti < 0) raise(c, "KeyError: '%s'", table);
-    if (table_has(c->s, ti, tok)) return id_map(c, sqlsim_arena_printf(c->a, "%s.%s", table, tok));
+    if (table_has(c->s, ti, tok)) return cat(c->a, "__", table, ".", cat(c->a, tok, "__", "", ""));
   }
   raise(c, "AssertionError: Error col: %s", tok);
 }
@@ -927,7 +939,7 @@ void sp_official_rebuild(sqlsim_arena *a, const sp_schema *s, sp_val *sql) {
     for (int t = 0; t < s->ntables; t++) {
       if (strcmp(prefix + 2, s->tables[t])) continue;
       for (const char **p = s->columns[t]; *p; p++)
-        vc.v[vc.n++] = sqlsim_arena_printf(a, "__%s.%s__", s->tables[t], *p);
+        vc.v[vc.n++] = cat(a, "__", s->tables[t], ".", cat(a, *p, "__", "", ""));
     }
   }
   rebuild_sql_val(a, sql);

@@ -382,6 +382,61 @@ void sqlsim_spider_totals_add(sqlsim_spider_totals *t, const sqlsim_spider_score
 void sqlsim_spider_totals_final(const sqlsim_spider_totals *t, int mode, int level, double *exact,
                                 double acc[], double rec[], double f1[]);
 
+/* ---------------------------------------------------------------- execution */
+
+/* The safe executor (metrics/exec.c): databases opened read-only, an
+ * authorizer that refuses every write, ATTACH, state-changing PRAGMA and
+ * extension loading, a wall-clock limit (progress handler plus a watchdog
+ * calling sqlite3_interrupt), caps on rows and memory, one statement only.
+ * Results are streamed into per-cell hashes, never held as values. */
+typedef struct sqlsim_exec_opts {
+  double timeout_s;      /* per query; 0 = 30 s */
+  long max_rows;         /* 0 = 10 million */
+  const char *fixed_now; /* "YYYY-MM-DD HH:MM:SS" SQLite's 'now' and CURRENT_*, or NULL */
+} sqlsim_exec_opts;
+
+enum { SQLSIM_EXEC_OK, SQLSIM_EXEC_ERROR, SQLSIM_EXEC_REFUSED, SQLSIM_EXEC_TIMEOUT,
+       SQLSIM_EXEC_TOO_BIG, SQLSIM_EXEC_MULTI };
+
+typedef struct sqlsim_result {
+  int status;            /* SQLSIM_EXEC_* */
+  char reason[256];      /* for anything but OK */
+  int ncols;
+  long nrows;
+  uint64_t *cells;       /* nrows * ncols value hashes (malloc'd, see below) */
+  double first_row_s;    /* time to the first row (or to the end when none) */
+  double total_s;        /* prepare through the last row */
+  unsigned has_order_by : 1; /* the statement has a top-level ORDER BY (sqlite3 says so) */
+} sqlsim_result;
+
+typedef struct sqlsim_db sqlsim_db;
+/* Opens path read-only under the safety rules. Returns 0 or a negative code. */
+int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **out,
+                   sqlsim_error *err);
+void sqlsim_db_close(sqlsim_db *db);
+/* Runs one statement to completion. Never fails as a call: what went wrong is
+ * out->status and out->reason. A cell's hash is equal for values Python
+ * compares equal (1 == 1.0), distinct for text and blobs; NULL has its own. */
+void sqlsim_exec(sqlsim_db *db, const char *sql, sqlsim_result *out);
+void sqlsim_result_free(sqlsim_result *r);
+
+/* EX semantics. BIRD: set of row tuples equal (order and duplicates ignored,
+ * column order kept). Spider test-suite: equal under some column permutation,
+ * as multisets, or as sequences when ordered is set. */
+int sqlsim_ex_bird(const sqlsim_result *gold, const sqlsim_result *pred);
+int sqlsim_ex_spider(const sqlsim_result *gold, const sqlsim_result *pred, int ordered);
+/* The official Spider evaluator's preparation of a query for execution:
+ * "> =" joined, and every DISTINCT token removed (its keep_distinct off).
+ * Returns a malloc'd string. */
+char *sqlsim_spider_exec_text(const char *sql);
+/* Whether the official Spider evaluator compares rows in order: "order by"
+ * anywhere in the (prepared) gold text. */
+int sqlsim_spider_order_matters(const char *gold_exec_text);
+/* One item, each semantic end to end on an open database: 1 match, 0 not
+ * (why says why when the prediction failed), -1 the gold itself failed. */
+int sqlsim_ex_spider_item(sqlsim_db *db, const char *gold, const char *pred, char *why, size_t wn);
+int sqlsim_ex_bird_item(sqlsim_db *db, const char *gold, const char *pred, char *why, size_t wn);
+
 /* Names for diagnostics. */
 const char *sqlsim_kind_name(int kind);
 const char *sqlsim_op_name(int op);

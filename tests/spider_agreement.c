@@ -16,6 +16,7 @@
 typedef struct ref_row {
   char hardness[16];
   int exact, partial[10], parse_error;
+  int exec; /* -1 when the reference has none (no database) */
 } ref_row;
 
 /* Reads <ref-dir>/<model>.tsv; returns rows (indexed by item) or NULL. */
@@ -25,7 +26,7 @@ static ref_row *read_ref(const char *path, int *n) {
   char line[65536];
   int cap = 2048, cnt = 0;
   ref_row *rows = calloc((size_t)cap, sizeof *rows);
-  int col_exact = -1, col_hard = -1, col_perr = -1, col_part[10];
+  int col_exact = -1, col_hard = -1, col_perr = -1, col_exec = -1, col_part[10];
   for (int k = 0; k < 10; k++) col_part[k] = -1;
   int header = 1;
   while (fgets(line, sizeof line, f)) {
@@ -44,6 +45,7 @@ static ref_row *read_ref(const char *path, int *n) {
         if (!strcmp(fields[i], "exact")) col_exact = i;
         if (!strcmp(fields[i], "hardness")) col_hard = i;
         if (!strcmp(fields[i], "parse_error_official")) col_perr = i;
+        if (!strcmp(fields[i], "exec")) col_exec = i;
         for (int k = 0; k < 10; k++)
           if (!strcmp(fields[i], sqlsim_spider_partial_names[k])) col_part[k] = i;
       }
@@ -57,11 +59,32 @@ static ref_row *read_ref(const char *path, int *n) {
     r->exact = atoi(fields[col_exact]);
     for (int k = 0; k < 10; k++) r->partial[k] = col_part[k] >= 0 ? atoi(fields[col_part[k]]) : -1;
     r->parse_error = col_perr >= 0 && col_perr < nf ? atoi(fields[col_perr]) : 0;
+    r->exec = col_exec >= 0 && col_exec < nf && fields[col_exec][0] ? atoi(fields[col_exec]) : -1;
     if (idx + 1 > cnt) cnt = idx + 1;
   }
   fclose(f);
   *n = cnt;
   return rows;
+}
+
+/* One open database per db_id. */
+typedef struct dbc {
+  char id[128];
+  sqlsim_db *db;
+} dbc;
+static dbc dbs[256];
+static int ndbs;
+static sqlsim_db *db_for(const char *dir, const char *id) {
+  for (int i = 0; i < ndbs; i++)
+    if (!strcmp(dbs[i].id, id)) return dbs[i].db;
+  if (ndbs == 256 || !dir) return NULL;
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s/%s.sqlite", dir, id, id);
+  snprintf(dbs[ndbs].id, sizeof dbs[ndbs].id, "%s", id);
+  sqlsim_exec_opts o = {0};
+  o.timeout_s = 60;
+  if (sqlsim_db_open(path, &o, &dbs[ndbs].db, NULL)) dbs[ndbs].db = NULL;
+  return dbs[ndbs++].db;
 }
 
 int main(int argc, char **argv) {
@@ -111,7 +134,7 @@ int main(int argc, char **argv) {
       bad_total++;
       continue;
     }
-    int agree[13] = {0}, items = 0, all_agree = 0;
+    int agree[13] = {0}, items = 0, all_agree = 0, ex_n = 0, ex_agree = 0;
     for (int i = 0; i < set->n && i < gold->n && i < nref; i++) {
       if (!golds[i]) continue;
       items++;
@@ -130,6 +153,17 @@ int main(int argc, char **argv) {
       }
       agree[12] += s.pred_rejected == r->parse_error;
       ok &= s.pred_rejected == r->parse_error;
+      if (r->exec >= 0) {
+        sqlsim_db *db = db_for(db_dir, gold->items[i].db_id);
+        char why[300];
+        int ex = db ? sqlsim_ex_spider_item(db, gold->items[i].sql, set->items[i].sql, why, sizeof why) : -2;
+        ex_n++;
+        ex_agree += ex == r->exec;
+        if (ex != r->exec) {
+          ok = 0;
+          printf("DIFF-EXEC %s #%d: sqlsim %d official %d (%s)\n", model, i, ex, r->exec, ex == -1 ? why : "");
+        }
+      }
       all_agree += ok;
       if (!ok) {
         printf("DIFF %s #%d: hardness %s/%s exact %d/%d rejected %d/%d partial", model, i,
@@ -141,14 +175,15 @@ int main(int argc, char **argv) {
                s.error.code ? s.error.message : "", set->items[i].sql, gold->items[i].sql);
       }
     }
-    printf("%s: %d/%d items agree on everything; hardness %d, exact %d, rejected %d, partial", model,
-           all_agree, items, agree[0], agree[1], agree[12]);
+    printf("%s: %d/%d items agree on everything; exec %d/%d, hardness %d, exact %d, rejected %d, partial",
+           model, all_agree, items, ex_agree, ex_n, agree[0], agree[1], agree[12]);
     for (int k = 0; k < 10; k++) printf(" %d", agree[2 + k]);
     printf("\n");
     bad_total += items - all_agree;
     free(ref);
     sqlsim_items_free(set);
   }
+  for (int i = 0; i < ndbs; i++) sqlsim_db_close(dbs[i].db);
   free(golds);
   free(preds);
   sqlsim_spider_free(ev);

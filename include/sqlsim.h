@@ -404,6 +404,8 @@ typedef struct sqlsim_result {
   int ncols;
   long nrows;
   uint64_t *cells;       /* nrows * ncols value hashes (malloc'd, see below) */
+  double *nums;          /* with SQLSIM_EXEC_VALUES: cell as a number (NaN for NULL) */
+  uint8_t *kinds;        /* with SQLSIM_EXEC_VALUES: 0 NULL, 1 number, 2 text, 3 blob */
   double first_row_s;    /* time to the first row (or to the end when none) */
   double total_s;        /* prepare through the last row */
   unsigned has_order_by : 1; /* the statement has a top-level ORDER BY (sqlite3 says so) */
@@ -418,6 +420,10 @@ void sqlsim_db_close(sqlsim_db *db);
  * out->status and out->reason. A cell's hash is equal for values Python
  * compares equal (1 == 1.0), distinct for text and blobs; NULL has its own. */
 void sqlsim_exec(sqlsim_db *db, const char *sql, sqlsim_result *out);
+/* The same, with flags: SQLSIM_EXEC_VALUES also keeps numbers (for
+ * tolerance comparisons); SQLSIM_EXEC_NO_CELLS keeps nothing (timing). */
+enum { SQLSIM_EXEC_VALUES = 1, SQLSIM_EXEC_NO_CELLS = 2 };
+void sqlsim_exec_flags(sqlsim_db *db, const char *sql, unsigned flags, sqlsim_result *out);
 void sqlsim_result_free(sqlsim_result *r);
 
 /* EX semantics. BIRD: set of row tuples equal (order and duplicates ignored,
@@ -436,6 +442,52 @@ int sqlsim_spider_order_matters(const char *gold_exec_text);
  * (why says why when the prediction failed), -1 the gold itself failed. */
 int sqlsim_ex_spider_item(sqlsim_db *db, const char *gold, const char *pred, char *why, size_t wn);
 int sqlsim_ex_bird_item(sqlsim_db *db, const char *gold, const char *pred, char *why, size_t wn);
+
+/* ---------------------------------------------------------------- timing */
+
+/* VES and R-VES (metrics/ves.c). Both time full runs (prepare through the
+ * last row) on a fresh connection per run, the prediction and the gold one
+ * after the other in each iteration, and keep the per-iteration ratio
+ * gold_time / pred_time; ratios beyond mean +- 3 population sd are dropped
+ * (strictly) and the rest averaged. Time to the first row is recorded too. */
+typedef struct sqlsim_timing_opts {
+  int iterations;        /* default 100 */
+  double timeout_s;      /* per run; the pair stops at timeout * iterations */
+  const char *fixed_now;
+  int alternate;         /* 1: swap the order every iteration (ABBA), else pred first */
+} sqlsim_timing_opts;
+
+typedef struct sqlsim_timing {
+  int ok;                /* all runs completed */
+  char reason[256];
+  int n, kept;           /* iterations run, ratios kept by the 3-sd filter */
+  double ratio;          /* mean of kept gold/pred ratios (all of them when the
+                            filter keeps none: the reference divides by zero) */
+  double ci_low, ci_high;/* 95% bootstrap interval of that mean */
+  double first_row_ratio;/* the same ratio on time to first row (original VES) */
+  double gold_median_s, pred_median_s;
+} sqlsim_timing;
+
+/* Times a pair on the database at path. */
+void sqlsim_time_pair(const char *path, const char *gold, const char *pred,
+                      const sqlsim_timing_opts *opts, sqlsim_timing *out);
+/* R-VES reward buckets of the mini-dev evaluator. */
+double sqlsim_rves_reward(double ratio);
+
+/* ---------------------------------------------------------------- BIS result */
+
+/* BIS result similarity (metrics/result_sim.c), as the paper defines it: a
+ * predicted column matches a gold column when all their values agree (numbers
+ * within a relative tolerance of 1e-6, NULL equal only to NULL), in row order
+ * when the gold has a top-level ORDER BY, as multisets otherwise; the best
+ * one-to-one assignment over all pairs; precision = matched / predicted
+ * columns, recall = matched / gold columns. Both results without rows: 1. */
+typedef struct sqlsim_result_sim {
+  int matched, pred_cols, gold_cols;
+  double p, r, f1;
+} sqlsim_result_sim;
+void sqlsim_result_similarity(const sqlsim_result *gold, const sqlsim_result *pred, int ordered,
+                              sqlsim_result_sim *out);
 
 /* Names for diagnostics. */
 const char *sqlsim_kind_name(int kind);

@@ -298,7 +298,9 @@ static void fail(sqlsim_result *r, int status, const char *fmt, const char *deta
   snprintf(r->reason, sizeof r->reason, fmt, detail ? detail : "");
 }
 
-void sqlsim_exec(sqlsim_db *d, const char *sql, sqlsim_result *r) {
+void sqlsim_exec(sqlsim_db *d, const char *sql, sqlsim_result *r) { sqlsim_exec_flags(d, sql, 0, r); }
+
+void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_result *r) {
   memset(r, 0, sizeof *r);
   d->denied[0] = '\0';
   d->timed_out = 0;
@@ -350,16 +352,36 @@ void sqlsim_exec(sqlsim_db *d, const char *sql, sqlsim_result *r) {
       fail(r, SQLSIM_EXEC_TOO_BIG, "stopped: more than %s rows", n);
       break;
     }
+    if (flags & SQLSIM_EXEC_NO_CELLS) {
+      r->nrows++;
+      continue;
+    }
     if ((r->nrows + 1) * nc > cap) {
       cap = cap ? cap * 2 : 64 * (nc ? nc : 1);
       uint64_t *p = realloc(r->cells, sizeof *p * (size_t)cap);
+      if (p) r->cells = p;
+      if (p && (flags & SQLSIM_EXEC_VALUES)) {
+        double *q = realloc(r->nums, sizeof *q * (size_t)cap);
+        if (q) r->nums = q;
+        uint8_t *k = realloc(r->kinds, (size_t)cap);
+        if (k) r->kinds = k;
+        if (!q || !k) p = NULL;
+      }
       if (!p) {
         fail(r, SQLSIM_EXEC_TOO_BIG, "stopped: out of memory for the result%s", NULL);
         break;
       }
-      r->cells = p;
     }
-    for (int i = 0; i < nc; i++) r->cells[r->nrows * nc + i] = hash_cell(st, i);
+    for (int i = 0; i < nc; i++) {
+      long at = r->nrows * nc + i;
+      r->cells[at] = hash_cell(st, i);
+      if (flags & SQLSIM_EXEC_VALUES) {
+        int t = sqlite3_column_type(st, i);
+        r->kinds[at] = t == SQLITE_NULL ? 0 : (t == SQLITE_INTEGER || t == SQLITE_FLOAT) ? 1
+                       : t == SQLITE_TEXT ? 2 : 3;
+        r->nums[at] = r->kinds[at] == 1 ? sqlite3_column_double(st, i) : 0.0 / 0.0;
+      }
+    }
     r->nrows++;
   }
   pthread_mutex_lock(&d->mu);
@@ -385,5 +407,9 @@ void sqlsim_exec(sqlsim_db *d, const char *sql, sqlsim_result *r) {
 
 void sqlsim_result_free(sqlsim_result *r) {
   free(r->cells);
+  free(r->nums);
+  free(r->kinds);
   r->cells = NULL;
+  r->nums = NULL;
+  r->kinds = NULL;
 }

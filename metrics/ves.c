@@ -1,0 +1,142 @@
+/* ves.c -- the timing protocols of BIRD's VES (paper) and R-VES (mini-dev).
+ *
+ * Per iteration: open a fresh connection (not timed), run the prediction to
+ * its last row, close; the same for the gold; ratio = gold / pred. With
+ * alternate set the order swaps every iteration (pred-gold, gold-pred, ...),
+ * which cancels the advantage of running second in a warm cache. The ratios
+ * go through the reference's 3-sigma filter (population sd, strict bounds)
+ * and are averaged; when the filter keeps nothing -- every ratio identical --
+ * the reference divides by zero and scores 0; here the mean of all is used.
+ * The interval is a 95% percentile bootstrap of that mean (1000 resamples,
+ * fixed seed, so reports are reproducible). */
+#include "core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double run_once(const char *path, const sqlsim_timing_opts *o, const char *sql,
+                       double *first, char *why, size_t wn) {
+  sqlsim_exec_opts eo = {0};
+  eo.timeout_s = o->timeout_s > 0 ? o->timeout_s : 30;
+  eo.fixed_now = o->fixed_now;
+  sqlsim_db *db;
+  sqlsim_error err = {0};
+  if (sqlsim_db_open(path, &eo, &db, &err)) {
+    snprintf(why, wn, "%.250s", err.message);
+    return -1;
+  }
+  sqlsim_result r;
+  sqlsim_exec_flags(db, sql, SQLSIM_EXEC_NO_CELLS, &r);
+  double t = r.status == SQLSIM_EXEC_OK ? r.total_s : -1;
+  *first = r.first_row_s;
+  if (t < 0) snprintf(why, wn, "%s", r.reason);
+  sqlsim_result_free(&r);
+  sqlsim_db_close(db);
+  return t;
+}
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The reference's clean_abnormal + mean; *kept gets the count kept. */
+static double filtered_mean(const double *x, int n, int *kept) {
+  double mean = 0, var = 0;
+  for (int i = 0; i < n; i++) mean += x[i];
+  mean /= n;
+  for (int i = 0; i < n; i++) var += (x[i] - mean) * (x[i] - mean);
+  double sd = sqrt(var / n);
+  double sum = 0;
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (x[i] < mean + 3 * sd && x[i] > mean - 3 * sd) {
+      sum += x[i];
+      k++;
+    }
+  *kept = k;
+  return k ? sum / k : mean;
+}
+
+static uint64_t rng_next(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+void sqlsim_time_pair(const char *path, const char *gold, const char *pred,
+                      const sqlsim_timing_opts *o, sqlsim_timing *out) {
+  memset(out, 0, sizeof *out);
+  int iters = o && o->iterations > 0 ? o->iterations : 100;
+  sqlsim_timing_opts dflt = {0};
+  if (!o) o = &dflt;
+  double *ratio = malloc(sizeof *ratio * (size_t)iters), *fr = malloc(sizeof *fr * (size_t)iters);
+  double *gt = malloc(sizeof *gt * (size_t)iters), *pt = malloc(sizeof *pt * (size_t)iters);
+  double budget = (o->timeout_s > 0 ? o->timeout_s : 30) * iters, spent = 0;
+  int n = 0;
+  out->ok = 1;
+  for (int i = 0; i < iters; i++) {
+    double gf, pf, g, p;
+    int pred_first = !o->alternate || i % 2 == 0;
+    if (pred_first) {
+      p = run_once(path, o, pred, &pf, out->reason, sizeof out->reason);
+      g = p >= 0 ? run_once(path, o, gold, &gf, out->reason, sizeof out->reason) : -1;
+    } else {
+      g = run_once(path, o, gold, &gf, out->reason, sizeof out->reason);
+      p = g >= 0 ? run_once(path, o, pred, &pf, out->reason, sizeof out->reason) : -1;
+    }
+    if (p < 0 || g < 0) {
+      out->ok = 0;
+      break;
+    }
+    spent += p + g;
+    gt[n] = g;
+    pt[n] = p;
+    ratio[n] = g / (p > 1e-9 ? p : 1e-9);
+    fr[n] = gf / (pf > 1e-9 ? pf : 1e-9);
+    n++;
+    if (spent > budget) {
+      out->ok = 0;
+      snprintf(out->reason, sizeof out->reason, "stopped: the pair took over %g s", budget);
+      break;
+    }
+  }
+  out->n = n;
+  if (out->ok && n > 0) {
+    out->ratio = filtered_mean(ratio, n, &out->kept);
+    int k2;
+    out->first_row_ratio = filtered_mean(fr, n, &k2);
+    /* bootstrap of the filtered mean */
+    double *boot = malloc(sizeof *boot * 1000), *sample = malloc(sizeof *sample * (size_t)n);
+    uint64_t seed = 0x5eed5eedULL;
+    for (int b = 0; b < 1000; b++) {
+      for (int i = 0; i < n; i++) sample[i] = ratio[rng_next(&seed) % (uint64_t)n];
+      int k;
+      boot[b] = filtered_mean(sample, n, &k);
+    }
+    qsort(boot, 1000, sizeof *boot, cmp_d);
+    out->ci_low = boot[24];
+    out->ci_high = boot[974];
+    free(boot);
+    free(sample);
+    qsort(gt, (size_t)n, sizeof *gt, cmp_d);
+    qsort(pt, (size_t)n, sizeof *pt, cmp_d);
+    out->gold_median_s = gt[n / 2];
+    out->pred_median_s = pt[n / 2];
+  }
+  free(ratio);
+  free(fr);
+  free(gt);
+  free(pt);
+}
+
+double sqlsim_rves_reward(double r) {
+  if (r >= 2) return 1.25;
+  if (r >= 1) return 1;
+  if (r >= 0.5) return 0.75;
+  if (r >= 0.25) return 0.5;
+  if (r > 0) return 0.25;
+  return 0;
+}

@@ -1,29 +1,318 @@
 /* cmd_eval.c -- `sqlsim eval`: score prediction files against gold.
  *
- *   sqlsim eval --metrics match --gold FILE --pred FILE [--pred FILE ...]
- *               --tables FILE [--db-dir DIR] [--mode compatible|corrected]
+ *   sqlsim eval --metrics LIST --gold FILE --pred FILE [--pred FILE ...]
+ *               [--tables FILE] [--db-dir DIR | --sqlite FILE] [--mode compatible|corrected]
+ *               [-j N] [--iterations N] [--timeout S] [--now DATETIME] [--alternate]
  *               [--per-item FILE] [--format text|json]
  *
- * Gold and predictions are read in any published format (core/items.c). A
- * count mismatch is an error before any scoring. Each gold query is parsed
- * once; every prediction file is scored against it. The text report has the
- * official evaluator's layout per model, then one column per model. */
+ * LIST: match (Spider exact set match), exec (EX, BIRD and Spider semantics),
+ * ves (the paper's VES), rves (the mini-dev R-VES), result (BIS result
+ * similarity). Gold and predictions are read in any published format; a count
+ * mismatch is an error before anything runs. The work goes in phases over
+ * per-item records: matching (gold parsed once), execution (-j N threads, a
+ * connection per thread), timing (serial, on a fresh connection per run),
+ * then the per-item JSON Lines and the report. */
 #include "cli.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { M_MATCH = 1, M_EXEC = 2, M_VES = 4, M_RVES = 8, M_RESULT = 16 };
+
+typedef struct rec {
+  int has_match;
+  sqlsim_spider_score match;
+  int ex_spider, ex_bird; /* 1/0, -1 not run */
+  char ex_err[256];       /* why the prediction did not run */
+  int has_rsim;
+  sqlsim_result_sim rsim;
+  int has_timing;
+  sqlsim_timing timing;
+} rec;
+
+typedef struct eval_ctx {
+  int metrics, mode, npreds, jobs, alternate, iterations;
+  double timeout;
+  const char *now, *db_dir, *sqlite, *gold_path;
+  const char **pred_paths;
+  sqlsim_itemset *gold, **pred;
+  sqlsim_catalog *catalog;
+  int *hardness;          /* per gold item, SQLSIM_HARD_* (UNKNOWN without tables) */
+  char **gold_err;        /* per gold item: why it cannot be scored (match or exec) */
+  rec *recs;              /* npreds x n */
+  int next_item;          /* work queue for exec threads */
+  pthread_mutex_t mu;
+} eval_ctx;
+
+static rec *R(eval_ctx *c, int p, int i) { return &c->recs[(size_t)p * (size_t)c->gold->n + (size_t)i]; }
 
 static const char *model_name(const char *path) {
   const char *b = strrchr(path, '/');
   b = b ? b + 1 : path;
   const char *dot = strrchr(b, '.');
-  static char buf[8][256];
+  static char buf[64][256];
   static int slot;
-  char *out = buf[slot++ % 8];
+  char *out = buf[slot++ % 64];
   snprintf(out, 256, "%.*s", (int)(dot && dot != b ? dot - b : (long)strlen(b)), b);
   return out;
 }
+
+static const char *db_path(eval_ctx *c, const char *db_id, char *buf, size_t n) {
+  if (c->sqlite) return c->sqlite;
+  if (!c->db_dir || !db_id) return NULL;
+  snprintf(buf, n, "%s/%s/%s.sqlite", c->db_dir, db_id, db_id);
+  return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+static void set_gold_err(eval_ctx *c, int i, const char *msg) {
+  pthread_mutex_lock(&c->mu);
+  if (!c->gold_err[i]) c->gold_err[i] = strdup(msg);
+  pthread_mutex_unlock(&c->mu);
+}
+
+/* ---------------------------------------------------------------- match */
+
+static void phase_match(eval_ctx *c) {
+  sqlsim_spider *ev;
+  sqlsim_spider_new(c->catalog, c->db_dir, c->mode, &ev, NULL);
+  for (int i = 0; i < c->gold->n; i++) {
+    const sqlsim_item *gi = &c->gold->items[i];
+    sqlsim_spider_gold *g = NULL;
+    sqlsim_error err = {0};
+    if (sqlsim_spider_gold_prepare(ev, gi->sql, gi->db_id, &g, &err)) {
+      if (c->metrics & M_MATCH) set_gold_err(c, i, err.message);
+      continue;
+    }
+    c->hardness[i] = sqlsim_spider_gold_hardness(g);
+    if (!(c->metrics & M_MATCH)) continue;
+    for (int p = 0; p < c->npreds; p++) {
+      rec *r = R(c, p, i);
+      sqlsim_spider_score_pred(ev, g, c->pred[p]->items[i].sql, &r->match);
+      r->has_match = 1;
+    }
+  }
+  sqlsim_spider_free(ev);
+}
+
+/* ---------------------------------------------------------------- execution */
+
+typedef struct conn_cache {
+  char path[1024];
+  sqlsim_db *db;
+} conn_cache;
+
+static sqlsim_db *cached_db(eval_ctx *c, conn_cache *cc, const char *path) {
+  if (cc->db && !strcmp(cc->path, path)) return cc->db;
+  sqlsim_db_close(cc->db);
+  cc->db = NULL;
+  sqlsim_exec_opts o = {0};
+  o.timeout_s = c->timeout;
+  o.fixed_now = c->now;
+  snprintf(cc->path, sizeof cc->path, "%s", path);
+  if (sqlsim_db_open(path, &o, &cc->db, NULL)) cc->db = NULL;
+  return cc->db;
+}
+
+static void exec_item(eval_ctx *c, conn_cache *cc, int i) {
+  const sqlsim_item *gi = &c->gold->items[i];
+  char buf[1024];
+  const char *path = db_path(c, gi->db_id, buf, sizeof buf);
+  if (!path) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "no database for db_id '%s'", gi->db_id ? gi->db_id : "");
+    set_gold_err(c, i, msg);
+    return;
+  }
+  sqlsim_db *db = cached_db(c, cc, path);
+  if (!db) {
+    set_gold_err(c, i, "the database cannot be opened");
+    return;
+  }
+  sqlsim_result graw, gsp;
+  sqlsim_exec_flags(db, gi->sql, SQLSIM_EXEC_VALUES, &graw);
+  if (graw.status != SQLSIM_EXEC_OK) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "the gold query fails: %s", graw.reason);
+    set_gold_err(c, i, msg);
+    sqlsim_result_free(&graw);
+    return;
+  }
+  /* Spider's semantics run the texts with DISTINCT removed. */
+  char *gtext = sqlsim_spider_exec_text(gi->sql);
+  int ordered = sqlsim_spider_order_matters(gtext);
+  int same_text = !strcmp(gtext, gi->sql);
+  if (!same_text) sqlsim_exec(db, gtext, &gsp);
+  for (int p = 0; p < c->npreds; p++) {
+    rec *r = R(c, p, i);
+    const char *psql = c->pred[p]->items[i].sql;
+    sqlsim_result praw;
+    sqlsim_exec_flags(db, psql, SQLSIM_EXEC_VALUES, &praw);
+    if (praw.status != SQLSIM_EXEC_OK) {
+      snprintf(r->ex_err, sizeof r->ex_err, "%s", praw.reason);
+      r->ex_bird = r->ex_spider = 0;
+      if (c->metrics & M_RESULT) r->has_rsim = 1; /* all zero */
+      sqlsim_result_free(&praw);
+      continue;
+    }
+    r->ex_bird = sqlsim_ex_bird(&graw, &praw);
+    if (c->metrics & M_RESULT) {
+      sqlsim_result_similarity(&graw, &praw, graw.nrows > 1 && ordered, &r->rsim);
+      r->has_rsim = 1;
+    }
+    char *ptext = sqlsim_spider_exec_text(psql);
+    if (same_text && !strcmp(ptext, psql)) {
+      r->ex_spider = sqlsim_ex_spider(&graw, &praw, ordered);
+    } else {
+      sqlsim_result psp;
+      sqlsim_exec(db, ptext, &psp);
+      const sqlsim_result *g = same_text ? &graw : &gsp;
+      r->ex_spider = psp.status == SQLSIM_EXEC_OK && g->status == SQLSIM_EXEC_OK &&
+                     sqlsim_ex_spider(g, &psp, ordered);
+      sqlsim_result_free(&psp);
+    }
+    free(ptext);
+    sqlsim_result_free(&praw);
+  }
+  if (!same_text) sqlsim_result_free(&gsp);
+  free(gtext);
+  sqlsim_result_free(&graw);
+}
+
+static void *exec_worker(void *arg) {
+  eval_ctx *c = arg;
+  conn_cache cc = {{0}, NULL};
+  for (;;) {
+    pthread_mutex_lock(&c->mu);
+    int i = c->next_item++;
+    pthread_mutex_unlock(&c->mu);
+    if (i >= c->gold->n) break;
+    exec_item(c, &cc, i);
+  }
+  sqlsim_db_close(cc.db);
+  sqlsim_thread_cleanup();
+  return NULL;
+}
+
+static void phase_exec(eval_ctx *c) {
+  for (int p = 0; p < c->npreds; p++)
+    for (int i = 0; i < c->gold->n; i++) R(c, p, i)->ex_bird = R(c, p, i)->ex_spider = -1;
+  int jobs = c->jobs > 0 ? c->jobs : 1;
+  pthread_t *th = calloc((size_t)jobs, sizeof *th);
+  for (int t = 0; t < jobs; t++) pthread_create(&th[t], NULL, exec_worker, c);
+  for (int t = 0; t < jobs; t++) pthread_join(th[t], NULL);
+  free(th);
+}
+
+/* ---------------------------------------------------------------- timing */
+
+static void progress(int done, int total, double started) {
+  if (!isatty(2)) return;
+  double el = (double)time(NULL) - started;
+  int w = 40, filled = total ? done * w / total : w;
+  fprintf(stderr, "\rtiming [");
+  for (int k = 0; k < w; k++) fputc(k < filled ? '#' : '.', stderr);
+  fprintf(stderr, "] %d/%d pairs", done, total);
+  if (done > 0 && done < total) fprintf(stderr, ", about %.0f s left", el / done * (total - done));
+  if (done == total) fputc('\n', stderr);
+  fflush(stderr);
+}
+
+static void phase_timing(eval_ctx *c) {
+  sqlsim_timing_opts o = {0};
+  o.iterations = c->iterations;
+  o.timeout_s = c->timeout;
+  o.fixed_now = c->now;
+  o.alternate = c->alternate;
+  int total = 0, done = 0;
+  for (int p = 0; p < c->npreds; p++)
+    for (int i = 0; i < c->gold->n; i++) total += R(c, p, i)->ex_bird == 1;
+  double started = (double)time(NULL);
+  for (int p = 0; p < c->npreds; p++)
+    for (int i = 0; i < c->gold->n; i++) {
+      rec *r = R(c, p, i);
+      if (r->ex_bird != 1) continue; /* the correctness gate */
+      char buf[1024];
+      const char *path = db_path(c, c->gold->items[i].db_id, buf, sizeof buf);
+      sqlsim_time_pair(path, c->gold->items[i].sql, c->pred[p]->items[i].sql, &o, &r->timing);
+      r->has_timing = 1;
+      progress(++done, total, started);
+    }
+}
+
+/* ---------------------------------------------------------------- totals */
+
+/* The group an item is reported in: BIRD difficulty, BIS case_type, or the
+ * Spider hardness. */
+static const char *group_of(eval_ctx *c, int i) {
+  const sqlsim_item *g = &c->gold->items[i];
+  if (g->difficulty) return g->difficulty;
+  if (g->case_type) return g->case_type;
+  if (c->hardness[i] != SQLSIM_HARD_UNKNOWN) return sqlsim_hardness_names[c->hardness[i]];
+  return NULL;
+}
+
+typedef struct agg {
+  const char *group;
+  int n_ex, ex_spider, ex_bird;
+  int n_time;
+  double ves, rves;
+  int n_rsim;
+  double rp, rr, rf;
+} agg;
+
+static int group_index(agg *a, int *na, const char *g) {
+  for (int k = 0; k < *na; k++)
+    if (!strcmp(a[k].group, g)) return k;
+  a[*na].group = g;
+  return (*na)++;
+}
+
+static void add(agg *a, const rec *r, int metrics) {
+  if ((metrics & (M_EXEC | M_VES | M_RVES | M_RESULT)) && r->ex_bird >= 0) {
+    a->n_ex++;
+    a->ex_spider += r->ex_spider == 1;
+    a->ex_bird += r->ex_bird == 1;
+    /* VES and R-VES count every item, failures as 0 */
+    if (r->has_timing && r->timing.ok) {
+      a->ves += sqrt(r->timing.ratio);
+      a->rves += sqrt(sqlsim_rves_reward(r->timing.ratio));
+    }
+    a->n_time++;
+  }
+  if (r->has_rsim) {
+    a->n_rsim++;
+    a->rp += r->rsim.p;
+    a->rr += r->rsim.r;
+    a->rf += r->rsim.f1;
+  }
+}
+
+/* Groups in a stable order: Spider hardness, BIRD difficulty, then others as met. */
+static int build_groups(eval_ctx *c, int p, agg *a) {
+  static const char *order[] = {"easy", "medium", "hard", "extra", "simple", "moderate", "challenging", NULL};
+  int na = 0;
+  for (int k = 0; order[k]; k++)
+    for (int i = 0; i < c->gold->n; i++) {
+      const char *g = group_of(c, i);
+      if (g && !strcmp(g, order[k])) {
+        group_index(a, &na, order[k]);
+        break;
+      }
+    }
+  for (int i = 0; i < c->gold->n; i++) {
+    const char *g = group_of(c, i);
+    if (g) add(&a[group_index(a, &na, g)], R(c, p, i), c->metrics);
+  }
+  a[na].group = "all";
+  for (int i = 0; i < c->gold->n; i++) add(&a[na], R(c, p, i), c->metrics);
+  return na + 1;
+}
+
+/* ---------------------------------------------------------------- report */
 
 static void print_row(FILE *f, const char *name, const double *v, int n, int as_int) {
   fprintf(f, "%-20s", name);
@@ -35,17 +324,16 @@ static void print_row(FILE *f, const char *name, const double *v, int n, int as_
   fputc('\n', f);
 }
 
-/* The official print_scores() layout for the match metric. */
-static void print_official(FILE *f, const sqlsim_spider_totals *t, int mode) {
+static void print_official_match(FILE *f, const sqlsim_spider_totals *t, int mode) {
   static const char *levels[] = {"easy", "medium", "hard", "extra", "all"};
   fprintf(f, "%-20s", "");
   for (int l = 0; l < 5; l++) fprintf(f, " %-20s", levels[l]);
   fputc('\n', f);
-  double counts[5], exact[5], acc[5][SQLSIM_SPIDER_NPARTIAL], rec[5][SQLSIM_SPIDER_NPARTIAL],
+  double counts[5], exact[5], acc[5][SQLSIM_SPIDER_NPARTIAL], rec_[5][SQLSIM_SPIDER_NPARTIAL],
       f1[5][SQLSIM_SPIDER_NPARTIAL];
   for (int l = 0; l < 5; l++) {
     counts[l] = t->count[l];
-    sqlsim_spider_totals_final(t, mode, l, &exact[l], acc[l], rec[l], f1[l]);
+    sqlsim_spider_totals_final(t, mode, l, &exact[l], acc[l], rec_[l], f1[l]);
   }
   print_row(f, "count", counts, 5, 1);
   fputs("\n====================== EXACT MATCHING ACCURACY =====================\n", f);
@@ -57,9 +345,49 @@ static void print_official(FILE *f, const sqlsim_spider_totals *t, int mode) {
     fputs(titles[w], f);
     for (int k = 0; k < SQLSIM_SPIDER_NPARTIAL; k++) {
       double row[5];
-      for (int l = 0; l < 5; l++) row[l] = w == 0 ? acc[l][k] : w == 1 ? rec[l][k] : f1[l][k];
+      for (int l = 0; l < 5; l++) row[l] = w == 0 ? acc[l][k] : w == 1 ? rec_[l][k] : f1[l][k];
       print_row(f, sqlsim_spider_partial_labels[k], row, 5, 0);
     }
+  }
+}
+
+static void print_exec(FILE *f, eval_ctx *c, int p) {
+  agg a[64];
+  memset(a, 0, sizeof a);
+  int na = build_groups(c, p, a);
+  double v[64];
+  fprintf(f, "%-20s", "");
+  for (int k = 0; k < na; k++) fprintf(f, " %-20.20s", a[k].group);
+  fputc('\n', f);
+  for (int k = 0; k < na; k++) v[k] = a[k].n_ex;
+  print_row(f, "count (with db)", v, na, 1);
+  if (c->metrics & M_EXEC) {
+    fputs("=====================   EXECUTION ACCURACY     =====================\n", f);
+    for (int k = 0; k < na; k++) v[k] = a[k].n_ex ? (double)a[k].ex_spider / a[k].n_ex : NAN;
+    print_row(f, "EX spider", v, na, 0);
+    for (int k = 0; k < na; k++) v[k] = a[k].n_ex ? (double)a[k].ex_bird / a[k].n_ex : NAN;
+    print_row(f, "EX bird", v, na, 0);
+  }
+  if (c->metrics & (M_VES | M_RVES)) {
+    fprintf(f, "=====================   EFFICIENCY (%d iterations, full fetch)   =====\n",
+            c->iterations);
+    if (c->metrics & M_VES) {
+      for (int k = 0; k < na; k++) v[k] = a[k].n_time ? 100 * a[k].ves / a[k].n_time : NAN;
+      print_row(f, "VES", v, na, 0);
+    }
+    if (c->metrics & M_RVES) {
+      for (int k = 0; k < na; k++) v[k] = a[k].n_time ? 100 * a[k].rves / a[k].n_time : NAN;
+      print_row(f, "R-VES", v, na, 0);
+    }
+  }
+  if (c->metrics & M_RESULT) {
+    fputs("=====================   RESULT SIMILARITY (BIS)   ==================\n", f);
+    for (int k = 0; k < na; k++) v[k] = a[k].n_rsim ? a[k].rp / a[k].n_rsim : NAN;
+    print_row(f, "precision", v, na, 0);
+    for (int k = 0; k < na; k++) v[k] = a[k].n_rsim ? a[k].rr / a[k].n_rsim : NAN;
+    print_row(f, "recall", v, na, 0);
+    for (int k = 0; k < na; k++) v[k] = a[k].n_rsim ? a[k].rf / a[k].n_rsim : NAN;
+    print_row(f, "F1", v, na, 0);
   }
 }
 
@@ -68,59 +396,211 @@ static void json_num(strbuf *sb, double v) {
   else sb_printf(sb, "%.6g", v);
 }
 
-static void json_totals(strbuf *sb, const sqlsim_spider_totals *t, int mode) {
-  static const char *levels[] = {"easy", "medium", "hard", "extra", "all"};
-  sb_puts(sb, "{");
-  for (int l = 0; l < 5; l++) {
-    double exact, acc[SQLSIM_SPIDER_NPARTIAL], rec[SQLSIM_SPIDER_NPARTIAL], f1[SQLSIM_SPIDER_NPARTIAL];
-    sqlsim_spider_totals_final(t, mode, l, &exact, acc, rec, f1);
-    sb_printf(sb, "%s\"%s\":{\"count\":%d,\"exact\":", l ? "," : "", levels[l], t->count[l]);
-    json_num(sb, exact);
-    sb_puts(sb, ",\"partial\":{");
-    for (int k = 0; k < SQLSIM_SPIDER_NPARTIAL; k++) {
-      sb_printf(sb, "%s\"%s\":{\"acc\":", k ? "," : "", sqlsim_spider_partial_names[k]);
-      json_num(sb, acc[k]);
-      sb_puts(sb, ",\"rec\":");
-      json_num(sb, rec[k]);
-      sb_puts(sb, ",\"f1\":");
-      json_num(sb, f1[k]);
-      sb_puts(sb, "}");
-    }
-    sb_puts(sb, "}}");
-  }
-  sb_puts(sb, "}");
-}
-
-static void json_error(strbuf *sb, const sqlsim_error *e, const char *side) {
+static void json_error(strbuf *sb, const char *msg, int offset, const char *side) {
   sb_puts(sb, "{\"message\":");
-  sb_json_str(sb, e->message);
-  if (e->offset >= 0) sb_printf(sb, ",\"offset\":%d", e->offset);
+  sb_json_str(sb, msg);
+  if (offset >= 0) sb_printf(sb, ",\"offset\":%d", offset);
   else sb_puts(sb, ",\"offset\":null");
   sb_printf(sb, ",\"side\":\"%s\"}", side);
 }
 
+static void write_item(strbuf *sb, eval_ctx *c, int p, int i) {
+  const sqlsim_item *gi = &c->gold->items[i];
+  rec *r = R(c, p, i);
+  sb_puts(sb, "{\"model\":");
+  sb_json_str(sb, model_name(c->pred_paths[p]));
+  sb_printf(sb, ",\"index\":%d,\"db_id\":", i);
+  if (gi->db_id) sb_json_str(sb, gi->db_id);
+  else sb_puts(sb, "null");
+  if (c->hardness[i] != SQLSIM_HARD_UNKNOWN) sb_printf(sb, ",\"hardness\":\"%s\"", sqlsim_hardness_names[c->hardness[i]]);
+  else sb_puts(sb, ",\"hardness\":null");
+  if (gi->difficulty) {
+    sb_puts(sb, ",\"difficulty\":");
+    sb_json_str(sb, gi->difficulty);
+  }
+  if (gi->case_type) {
+    sb_puts(sb, ",\"case_type\":");
+    sb_json_str(sb, gi->case_type);
+  }
+  if (c->metrics & M_MATCH) {
+    if (r->has_match) {
+      sb_printf(sb, ",\"exact\":%d,\"partial\":{", r->match.exact);
+      for (int k = 0; k < SQLSIM_SPIDER_NPARTIAL; k++)
+        sb_printf(sb, "%s\"%s\":%d", k ? "," : "", sqlsim_spider_partial_names[k], r->match.f1[k]);
+      sb_puts(sb, "}");
+    } else {
+      sb_puts(sb, ",\"exact\":null,\"partial\":null");
+    }
+  }
+  if (c->metrics & (M_EXEC | M_VES | M_RVES | M_RESULT)) {
+    if (r->ex_bird >= 0) sb_printf(sb, ",\"ex\":{\"spider\":%d,\"bird\":%d}", r->ex_spider, r->ex_bird);
+    else sb_puts(sb, ",\"ex\":null");
+  }
+  if (c->metrics & (M_VES | M_RVES)) {
+    if (r->has_timing && r->timing.ok) {
+      sb_puts(sb, ",\"ves_ratio\":");
+      json_num(sb, r->timing.ratio);
+      sb_puts(sb, ",\"ves_interval\":[");
+      json_num(sb, r->timing.ci_low);
+      sb_putc(sb, ',');
+      json_num(sb, r->timing.ci_high);
+      sb_puts(sb, "],\"first_row_ratio\":");
+      json_num(sb, r->timing.first_row_ratio);
+      sb_printf(sb, ",\"iterations\":%d,\"kept\":%d,\"rves_reward\":%g", r->timing.n, r->timing.kept,
+                sqlsim_rves_reward(r->timing.ratio));
+    } else {
+      sb_puts(sb, ",\"ves_ratio\":null,\"ves_interval\":null,\"rves_reward\":0");
+    }
+  }
+  if (c->metrics & M_RESULT) {
+    if (r->has_rsim) {
+      sb_printf(sb, ",\"result_p\":%.6g,\"result_r\":%.6g,\"result_f1\":%.6g", r->rsim.p, r->rsim.r,
+                r->rsim.f1);
+    } else {
+      sb_puts(sb, ",\"result_p\":null,\"result_r\":null,\"result_f1\":null");
+    }
+  }
+  sb_puts(sb, ",\"error\":");
+  if (c->gold_err[i]) json_error(sb, c->gold_err[i], -1, "gold");
+  else if (r->has_match && r->match.error.code) json_error(sb, r->match.error.message, r->match.error.offset, "pred");
+  else if (r->ex_err[0]) json_error(sb, r->ex_err, -1, "pred");
+  else if (r->has_timing && !r->timing.ok) json_error(sb, r->timing.reason, -1, "pred");
+  else sb_puts(sb, "null");
+  sb_puts(sb, "}\n");
+}
+
+static void json_report(eval_ctx *c, sqlsim_spider_totals *tot) {
+  strbuf sb = {0};
+  sb_puts(&sb, "{\"gold\":");
+  sb_json_str(&sb, c->gold_path);
+  sb_printf(&sb, ",\"items\":%d,\"mode\":\"%s\",\"models\":[", c->gold->n,
+            c->mode == SQLSIM_SPIDER_COMPATIBLE ? "compatible" : "corrected");
+  static const char *levels[] = {"easy", "medium", "hard", "extra", "all"};
+  for (int p = 0; p < c->npreds; p++) {
+    sb_puts(&sb, p ? ",{\"model\":" : "{\"model\":");
+    sb_json_str(&sb, model_name(c->pred_paths[p]));
+    if (c->metrics & M_MATCH) {
+      sb_printf(&sb, ",\"match\":{\"pred_rejected\":%d", tot[p].rejected);
+      for (int l = 0; l < 5; l++) {
+        double exact, acc[10], rec_[10], f1[10];
+        sqlsim_spider_totals_final(&tot[p], c->mode, l, &exact, acc, rec_, f1);
+        sb_printf(&sb, ",\"%s\":{\"count\":%d,\"exact\":", levels[l], tot[p].count[l]);
+        json_num(&sb, exact);
+        sb_puts(&sb, ",\"partial\":{");
+        for (int k = 0; k < SQLSIM_SPIDER_NPARTIAL; k++) {
+          sb_printf(&sb, "%s\"%s\":{\"acc\":", k ? "," : "", sqlsim_spider_partial_names[k]);
+          json_num(&sb, acc[k]);
+          sb_puts(&sb, ",\"rec\":");
+          json_num(&sb, rec_[k]);
+          sb_puts(&sb, ",\"f1\":");
+          json_num(&sb, f1[k]);
+          sb_puts(&sb, "}");
+        }
+        sb_puts(&sb, "}}");
+      }
+      sb_puts(&sb, "}");
+    }
+    if (c->metrics & (M_EXEC | M_VES | M_RVES | M_RESULT)) {
+      agg a[64];
+      memset(a, 0, sizeof a);
+      int na = build_groups(c, p, a);
+      sb_puts(&sb, ",\"execution\":{");
+      for (int k = 0; k < na; k++) {
+        sb_puts(&sb, k ? "," : "");
+        sb_json_str(&sb, a[k].group);
+        sb_printf(&sb, ":{\"count\":%d", a[k].n_ex);
+        if (c->metrics & M_EXEC) {
+          sb_puts(&sb, ",\"ex_spider\":");
+          json_num(&sb, a[k].n_ex ? (double)a[k].ex_spider / a[k].n_ex : NAN);
+          sb_puts(&sb, ",\"ex_bird\":");
+          json_num(&sb, a[k].n_ex ? (double)a[k].ex_bird / a[k].n_ex : NAN);
+        }
+        if (c->metrics & M_VES) {
+          sb_puts(&sb, ",\"ves\":");
+          json_num(&sb, a[k].n_time ? 100 * a[k].ves / a[k].n_time : NAN);
+        }
+        if (c->metrics & M_RVES) {
+          sb_puts(&sb, ",\"rves\":");
+          json_num(&sb, a[k].n_time ? 100 * a[k].rves / a[k].n_time : NAN);
+        }
+        if (c->metrics & M_RESULT) {
+          sb_puts(&sb, ",\"result_p\":");
+          json_num(&sb, a[k].n_rsim ? a[k].rp / a[k].n_rsim : NAN);
+          sb_puts(&sb, ",\"result_r\":");
+          json_num(&sb, a[k].n_rsim ? a[k].rr / a[k].n_rsim : NAN);
+          sb_puts(&sb, ",\"result_f1\":");
+          json_num(&sb, a[k].n_rsim ? a[k].rf / a[k].n_rsim : NAN);
+        }
+        sb_puts(&sb, "}");
+      }
+      sb_puts(&sb, "}");
+    }
+    sb_puts(&sb, "}");
+  }
+  sb_puts(&sb, "]}\n");
+  fputs(sb.buf, stdout);
+  sb_free(&sb);
+}
+
+/* ---------------------------------------------------------------- command */
+
+static int parse_metrics(const char *list, int *out) {
+  char *m = strdup(list);
+  *out = 0;
+  for (char *tok = strtok(m, ","); tok; tok = strtok(NULL, ",")) {
+    if (!strcmp(tok, "match")) *out |= M_MATCH;
+    else if (!strcmp(tok, "exec") || !strcmp(tok, "ex")) *out |= M_EXEC;
+    else if (!strcmp(tok, "ves")) *out |= M_VES;
+    else if (!strcmp(tok, "rves")) *out |= M_RVES;
+    else if (!strcmp(tok, "result")) *out |= M_RESULT;
+    else {
+      error("eval: unknown metric '%s' (match, exec, ves, rves, result)", tok);
+      free(m);
+      return -1;
+    }
+  }
+  free(m);
+  return 0;
+}
+
 int cmd_eval(int argc, char **argv) {
-  const char *metrics = "match", *gold_path = NULL, *per_item = NULL, *db_dir = NULL;
+  eval_ctx c;
+  memset(&c, 0, sizeof c);
+  c.mode = SQLSIM_SPIDER_COMPATIBLE;
+  c.jobs = 1;
+  c.iterations = 100;
+  c.timeout = 30;
+  const char *metrics = "match", *per_item = NULL;
   const char *preds[64];
-  int npreds = 0, mode = SQLSIM_SPIDER_COMPATIBLE, json = 0;
+  int json = 0;
   cli_schema_opts so = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    int r = cli_schema_arg(&so, argc, argv, &i);
-    if (r < 0) return -1;
-    if (r) continue;
+    if (!strcmp(a, "--tables") || !strcmp(a, "--db")) {
+      if (cli_schema_arg(&so, argc, argv, &i) < 0) return -1;
+      continue;
+    }
+    if (!strcmp(a, "--alternate")) {
+      c.alternate = 1;
+      continue;
+    }
     if (i + 1 >= argc) return error("eval: %s needs a value (or is unknown)", a);
     const char *v = argv[++i];
     if (!strcmp(a, "--metrics")) metrics = v;
-    else if (!strcmp(a, "--gold")) gold_path = v;
+    else if (!strcmp(a, "--gold")) c.gold_path = v;
     else if (!strcmp(a, "--pred")) {
-      if (npreds == 64) return error("eval: at most 64 --pred files");
-      preds[npreds++] = v;
-    } else if (!strcmp(a, "--db-dir")) db_dir = v;
+      if (c.npreds == 64) return error("eval: at most 64 --pred files");
+      preds[c.npreds++] = v;
+    } else if (!strcmp(a, "--db-dir")) c.db_dir = v;
+    else if (!strcmp(a, "--sqlite")) c.sqlite = v;
     else if (!strcmp(a, "--per-item")) per_item = v;
+    else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) c.jobs = atoi(v);
+    else if (!strcmp(a, "--iterations")) c.iterations = atoi(v);
+    else if (!strcmp(a, "--timeout")) c.timeout = atof(v);
+    else if (!strcmp(a, "--now")) c.now = v;
     else if (!strcmp(a, "--mode")) {
-      if (!strcmp(v, "compatible")) mode = SQLSIM_SPIDER_COMPATIBLE;
-      else if (!strcmp(v, "corrected")) mode = SQLSIM_SPIDER_CORRECTED;
+      if (!strcmp(v, "compatible")) c.mode = SQLSIM_SPIDER_COMPATIBLE;
+      else if (!strcmp(v, "corrected")) c.mode = SQLSIM_SPIDER_CORRECTED;
       else return error("eval: --mode must be compatible or corrected, not '%s'", v);
     } else if (!strcmp(a, "--format")) {
       if (!strcmp(v, "json")) json = 1;
@@ -129,140 +609,140 @@ int cmd_eval(int argc, char **argv) {
       return error("eval: unknown option '%s'", a);
     }
   }
-  /* metrics */
-  char *mlist = strdup(metrics);
-  int want_match = 0;
-  for (char *tok = strtok(mlist, ","); tok; tok = strtok(NULL, ",")) {
-    if (!strcmp(tok, "match")) want_match = 1;
-    else {
-      free(mlist);
-      return error("eval: unknown metric '%s' (available: match)", tok);
-    }
-  }
-  free(mlist);
-  if (!want_match) return error("eval: no metric given");
-  if (!gold_path) return error("eval: --gold FILE is required");
-  if (!npreds) return error("eval: at least one --pred FILE is required");
-  if (!so.tables) return error("eval: --tables FILE is required for the match metric");
+  if (parse_metrics(metrics, &c.metrics)) return -1;
+  if (!c.metrics) return error("eval: no metric given");
+  if (!c.gold_path) return error("eval: --gold FILE is required");
+  if (!c.npreds) return error("eval: at least one --pred FILE is required");
+  if ((c.metrics & M_MATCH) && !so.tables) return error("eval: the match metric needs --tables FILE");
+  if ((c.metrics & ~M_MATCH) && !c.db_dir && !c.sqlite)
+    return error("eval: execution metrics need --db-dir DIR or --sqlite FILE");
+  if (c.jobs < 1 || c.iterations < 1 || c.timeout <= 0) return error("eval: -j, --iterations and --timeout must be positive");
   if (cli_schema_load(&so)) return -1;
+  c.catalog = so.catalog;
+  c.pred_paths = preds;
+  pthread_mutex_init(&c.mu, NULL);
 
   int rc = 0;
   sqlsim_error err = {0};
-  sqlsim_itemset *gold = NULL, *pred[64] = {0};
-  if (sqlsim_items_load(gold_path, &gold, &err)) {
+  sqlsim_itemset *pred[64] = {0};
+  c.pred = pred;
+  if (sqlsim_items_load(c.gold_path, &c.gold, &err)) {
     rc = error("%s", err.message);
     goto out;
   }
-  for (int p = 0; p < npreds; p++) {
+  for (int p = 0; p < c.npreds; p++) {
     if (sqlsim_items_load(preds[p], &pred[p], &err)) {
       rc = error("%s", err.message);
       goto out;
     }
-    if (pred[p]->n != gold->n) {
+    if (pred[p]->n != c.gold->n) {
       rc = error("%s has %d predictions but %s has %d gold queries: they must pair up one to one",
-                 preds[p], pred[p]->n, gold_path, gold->n);
+                 preds[p], pred[p]->n, c.gold_path, c.gold->n);
       goto out;
     }
   }
-  for (int i = 0; i < gold->n; i++)
-    if (!gold->items[i].db_id) {
-      rc = error("%s: item %d (line %d) has no db_id", gold_path, i, gold->items[i].line);
-      goto out;
-    }
+  if (!c.sqlite)
+    for (int i = 0; i < c.gold->n; i++)
+      if (!c.gold->items[i].db_id) {
+        rc = error("%s: item %d (line %d) has no db_id", c.gold_path, i, c.gold->items[i].line);
+        goto out;
+      }
+  /* BIS fixes "now" at 2023-01-17 (its README); other benchmarks use the clock. */
+  if (!c.now && !strcmp(c.gold->format, "bis-json")) c.now = "2023-01-17 00:00:00";
 
-  sqlsim_spider *ev;
-  sqlsim_spider_new(so.catalog, db_dir, mode, &ev, NULL);
-  FILE *pf = NULL;
-  if (per_item && !(pf = fopen(per_item, "w"))) {
-    rc = error("%s: cannot write", per_item);
-    sqlsim_spider_free(ev);
-    goto out;
+  size_t n = c.gold->n > 0 ? (size_t)c.gold->n : 1;
+  c.recs = calloc((size_t)c.npreds * n, sizeof *c.recs);
+  c.hardness = malloc(sizeof *c.hardness * n);
+  c.gold_err = calloc(n, sizeof *c.gold_err);
+  for (int i = 0; i < c.gold->n; i++) c.hardness[i] = SQLSIM_HARD_UNKNOWN;
+  if (c.catalog && !c.sqlite) phase_match(&c);
+  if (c.metrics & ~M_MATCH) phase_exec(&c);
+  if (c.metrics & (M_VES | M_RVES)) phase_timing(&c);
+
+  sqlsim_spider_totals *tot = calloc((size_t)c.npreds, sizeof *tot);
+  for (int p = 0; p < c.npreds; p++)
+    for (int i = 0; i < c.gold->n; i++)
+      if (R(&c, p, i)->has_match) sqlsim_spider_totals_add(&tot[p], &R(&c, p, i)->match);
+  if (per_item) {
+    FILE *pf = fopen(per_item, "w");
+    if (!pf) {
+      rc = error("%s: cannot write", per_item);
+    } else {
+      strbuf sb = {0};
+      for (int i = 0; i < c.gold->n; i++)
+        for (int p = 0; p < c.npreds; p++) {
+          sb.len = 0;
+          write_item(&sb, &c, p, i);
+          fwrite(sb.buf, 1, sb.len, pf);
+        }
+      sb_free(&sb);
+      fclose(pf);
+    }
   }
-  sqlsim_spider_totals *tot = calloc((size_t)npreds, sizeof *tot);
   int gold_errors = 0;
-  strbuf line = {0};
-  for (int i = 0; i < gold->n; i++) {
-    const sqlsim_item *gi = &gold->items[i];
-    sqlsim_spider_gold *g = NULL;
-    sqlsim_error gerr = {0};
-    if (sqlsim_spider_gold_prepare(ev, gi->sql, gi->db_id, &g, &gerr)) gold_errors++;
-    for (int p = 0; p < npreds; p++) {
-      sqlsim_spider_score s;
-      if (g) {
-        sqlsim_spider_score_pred(ev, g, pred[p]->items[i].sql, &s);
-        sqlsim_spider_totals_add(&tot[p], &s);
-      }
-      if (!pf) continue;
-      line.len = 0;
-      sb_puts(&line, "{\"model\":");
-      sb_json_str(&line, model_name(preds[p]));
-      sb_printf(&line, ",\"index\":%d,\"db_id\":", i);
-      sb_json_str(&line, gi->db_id);
-      if (!g) {
-        sb_puts(&line, ",\"hardness\":null,\"exact\":null,\"partial\":null,\"error\":");
-        json_error(&line, &gerr, "gold");
-      } else {
-        sb_printf(&line, ",\"hardness\":\"%s\",\"exact\":%d,\"partial\":{",
-                  sqlsim_hardness_names[s.hardness], s.exact);
-        for (int k = 0; k < SQLSIM_SPIDER_NPARTIAL; k++)
-          sb_printf(&line, "%s\"%s\":%d", k ? "," : "", sqlsim_spider_partial_names[k], s.f1[k]);
-        sb_puts(&line, "},\"error\":");
-        if (s.error.code) json_error(&line, &s.error, "pred");
-        else sb_puts(&line, "null");
-      }
-      sb_puts(&line, "}\n");
-      fwrite(line.buf, 1, line.len, pf);
-    }
-  }
-  sb_free(&line);
-  if (pf) fclose(pf);
-
-  const char *mode_name = mode == SQLSIM_SPIDER_COMPATIBLE ? "compatible" : "corrected";
+  for (int i = 0; i < c.gold->n; i++) gold_errors += c.gold_err[i] != NULL;
   if (json) {
-    strbuf sb = {0};
-    sb_printf(&sb, "{\"metric\":\"match\",\"mode\":\"%s\",\"gold\":", mode_name);
-    sb_json_str(&sb, gold_path);
-    sb_printf(&sb, ",\"items\":%d,\"gold_errors\":%d,\"models\":[", gold->n, gold_errors);
-    for (int p = 0; p < npreds; p++) {
-      sb_puts(&sb, p ? ",{\"model\":" : "{\"model\":");
-      sb_json_str(&sb, model_name(preds[p]));
-      sb_printf(&sb, ",\"pred_rejected\":%d,\"levels\":", tot[p].rejected);
-      json_totals(&sb, &tot[p], mode);
-      sb_puts(&sb, "}");
-    }
-    sb_puts(&sb, "]}\n");
-    fputs(sb.buf, stdout);
-    sb_free(&sb);
+    json_report(&c, tot);
   } else {
-    for (int p = 0; p < npreds; p++) {
-      printf("== %s (%s mode): %d items", model_name(preds[p]), mode_name, gold->n);
-      if (mode == SQLSIM_SPIDER_COMPATIBLE)
-        printf(", %d predictions the official parser rejects (scored as empty)", tot[p].rejected);
-      else
-        printf(", %d predictions sqlsim cannot read (scored as empty)", tot[p].rejected);
-      if (gold_errors) printf(", %d gold queries not scored", gold_errors);
+    const char *mode_name = c.mode == SQLSIM_SPIDER_COMPATIBLE ? "compatible" : "corrected";
+    for (int p = 0; p < c.npreds; p++) {
+      printf("== %s: %d items", model_name(preds[p]), c.gold->n);
+      if (gold_errors) printf(", %d gold items not scored (see --per-item)", gold_errors);
       printf("\n");
-      print_official(stdout, &tot[p], mode);
-      printf("\n");
-    }
-    if (npreds > 1) {
-      static const char *levels[] = {"easy", "medium", "hard", "extra", "all"};
-      printf("== exact match by model\n%-20s", "");
-      for (int p = 0; p < npreds; p++) printf(" %-20.20s", model_name(preds[p]));
-      printf("\n");
-      for (int l = 0; l < 5; l++) {
-        printf("%-20s", levels[l]);
-        for (int p = 0; p < npreds; p++)
-          printf(" %-20.3f", tot[p].count[l] ? tot[p].exact[l] / tot[p].count[l] : 0.0);
+      if (c.metrics & M_MATCH) {
+        printf("-- exact set match, %s mode: %d predictions %s\n", mode_name, tot[p].rejected,
+               c.mode == SQLSIM_SPIDER_COMPATIBLE ? "the official parser rejects (scored as empty)"
+                                                 : "sqlsim cannot read (scored as empty)");
+        print_official_match(stdout, &tot[p], c.mode);
         printf("\n");
+      }
+      if (c.metrics & ~M_MATCH) {
+        print_exec(stdout, &c, p);
+        printf("\n");
+      }
+    }
+    if (c.npreds > 1) {
+      printf("== by model (all items)\n%-20s", "");
+      for (int p = 0; p < c.npreds; p++) printf(" %-20.20s", model_name(preds[p]));
+      printf("\n");
+      if (c.metrics & M_MATCH) {
+        printf("%-20s", "exact match");
+        for (int p = 0; p < c.npreds; p++)
+          printf(" %-20.3f", tot[p].count[4] ? tot[p].exact[4] / tot[p].count[4] : 0.0);
+        printf("\n");
+      }
+      if (c.metrics & ~M_MATCH) {
+        static const char *rows[] = {"EX spider", "EX bird", "VES", "R-VES", "result F1"};
+        static const int need[] = {M_EXEC, M_EXEC, M_VES, M_RVES, M_RESULT};
+        for (int k = 0; k < 5; k++) {
+          if (!(c.metrics & need[k])) continue;
+          printf("%-20s", rows[k]);
+          for (int p = 0; p < c.npreds; p++) {
+            agg a[64];
+            memset(a, 0, sizeof a);
+            int na = build_groups(&c, p, a);
+            agg *all = &a[na - 1];
+            double v = k == 0 ? (all->n_ex ? (double)all->ex_spider / all->n_ex : NAN)
+                       : k == 1 ? (all->n_ex ? (double)all->ex_bird / all->n_ex : NAN)
+                       : k == 2 ? (all->n_time ? 100 * all->ves / all->n_time : NAN)
+                       : k == 3 ? (all->n_time ? 100 * all->rves / all->n_time : NAN)
+                                : (all->n_rsim ? all->rf / all->n_rsim : NAN);
+            printf(" %-20.3f", v);
+          }
+          printf("\n");
+        }
       }
     }
   }
   free(tot);
-  sqlsim_spider_free(ev);
+  for (int i = 0; i < c.gold->n; i++) free(c.gold_err[i]);
+  free(c.gold_err);
+  free(c.hardness);
+  free(c.recs);
 out:
-  sqlsim_items_free(gold);
-  for (int p = 0; p < npreds; p++) sqlsim_items_free(pred[p]);
+  sqlsim_items_free(c.gold);
+  for (int p = 0; p < c.npreds; p++) sqlsim_items_free(pred[p]);
   sqlsim_catalog_free(so.catalog);
+  pthread_mutex_destroy(&c.mu);
   return rc;
 }

@@ -11,8 +11,10 @@ static const struct cmd {
   const char *usage;
 } commands[] = {
     {"eval", cmd_eval,
-     "sqlsim eval --metrics match --gold FILE --pred FILE [--pred FILE...] --tables FILE\n"
-     "              [--db-dir DIR] [--mode compatible|corrected] [--per-item FILE] [--format text|json]"},
+     "sqlsim eval --metrics match,exec,ves,rves,result --gold FILE --pred FILE [--pred FILE...]\n"
+     "              [--tables FILE] [--db-dir DIR | --sqlite FILE] [--mode compatible|corrected]\n"
+     "              [-j N] [--iterations N] [--timeout S] [--now DATETIME] [--alternate]\n"
+     "              [--per-item FILE] [--format text|json]"},
     {"parse", cmd_parse,
      "sqlsim parse [--tables FILE [--db ID] | --sqlite FILE] [--format sql|tree|json] SQL|-"},
 };

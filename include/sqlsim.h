@@ -471,6 +471,9 @@ typedef struct sqlsim_timing {
 /* Times a pair on the database at path. */
 void sqlsim_time_pair(const char *path, const char *gold, const char *pred,
                       const sqlsim_timing_opts *opts, sqlsim_timing *out);
+/* The 3-sigma filter and mean over n ratios (*kept: how many it kept); with
+ * nothing kept, the mean of all. */
+double sqlsim_ves_filtered_mean(const double *ratios, int n, int *kept);
 /* R-VES reward buckets of the mini-dev evaluator. */
 double sqlsim_rves_reward(double ratio);
 

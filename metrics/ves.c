@@ -42,7 +42,7 @@ static int cmp_d(const void *a, const void *b) {
 }
 
 /* The reference's clean_abnormal + mean; *kept gets the count kept. */
-static double filtered_mean(const double *x, int n, int *kept) {
+double sqlsim_ves_filtered_mean(const double *x, int n, int *kept) {
   double mean = 0, var = 0;
   for (int i = 0; i < n; i++) mean += x[i];
   mean /= n;
@@ -105,16 +105,16 @@ void sqlsim_time_pair(const char *path, const char *gold, const char *pred,
   }
   out->n = n;
   if (out->ok && n > 0) {
-    out->ratio = filtered_mean(ratio, n, &out->kept);
+    out->ratio = sqlsim_ves_filtered_mean(ratio, n, &out->kept);
     int k2;
-    out->first_row_ratio = filtered_mean(fr, n, &k2);
+    out->first_row_ratio = sqlsim_ves_filtered_mean(fr, n, &k2);
     /* bootstrap of the filtered mean */
     double *boot = malloc(sizeof *boot * 1000), *sample = malloc(sizeof *sample * (size_t)n);
     uint64_t seed = 0x5eed5eedULL;
     for (int b = 0; b < 1000; b++) {
       for (int i = 0; i < n; i++) sample[i] = ratio[rng_next(&seed) % (uint64_t)n];
       int k;
-      boot[b] = filtered_mean(sample, n, &k);
+      boot[b] = sqlsim_ves_filtered_mean(sample, n, &k);
     }
     qsort(boot, 1000, sizeof *boot, cmp_d);
     out->ci_low = boot[24];

@@ -1,0 +1,129 @@
+/* test_metrics.c -- VES/R-VES arithmetic and BIS result similarity. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sqlsim.h"
+
+static char path[64];
+static sqlsim_db *db;
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(path, sizeof path, "/tmp/sqlsim_metrics_XXXXXX");
+  close(mkstemp(path));
+  sqlite3 *s;
+  sqlite3_open(path, &s);
+  sqlite3_exec(s, "CREATE TABLE t (a INT, b REAL, c TEXT); INSERT INTO t VALUES (1, 1.0, 'x'), (2, 2.0, 'y');",
+               NULL, NULL, NULL);
+  sqlite3_close(s);
+  return sqlsim_db_open(path, NULL, &db, NULL);
+}
+
+static int teardown(void **state) {
+  (void)state;
+  sqlsim_db_close(db);
+  unlink(path);
+  return 0;
+}
+
+static sqlsim_result_sim sim(const char *g, const char *p, int ordered) {
+  sqlsim_result gr, pr;
+  sqlsim_exec_flags(db, g, SQLSIM_EXEC_VALUES, &gr);
+  sqlsim_exec_flags(db, p, SQLSIM_EXEC_VALUES, &pr);
+  assert_int_equal(gr.status, SQLSIM_EXEC_OK);
+  assert_int_equal(pr.status, SQLSIM_EXEC_OK);
+  sqlsim_result_sim s;
+  sqlsim_result_similarity(&gr, &pr, ordered, &s);
+  sqlsim_result_free(&gr);
+  sqlsim_result_free(&pr);
+  return s;
+}
+
+static void test_result_similarity(void **state) {
+  (void)state;
+  sqlsim_result_sim s = sim("SELECT a, c FROM t", "SELECT c, a FROM t", 0);
+  assert_int_equal(s.matched, 2); /* by values, not names or positions */
+  assert_true(s.f1 == 1);
+  s = sim("SELECT a, c FROM t", "SELECT a FROM t", 0);
+  assert_true(s.p == 1 && s.r == 0.5);
+  /* numbers within tolerance; 1 and 1.0 agree */
+  s = sim("SELECT a FROM t", "SELECT a + 1e-9 FROM t", 0);
+  assert_int_equal(s.matched, 1);
+  s = sim("SELECT a FROM t", "SELECT b FROM t", 0);
+  assert_int_equal(s.matched, 1);
+  /* NULL is not 0 */
+  s = sim("SELECT NULL", "SELECT 0", 0);
+  assert_int_equal(s.matched, 0);
+  /* one gold row against two predicted rows repeating it: different results */
+  s = sim("SELECT 1", "SELECT 1 FROM t", 0);
+  assert_int_equal(s.matched, 0);
+  /* both without rows: 1 */
+  s = sim("SELECT a FROM t WHERE 0", "SELECT a FROM t WHERE 0", 0);
+  assert_true(s.f1 == 1);
+  /* best assignment, not greedy: X matches A and B, Y only A */
+  s = sim("SELECT 1 AS A, 1 AS B", "SELECT 1 AS X, 1 AS Y", 0);
+  assert_int_equal(s.matched, 2);
+  s = sim("SELECT a AS A, a AS B FROM t", "SELECT a AS X, b AS Y FROM t", 0);
+  assert_int_equal(s.matched, 2);
+  /* row order counts only when the gold orders */
+  s = sim("SELECT a FROM t ORDER BY a", "SELECT a FROM t ORDER BY a DESC", 1);
+  assert_int_equal(s.matched, 0);
+  s = sim("SELECT a FROM t", "SELECT a FROM t ORDER BY a DESC", 0);
+  assert_int_equal(s.matched, 1);
+}
+
+static void test_ves_arithmetic(void **state) {
+  (void)state;
+  assert_true(sqlsim_rves_reward(2.0) == 1.25);
+  assert_true(sqlsim_rves_reward(1.99) == 1.0);
+  assert_true(sqlsim_rves_reward(1.0) == 1.0);
+  assert_true(sqlsim_rves_reward(0.5) == 0.75);
+  assert_true(sqlsim_rves_reward(0.3) == 0.5);
+  assert_true(sqlsim_rves_reward(0.1) == 0.25);
+  assert_true(sqlsim_rves_reward(0) == 0);
+  /* all identical: the reference keeps nothing and divides by zero */
+  double same[5] = {1.5, 1.5, 1.5, 1.5, 1.5};
+  int kept;
+  assert_true(sqlsim_ves_filtered_mean(same, 5, &kept) == 1.5);
+  assert_int_equal(kept, 0);
+  /* an outlier beyond 3 sd goes */
+  double x[20];
+  for (int i = 0; i < 19; i++) x[i] = 1.0 + (i % 2) * 0.01;
+  x[19] = 50;
+  double m = sqlsim_ves_filtered_mean(x, 20, &kept);
+  assert_int_equal(kept, 19);
+  assert_true(m < 1.02);
+}
+
+static void test_time_pair(void **state) {
+  (void)state;
+  sqlsim_timing_opts o = {0};
+  o.iterations = 8;
+  sqlsim_timing t;
+  sqlsim_time_pair(path, "SELECT * FROM t", "SELECT * FROM t", &o, &t);
+  assert_true(t.ok);
+  assert_int_equal(t.n, 8);
+  assert_true(t.ratio > 0.1 && t.ratio < 10);
+  assert_true(t.ci_low <= t.ratio && t.ratio <= t.ci_high);
+  sqlsim_time_pair(path, "SELECT * FROM t", "SELECT nosuch FROM t", &o, &t);
+  assert_false(t.ok);
+  assert_non_null(strstr(t.reason, "no such column"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_result_similarity),
+      cmocka_unit_test(test_ves_arithmetic),
+      cmocka_unit_test(test_time_pair),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

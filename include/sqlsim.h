@@ -407,7 +407,8 @@ typedef struct sqlsim_result {
   double *nums;          /* with SQLSIM_EXEC_VALUES: cell as a number (NaN for NULL) */
   uint8_t *kinds;        /* with SQLSIM_EXEC_VALUES: 0 NULL, 1 number, 2 text, 3 blob */
   double first_row_s;    /* time to the first row (or to the end when none) */
-  double total_s;        /* prepare through the last row */
+  double total_s;        /* prepare through the last row, wall clock */
+  double cpu_s;          /* the same span in this thread's CPU time */
   unsigned has_order_by : 1; /* the statement has a top-level ORDER BY (sqlite3 says so) */
 } sqlsim_result;
 
@@ -455,6 +456,7 @@ typedef struct sqlsim_timing_opts {
   double timeout_s;      /* per run; the pair stops at timeout * iterations */
   const char *fixed_now;
   int alternate;         /* 1: swap the order every iteration (ABBA), else pred first */
+  int cpu_clock;         /* 1: time with the thread's CPU clock instead of the wall clock */
 } sqlsim_timing_opts;
 
 typedef struct sqlsim_timing {

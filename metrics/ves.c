@@ -28,7 +28,7 @@ static double run_once(const char *path, const sqlsim_timing_opts *o, const char
   }
   sqlsim_result r;
   sqlsim_exec_flags(db, sql, SQLSIM_EXEC_NO_CELLS, &r);
-  double t = r.status == SQLSIM_EXEC_OK ? r.total_s : -1;
+  double t = r.status == SQLSIM_EXEC_OK ? (o->cpu_clock ? r.cpu_s : r.total_s) : -1;
   *first = r.first_row_s;
   if (t < 0) snprintf(why, wn, "%s", r.reason);
   sqlsim_result_free(&r);

@@ -21,7 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { M_MATCH = 1, M_EXEC = 2, M_VES = 4, M_RVES = 8, M_RESULT = 16 };
+enum { M_MATCH = 1, M_EXEC = 2, M_VES = 4, M_RVES = 8, M_RESULT = 16, M_BIS = 32 };
+#define M_DB (M_EXEC | M_VES | M_RVES | M_RESULT)
 
 typedef struct rec {
   int has_match;
@@ -32,6 +33,9 @@ typedef struct rec {
   sqlsim_result_sim rsim;
   int has_timing;
   sqlsim_timing timing;
+  int has_bis;
+  double bis, score;
+  char bis_err[256];
 } rec;
 
 typedef struct eval_ctx {
@@ -96,6 +100,68 @@ static void phase_match(eval_ctx *c) {
     }
   }
   sqlsim_spider_free(ev);
+}
+
+/* ---------------------------------------------------------------- BIS */
+
+static const sqlsim_schema *schema_of(eval_ctx *c, const char *db_id) {
+  if (!c->catalog) return NULL;
+  if (c->sqlite || sqlsim_catalog_count(c->catalog) == 1) return sqlsim_catalog_at(c->catalog, 0);
+  return db_id ? sqlsim_catalog_find(c->catalog, db_id) : NULL;
+}
+
+/* Gold parsed twice (as written, and with equivalent forms made one), once per
+ * item; each prediction parsed once and diffed against both. */
+static void phase_bis(eval_ctx *c) {
+  for (int i = 0; i < c->gold->n; i++) {
+    const sqlsim_item *gi = &c->gold->items[i];
+    const sqlsim_schema *schema = schema_of(c, gi->db_id);
+    sqlsim_query *g = NULL, *ge = NULL;
+    sqlsim_error err = {0};
+    if (sqlsim_parse(gi->sql, strlen(gi->sql), schema, 0, &g, &err) || !(ge = sqlsim_query_clone(g))) {
+      char msg[600];
+      snprintf(msg, sizeof msg, "the gold query does not parse (offset %d): %.500s", err.offset, err.message);
+      set_gold_err(c, i, msg);
+      sqlsim_query_free(g);
+      continue;
+    }
+    sqlsim_equiv_normalize(ge);
+    for (int p = 0; p < c->npreds; p++) {
+      rec *r = R(c, p, i);
+      const char *psql = c->pred[p]->items[i].sql;
+      sqlsim_query *q;
+      r->has_bis = 1;
+      /* several models (or samples) often write the very same query: score it once */
+      int same = -1;
+      for (int o = 0; o < p && same < 0; o++)
+        if (sqlsim_same_text(c->pred[o]->items[i].sql, psql)) same = o;
+      if (same >= 0) {
+        rec *s = R(c, same, i);
+        r->bis = s->bis;
+        r->score = s->score;
+        memcpy(r->bis_err, s->bis_err, sizeof r->bis_err);
+        continue;
+      }
+      if (sqlsim_parse(psql, strlen(psql), schema, 0, &q, &err)) {
+        snprintf(r->bis_err, sizeof r->bis_err, "the prediction does not parse (offset %d): %.200s", err.offset,
+                 err.message);
+        continue; /* bis = score = 0 */
+      }
+      sqlsim_diff *d;
+      if (sqlsim_diff_trees(g->root, q->root, &d, &err) == 0) {
+        r->bis = d->bis;
+        sqlsim_diff_free(d);
+      }
+      sqlsim_equiv_normalize(q);
+      if (sqlsim_diff_trees(ge->root, q->root, &d, &err) == 0) {
+        r->score = d->score;
+        sqlsim_diff_free(d);
+      }
+      sqlsim_query_free(q);
+    }
+    sqlsim_query_free(g);
+    sqlsim_query_free(ge);
+  }
 }
 
 /* ---------------------------------------------------------------- execution */
@@ -262,6 +328,8 @@ typedef struct agg {
   double ves, rves;
   int n_rsim;
   double rp, rr, rf;
+  int n_bis;
+  double bis, score;
 } agg;
 
 static int group_index(agg *a, int *na, const char *g) {
@@ -272,7 +340,7 @@ static int group_index(agg *a, int *na, const char *g) {
 }
 
 static void add(agg *a, const rec *r, int metrics) {
-  if ((metrics & (M_EXEC | M_VES | M_RVES | M_RESULT)) && r->ex_bird >= 0) {
+  if ((metrics & M_DB) && r->ex_bird >= 0) {
     a->n_ex++;
     a->ex_spider += r->ex_spider == 1;
     a->ex_bird += r->ex_bird == 1;
@@ -282,6 +350,11 @@ static void add(agg *a, const rec *r, int metrics) {
       a->rves += sqrt(sqlsim_rves_reward(r->timing.ratio));
     }
     a->n_time++;
+  }
+  if (r->has_bis) {
+    a->n_bis++;
+    a->bis += r->bis;
+    a->score += r->score;
   }
   if (r->has_rsim) {
     a->n_rsim++;
@@ -359,6 +432,16 @@ static void print_exec(FILE *f, eval_ctx *c, int p) {
   fprintf(f, "%-20s", "");
   for (int k = 0; k < na; k++) fprintf(f, " %-20.20s", a[k].group);
   fputc('\n', f);
+  if (c->metrics & M_BIS) {
+    for (int k = 0; k < na; k++) v[k] = a[k].n_bis;
+    print_row(f, "count", v, na, 1);
+    fputs("=====================   WITHOUT EXECUTION   ========================\n", f);
+    for (int k = 0; k < na; k++) v[k] = a[k].n_bis ? a[k].bis / a[k].n_bis : NAN;
+    print_row(f, "BIS similarity", v, na, 0);
+    for (int k = 0; k < na; k++) v[k] = a[k].n_bis ? a[k].score / a[k].n_bis : NAN;
+    print_row(f, "calibrated score", v, na, 0);
+  }
+  if (!(c->metrics & M_DB)) return;
   for (int k = 0; k < na; k++) v[k] = a[k].n_ex;
   print_row(f, "count (with db)", v, na, 1);
   if (c->metrics & M_EXEC) {
@@ -452,6 +535,10 @@ static void write_item(strbuf *sb, eval_ctx *c, int p, int i) {
       sb_puts(sb, ",\"ves_ratio\":null,\"ves_interval\":null,\"rves_reward\":0");
     }
   }
+  if (c->metrics & M_BIS) {
+    if (r->has_bis) sb_printf(sb, ",\"bis\":%.6g,\"score\":%.6g", r->bis, r->score);
+    else sb_puts(sb, ",\"bis\":null,\"score\":null");
+  }
   if (c->metrics & M_RESULT) {
     if (r->has_rsim) {
       sb_printf(sb, ",\"result_p\":%.6g,\"result_r\":%.6g,\"result_f1\":%.6g", r->rsim.p, r->rsim.r,
@@ -464,6 +551,7 @@ static void write_item(strbuf *sb, eval_ctx *c, int p, int i) {
   if (c->gold_err[i]) json_error(sb, c->gold_err[i], -1, "gold");
   else if (r->has_match && r->match.error.code) json_error(sb, r->match.error.message, r->match.error.offset, "pred");
   else if (r->ex_err[0]) json_error(sb, r->ex_err, -1, "pred");
+  else if (r->bis_err[0]) json_error(sb, r->bis_err, -1, "pred");
   else if (r->has_timing && !r->timing.ok) json_error(sb, r->timing.reason, -1, "pred");
   else sb_puts(sb, "null");
   sb_puts(sb, "}\n");
@@ -500,7 +588,7 @@ static void json_report(eval_ctx *c, sqlsim_spider_totals *tot) {
       }
       sb_puts(&sb, "}");
     }
-    if (c->metrics & (M_EXEC | M_VES | M_RVES | M_RESULT)) {
+    if (c->metrics & (M_DB | M_BIS)) {
       agg a[64];
       memset(a, 0, sizeof a);
       int na = build_groups(c, p, a);
@@ -508,7 +596,13 @@ static void json_report(eval_ctx *c, sqlsim_spider_totals *tot) {
       for (int k = 0; k < na; k++) {
         sb_puts(&sb, k ? "," : "");
         sb_json_str(&sb, a[k].group);
-        sb_printf(&sb, ":{\"count\":%d", a[k].n_ex);
+        sb_printf(&sb, ":{\"count\":%d", (c->metrics & M_DB) ? a[k].n_ex : a[k].n_bis);
+        if (c->metrics & M_BIS) {
+          sb_puts(&sb, ",\"bis\":");
+          json_num(&sb, a[k].n_bis ? a[k].bis / a[k].n_bis : NAN);
+          sb_puts(&sb, ",\"score\":");
+          json_num(&sb, a[k].n_bis ? a[k].score / a[k].n_bis : NAN);
+        }
         if (c->metrics & M_EXEC) {
           sb_puts(&sb, ",\"ex_spider\":");
           json_num(&sb, a[k].n_ex ? (double)a[k].ex_spider / a[k].n_ex : NAN);
@@ -553,8 +647,9 @@ static int parse_metrics(const char *list, int *out) {
     else if (!strcmp(tok, "ves")) *out |= M_VES;
     else if (!strcmp(tok, "rves")) *out |= M_RVES;
     else if (!strcmp(tok, "result")) *out |= M_RESULT;
+    else if (!strcmp(tok, "bis")) *out |= M_BIS;
     else {
-      error("eval: unknown metric '%s' (match, exec, ves, rves, result)", tok);
+      error("eval: unknown metric '%s' (match, exec, ves, rves, result, bis)", tok);
       free(m);
       return -1;
     }
@@ -614,9 +709,10 @@ int cmd_eval(int argc, char **argv) {
   if (!c.gold_path) return error("eval: --gold FILE is required");
   if (!c.npreds) return error("eval: at least one --pred FILE is required");
   if ((c.metrics & M_MATCH) && !so.tables) return error("eval: the match metric needs --tables FILE");
-  if ((c.metrics & ~M_MATCH) && !c.db_dir && !c.sqlite)
+  if ((c.metrics & M_DB) && !c.db_dir && !c.sqlite)
     return error("eval: execution metrics need --db-dir DIR or --sqlite FILE");
   if (c.jobs < 1 || c.iterations < 1 || c.timeout <= 0) return error("eval: -j, --iterations and --timeout must be positive");
+  if (c.sqlite && !so.tables && !so.sqlite) so.sqlite = c.sqlite; /* its schema, for names */
   if (cli_schema_load(&so)) return -1;
   c.catalog = so.catalog;
   c.pred_paths = preds;
@@ -656,10 +752,11 @@ int cmd_eval(int argc, char **argv) {
   c.gold_err = calloc(n, sizeof *c.gold_err);
   for (int i = 0; i < c.gold->n; i++) c.hardness[i] = SQLSIM_HARD_UNKNOWN;
   if (c.catalog && !c.sqlite) phase_match(&c);
-  if (c.metrics & ~M_MATCH) phase_exec(&c);
+  if (c.metrics & M_BIS) phase_bis(&c);
+  if (c.metrics & M_DB) phase_exec(&c);
   if (c.metrics & (M_VES | M_RVES)) phase_timing(&c);
 
-  sqlsim_spider_totals *tot = calloc((size_t)c.npreds, sizeof *tot);
+  sqlsim_spider_totals *tot = calloc(c.npreds > 0 ? (size_t)c.npreds : 1, sizeof *tot);
   for (int p = 0; p < c.npreds; p++)
     for (int i = 0; i < c.gold->n; i++)
       if (R(&c, p, i)->has_match) sqlsim_spider_totals_add(&tot[p], &R(&c, p, i)->match);
@@ -696,7 +793,7 @@ int cmd_eval(int argc, char **argv) {
         print_official_match(stdout, &tot[p], c.mode);
         printf("\n");
       }
-      if (c.metrics & ~M_MATCH) {
+      if (c.metrics & (M_DB | M_BIS)) {
         print_exec(stdout, &c, p);
         printf("\n");
       }
@@ -711,10 +808,11 @@ int cmd_eval(int argc, char **argv) {
           printf(" %-20.3f", tot[p].count[4] ? tot[p].exact[4] / tot[p].count[4] : 0.0);
         printf("\n");
       }
-      if (c.metrics & ~M_MATCH) {
-        static const char *rows[] = {"EX spider", "EX bird", "VES", "R-VES", "result F1"};
-        static const int need[] = {M_EXEC, M_EXEC, M_VES, M_RVES, M_RESULT};
-        for (int k = 0; k < 5; k++) {
+      if (c.metrics & (M_DB | M_BIS)) {
+        static const char *rows[] = {"EX spider", "EX bird", "VES", "R-VES", "result F1", "BIS similarity",
+                                     "calibrated score"};
+        static const int need[] = {M_EXEC, M_EXEC, M_VES, M_RVES, M_RESULT, M_BIS, M_BIS};
+        for (int k = 0; k < 7; k++) {
           if (!(c.metrics & need[k])) continue;
           printf("%-20s", rows[k]);
           for (int p = 0; p < c.npreds; p++) {
@@ -726,7 +824,9 @@ int cmd_eval(int argc, char **argv) {
                        : k == 1 ? (all->n_ex ? (double)all->ex_bird / all->n_ex : NAN)
                        : k == 2 ? (all->n_time ? 100 * all->ves / all->n_time : NAN)
                        : k == 3 ? (all->n_time ? 100 * all->rves / all->n_time : NAN)
-                                : (all->n_rsim ? all->rf / all->n_rsim : NAN);
+                       : k == 4 ? (all->n_rsim ? all->rf / all->n_rsim : NAN)
+                       : k == 5 ? (all->n_bis ? all->bis / all->n_bis : NAN)
+                                : (all->n_bis ? all->score / all->n_bis : NAN);
             printf(" %-20.3f", v);
           }
           printf("\n");

@@ -15,6 +15,8 @@ static const struct cmd {
      "              [--tables FILE] [--db-dir DIR | --sqlite FILE] [--mode compatible|corrected]\n"
      "              [-j N] [--iterations N] [--timeout S] [--now DATETIME] [--alternate]\n"
      "              [--per-item FILE] [--format text|json]"},
+    {"diff", cmd_diff,
+     "sqlsim diff [--tables FILE --db ID | --sqlite FILE] [--format text|json] GOLD PRED"},
     {"parse", cmd_parse,
      "sqlsim parse [--tables FILE [--db ID] | --sqlite FILE] [--format sql|tree|json] SQL|-"},
 };

@@ -170,3 +170,20 @@ void sqlsim_items_free(sqlsim_itemset *s) {
   sqlsim_arena_free(s->arena);
   free(s);
 }
+
+/* The span of s without leading/trailing white space and trailing ';'. */
+static void core_span(const char *s, const char **b, size_t *n) {
+  while (*s && isspace((unsigned char)*s)) s++;
+  size_t l = strlen(s);
+  while (l && (isspace((unsigned char)s[l - 1]) || s[l - 1] == ';')) l--;
+  *b = s;
+  *n = l;
+}
+
+int sqlsim_same_text(const char *a, const char *b) {
+  const char *pa, *pb;
+  size_t na, nb;
+  core_span(a, &pa, &na);
+  core_span(b, &pb, &nb);
+  return na == nb && !memcmp(pa, pb, na);
+}

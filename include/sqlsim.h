@@ -158,6 +158,9 @@ typedef struct sqlsim_itemset {
  * code with err naming the file and the byte offset of the problem. */
 int sqlsim_items_load(const char *path, sqlsim_itemset **out, sqlsim_error *err);
 void sqlsim_items_free(sqlsim_itemset *s);
+/* Whether two SQL texts are the same up to surrounding white space and
+ * trailing semicolons (so they parse to the same tree). */
+int sqlsim_same_text(const char *a, const char *b);
 
 /* ---------------------------------------------------------------- trees */
 
@@ -298,6 +301,8 @@ enum {
 int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema,
                  unsigned options, sqlsim_query **out, sqlsim_error *err);
 void sqlsim_query_free(sqlsim_query *q);
+/* A deep copy in an arena of its own (cheaper than parsing again). */
+sqlsim_query *sqlsim_query_clone(const sqlsim_query *q);
 /* Releases the calling thread's parser caches (done anyway at thread exit);
  * call before exit when checking for leaks. */
 void sqlsim_thread_cleanup(void);
@@ -493,6 +498,59 @@ typedef struct sqlsim_result_sim {
 } sqlsim_result_sim;
 void sqlsim_result_similarity(const sqlsim_result *gold, const sqlsim_result *pred, int ordered,
                               sqlsim_result_sim *out);
+
+/* ---------------------------------------------------------------- tree diff */
+
+/* Edit script between two normalized trees (diff/treediff.c), GumTree-style
+ * (Falleri et al. 2014): isomorphic subtrees matched top-down, containers
+ * bottom-up by the share of matched descendants, then recovery of the
+ * children of matched containers. Aliases and the order of bag items are not
+ * part of what is compared. */
+enum { SQLSIM_EDIT_KEEP, SQLSIM_EDIT_MOVE, SQLSIM_EDIT_UPDATE, SQLSIM_EDIT_INSERT,
+       SQLSIM_EDIT_DELETE };
+
+typedef struct sqlsim_edit {
+  int action;               /* SQLSIM_EDIT_* */
+  const sqlsim_node *gold;  /* NULL for INSERT */
+  const sqlsim_node *pred;  /* NULL for DELETE */
+  int clause;               /* SQLSIM_SEL_* slot the node sits in (-1 none) */
+  unsigned table : 1;       /* a FROM item (table, derived table) */
+  unsigned ordered : 1;     /* MOVE within an ordered list (ORDER BY keys, arguments) */
+  double weight;            /* the calibrated score's weight of this edit */
+  const char *why;          /* the weight's category */
+  int gold_index, pred_index; /* pre-order positions in the diff's flattened trees, -1 */
+  int root;                 /* first edit of an inserted/deleted subtree (its parent is not) */
+} sqlsim_edit;
+
+typedef struct sqlsim_diff {
+  sqlsim_edit *edits;
+  int nedits;
+  int nkeep, nmove, nupdate, ninsert, ndelete;
+  int table_changed;        /* a table inserted, deleted or changed */
+  double bis;               /* the BIS semantic similarity (paper) */
+  double score;             /* the calibrated score (see docs/bis-similarity.md) */
+  double penalty;           /* sum of the calibrated weights */
+  sqlsim_arena *arena;
+  struct diff_private *priv;
+} sqlsim_diff;
+
+/* Diffs gold against pred. Returns 0, or SQLSIM_EUNSUPPORTED for trees past
+ * the size bound (20,000 nodes). The diff owns its arena. */
+int sqlsim_diff_trees(const sqlsim_node *gold, const sqlsim_node *pred, sqlsim_diff **out,
+                      sqlsim_error *err);
+void sqlsim_diff_free(sqlsim_diff *d);
+
+/* The calibrated score's view of a query: equivalent forms rewritten to one
+ * (explicit and implicit inner joins, COUNT(col) of a NOT NULL column and
+ * COUNT(*), BETWEEN and its two comparisons, NOT (a = b) and a <> b, ...).
+ * Modifies the tree in place (diff/equiv.c). */
+void sqlsim_equiv_normalize(sqlsim_query *q);
+
+/* Both scores for one pair, parsing as needed: returns 0, or a negative code
+ * when the gold cannot be parsed; an unparseable prediction gives bis = score
+ * = 0 with err describing it (and return 0). */
+int sqlsim_similarity(const char *gold, const char *pred, const sqlsim_schema *schema,
+                      double *bis, double *score, sqlsim_error *err);
 
 /* Names for diagnostics. */
 const char *sqlsim_kind_name(int kind);

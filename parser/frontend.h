@@ -71,5 +71,7 @@ int build_tree(sqlsim_arena *a, sqlsim_arena *scratch, const fe_result *fe, cons
 /* Node helpers shared by build and normalize. */
 sqlsim_node *node_new(sqlsim_arena *a, int kind, int nkids);
 void normalize_query(sqlsim_query *q);
+/* Puts a (modified) normalized tree back in canonical order. */
+void normalize_reorder(sqlsim_query *q);
 
 #endif

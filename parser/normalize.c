@@ -553,6 +553,16 @@ static int canon_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
+void normalize_reorder(sqlsim_query *q) {
+  norm_ctx c = {0};
+  c.q = q;
+  c.a = q->arena;
+  c.schema = q->schema;
+  int nd = q->ndialect;
+  sqlsim_walk(q->root, NULL, canon_post, &c);
+  q->ndialect = nd;
+}
+
 void normalize_query(sqlsim_query *q) {
   norm_ctx c = {0};
   c.q = q;

@@ -23,3 +23,76 @@ int sqlsim_walk(sqlsim_node *n, sqlsim_walk_fn pre, sqlsim_walk_fn post, void *c
   if (!n) return SQLSIM_WALK_CONTINUE;
   return walk_rec(n, NULL, pre, post, ctx);
 }
+
+/* ---------------------------------------------------------------- cloning */
+
+#include "core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Old node -> new node, open addressing on the pointer. */
+typedef struct ptr_map {
+  const sqlsim_node **from;
+  sqlsim_node **to;
+  size_t cap;
+} ptr_map;
+
+static size_t ptr_slot(const ptr_map *m, const void *p) {
+  uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL;
+  size_t i = (size_t)(h >> 20) & (m->cap - 1);
+  while (m->from[i] && m->from[i] != p) i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+static sqlsim_node *clone_rec(sqlsim_arena *a, const sqlsim_node *n, ptr_map *m) {
+  if (!n) return NULL;
+  size_t s = ptr_slot(m, n);
+  if (m->from[s]) return m->to[s]; /* shared subtree (equiv.c may share one) */
+  sqlsim_node *c = sqlsim_arena_alloc(a, sizeof *c);
+  *c = *n;
+  m->from[s] = n;
+  m->to[s] = c;
+  if (n->nkids) {
+    c->kids = sqlsim_arena_alloc(a, sizeof *c->kids * n->nkids);
+    for (uint32_t i = 0; i < n->nkids; i++) c->kids[i] = clone_rec(a, n->kids[i], m);
+  }
+  return c;
+}
+
+static int count_nodes(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)n;
+  (void)parent;
+  ++*(size_t *)ctx;
+  return SQLSIM_WALK_CONTINUE;
+}
+
+static int fix_source(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  ptr_map *m = ctx;
+  if (n->source) {
+    size_t s = ptr_slot(m, n->source);
+    if (m->from[s]) n->source = m->to[s];
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+sqlsim_query *sqlsim_query_clone(const sqlsim_query *q) {
+  sqlsim_arena *a = sqlsim_arena_new();
+  sqlsim_query *c = sqlsim_arena_alloc(a, sizeof *c);
+  *c = *q;
+  c->arena = a;
+  c->sql = sqlsim_arena_strndup(a, q->sql, q->sql_len);
+  size_t n = 0;
+  sqlsim_walk(q->root, count_nodes, NULL, &n);
+  ptr_map m;
+  m.cap = 16;
+  while (m.cap < 2 * n + 2) m.cap *= 2;
+  m.from = calloc(m.cap, sizeof *m.from);
+  m.to = calloc(m.cap, sizeof *m.to);
+  c->root = clone_rec(a, q->root, &m);
+  sqlsim_walk(c->root, fix_source, NULL, &m); /* columns point at the new FROM items */
+  free(m.from);
+  free(m.to);
+  return c;
+}

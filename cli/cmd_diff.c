@@ -1,0 +1,182 @@
+/* cmd_diff.c -- `sqlsim diff`: the edit script between a gold and a predicted query.
+ *
+ *   sqlsim diff [--tables FILE --db ID | --sqlite FILE] [--format text|json] GOLD PRED
+ *
+ * Prints what was kept, moved, changed, added and removed (with the SQL of
+ * each), the BIS similarity with its counts, then the calibrated score with
+ * the weight of each edit that counts. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *clause_name(int c) {
+  static const char *names[] = {"WITH", "SELECT", "FROM", "WHERE", "GROUP BY", "HAVING", "ORDER BY",
+                                "LIMIT", "OFFSET", "left of set op", "right of set op", "WINDOW", "VALUES"};
+  return c >= 0 && c < 13 ? names[c] : "query";
+}
+
+static const char *action_name(int a) {
+  static const char *n[] = {"kept", "moved", "changed", "added", "removed"};
+  return n[a];
+}
+
+static char *node_sql(const sqlsim_node *n, int clause) {
+  if (!n) {
+    char *s = malloc(64);
+    snprintf(s, 64, "[%s clause]", clause_name(clause));
+    return s;
+  }
+  return sqlsim_print_sql(n, SQLSIM_PRINT_QUALIFY);
+}
+
+/* The edits worth showing: not keeps, not the inner nodes of added/removed subtrees. */
+static int shown(const sqlsim_edit *e) {
+  if (e->action == SQLSIM_EDIT_KEEP) return 0;
+  if ((e->action == SQLSIM_EDIT_INSERT || e->action == SQLSIM_EDIT_DELETE) && !e->root) return 0;
+  return 1;
+}
+
+static void print_text(const sqlsim_diff *plain, const sqlsim_diff *cal) {
+  printf("BIS similarity %.3f  (%d edits: %d kept, %d moved, %d changed, %d added, %d removed%s)\n",
+         plain->bis, plain->nedits, plain->nkeep, plain->nmove, plain->nupdate, plain->ninsert,
+         plain->ndelete, plain->table_changed ? "; a table changed, so 0" : "");
+  for (int k = 0; k < plain->nedits; k++) {
+    const sqlsim_edit *e = &plain->edits[k];
+    if (!shown(e)) continue;
+    char *g = e->gold || e->action != SQLSIM_EDIT_INSERT ? node_sql(e->gold, e->clause) : NULL;
+    char *p = e->pred || e->action != SQLSIM_EDIT_DELETE ? node_sql(e->pred, e->clause) : NULL;
+    printf("  %-8s %-10s ", action_name(e->action), clause_name(e->clause));
+    if (e->action == SQLSIM_EDIT_UPDATE) printf("%s  ->  %s", g, p);
+    else if (e->action == SQLSIM_EDIT_INSERT) printf("%s", p);
+    else if (e->action == SQLSIM_EDIT_DELETE) printf("%s", g);
+    else printf("%s", g);
+    printf("\n");
+    free(g);
+    free(p);
+  }
+  if (!cal) return;
+  printf("calibrated score %.3f  (penalty %.2f; equivalent forms made one first)\n", cal->score, cal->penalty);
+  for (int k = 0; k < cal->nedits; k++) {
+    const sqlsim_edit *e = &cal->edits[k];
+    if (e->weight <= 0) continue;
+    char *g = e->gold ? node_sql(e->gold, e->clause) : NULL;
+    char *p = e->pred ? node_sql(e->pred, e->clause) : NULL;
+    printf("  %4.2f %-22s %-8s %s%s%s\n", e->weight, e->why ? e->why : "", action_name(e->action),
+           g ? g : "", g && p ? "  ->  " : "", p ? p : "");
+    free(g);
+    free(p);
+  }
+}
+
+static void json_edits(strbuf *sb, const sqlsim_diff *d, int weights) {
+  sb_puts(sb, "[");
+  int first = 1;
+  for (int k = 0; k < d->nedits; k++) {
+    const sqlsim_edit *e = &d->edits[k];
+    if (weights ? e->weight <= 0 : !shown(e)) continue;
+    sb_puts(sb, first ? "{" : ",{");
+    first = 0;
+    sb_printf(sb, "\"action\":\"%s\",\"clause\":", action_name(e->action));
+    sb_json_str(sb, clause_name(e->clause));
+    if (e->gold || e->action == SQLSIM_EDIT_DELETE || e->action == SQLSIM_EDIT_UPDATE ||
+        e->action == SQLSIM_EDIT_MOVE) {
+      char *g = node_sql(e->gold, e->clause);
+      sb_puts(sb, ",\"gold\":");
+      sb_json_str(sb, g);
+      free(g);
+    }
+    if (e->pred || e->action == SQLSIM_EDIT_INSERT || e->action == SQLSIM_EDIT_UPDATE) {
+      char *p = node_sql(e->pred, e->clause);
+      sb_puts(sb, ",\"pred\":");
+      sb_json_str(sb, p);
+      free(p);
+    }
+    if (weights) {
+      sb_printf(sb, ",\"weight\":%g,\"category\":", e->weight);
+      sb_json_str(sb, e->why ? e->why : "");
+    }
+    sb_puts(sb, "}");
+  }
+  sb_puts(sb, "]");
+}
+
+int cmd_diff(int argc, char **argv) {
+  cli_schema_opts so = {0};
+  int json = 0;
+  const char *sql[2] = {NULL, NULL};
+  int nsql = 0;
+  for (int i = 1; i < argc; i++) {
+    int r = cli_schema_arg(&so, argc, argv, &i);
+    if (r < 0) return -1;
+    if (r) continue;
+    if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+      const char *f = argv[++i];
+      if (!strcmp(f, "json")) json = 1;
+      else if (strcmp(f, "text")) return error("diff: --format must be text or json, not '%s'", f);
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return error("diff: unknown option '%s'", argv[i]);
+    } else if (nsql < 2) {
+      sql[nsql++] = argv[i];
+    } else {
+      return error("diff: two queries, GOLD then PRED");
+    }
+  }
+  if (nsql != 2) return error("diff: give two queries, GOLD then PRED");
+  if (cli_schema_load(&so)) return -1;
+  const sqlsim_schema *schema = cli_schema_for(&so, NULL);
+  int rc = 0;
+  sqlsim_query *g = NULL, *p = NULL;
+  sqlsim_diff *plain = NULL, *cal = NULL;
+  sqlsim_error err = {0};
+  if (sqlsim_parse(sql[0], strlen(sql[0]), schema, 0, &g, &err)) {
+    rc = error("gold, at offset %d: %s", err.offset, err.message);
+    goto out;
+  }
+  if (sqlsim_parse(sql[1], strlen(sql[1]), schema, 0, &p, &err)) {
+    /* an unparseable prediction scores 0, with the reason */
+    if (json) {
+      strbuf sb = {0};
+      sb_puts(&sb, "{\"bis\":0,\"score\":0,\"error\":{\"message\":");
+      sb_json_str(&sb, err.message);
+      sb_printf(&sb, ",\"offset\":%d,\"side\":\"pred\"}}\n", err.offset);
+      fputs(sb.buf, stdout);
+      sb_free(&sb);
+    } else {
+      printf("BIS similarity 0.000 and calibrated score 0.000: the prediction does not parse\n"
+             "  at offset %d: %s\n", err.offset, err.message);
+    }
+    goto out;
+  }
+  if (sqlsim_diff_trees(g->root, p->root, &plain, &err)) {
+    rc = error("%s", err.message);
+    goto out;
+  }
+  sqlsim_equiv_normalize(g);
+  sqlsim_equiv_normalize(p);
+  if (sqlsim_diff_trees(g->root, p->root, &cal, &err)) cal = NULL;
+  if (json) {
+    strbuf sb = {0};
+    sb_printf(&sb, "{\"bis\":%.6g,\"score\":%.6g,\"counts\":{\"keep\":%d,\"move\":%d,\"update\":%d,"
+                   "\"insert\":%d,\"delete\":%d},\"table_changed\":%s,\"edits\":",
+              plain->bis, cal ? cal->score : 0.0, plain->nkeep, plain->nmove, plain->nupdate,
+              plain->ninsert, plain->ndelete, plain->table_changed ? "true" : "false");
+    json_edits(&sb, plain, 0);
+    if (cal) {
+      sb_printf(&sb, ",\"penalty\":%.6g,\"weighted\":", cal->penalty);
+      json_edits(&sb, cal, 1);
+    }
+    sb_puts(&sb, ",\"error\":null}\n");
+    fputs(sb.buf, stdout);
+    sb_free(&sb);
+  } else {
+    print_text(plain, cal);
+  }
+out:
+  sqlsim_diff_free(plain);
+  sqlsim_diff_free(cal);
+  sqlsim_query_free(g);
+  sqlsim_query_free(p);
+  sqlsim_catalog_free(so.catalog);
+  return rc;
+}

@@ -1,0 +1,41 @@
+/* diff.h -- internal side of the tree diff (treediff.c, score.c, equiv.c). */
+#ifndef SQLSIM_DIFF_H
+#define SQLSIM_DIFF_H
+
+#include "core.h"
+
+/* One node of a flattened tree: pre-order, with a virtual node per SELECT
+ * slot in use (slot >= 0, n = the SELECT). */
+typedef struct fnode {
+  const sqlsim_node *n;
+  int slot;                  /* virtual clause node: the SELECT slot, else -1 */
+  int parent, first, nkids, pos;
+  int size, height;
+  uint32_t label;
+  const char *value;
+  uint64_t hash;             /* subtree: label, value, children (bags unordered) */
+  int clause;                /* SELECT slot the node sits in, -1 above any */
+  unsigned unordered : 1, table : 1;
+  int match;                 /* index in the other tree, -1 */
+} fnode;
+
+typedef struct ftree {
+  fnode *v;
+  int n;
+  int *kids;
+} ftree;
+
+struct diff_private {
+  ftree g, p;
+};
+
+/* Flattens a tree into the arena; -1 past the size bound. */
+int diff_flatten(sqlsim_arena *a, const sqlsim_node *root, ftree *t);
+/* GumTree matching: fills v[].match on both trees. */
+void diff_match(ftree *g, ftree *p);
+/* The edit script from a matching. */
+int diff_script(sqlsim_diff *d, const ftree *g, const ftree *p);
+/* BIS similarity and the calibrated weights and score of a script. */
+void diff_score(sqlsim_diff *d);
+
+#endif

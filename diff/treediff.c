@@ -1,0 +1,538 @@
+/* treediff.c -- edit scripts between two normalized trees (GumTree-style).
+ *
+ * Both trees are flattened in pre-order; each SELECT slot in use becomes a
+ * virtual "clause" node so that moving a condition from WHERE to HAVING is a
+ * move, not a coincidence of labels. A node's label is its kind (and clause
+ * slot); its value is what an update changes: the resolved column, the table,
+ * the function, the literal, the operator, the sort direction. Aliases are no
+ * part of either, so renaming one is free.
+ *
+ * Matching follows GumTree (Falleri et al., ASE 2014):
+ *  1. top-down: in pre-order, a gold subtree is mapped to an unmapped
+ *     isomorphic prediction subtree (same hash; children of bags -- select
+ *     lists, GROUP BY, FROM, AND/OR, IN lists -- hash without order), the one
+ *     under the mapped parent first; leaves only when unambiguous;
+ *  2. bottom-up: in post-order, an unmapped gold container is mapped to the
+ *     unmapped prediction node of its label that shares most mapped
+ *     descendants (Dice >= 0.5), and the roots to each other;
+ *  3. recovery: unmapped children of mapped containers are paired by label
+ *     and value, then by label alone, recursively.
+ * The edit script (Chawathe et al.): a mapped pair is an update when values
+ * differ, a move when its parents are not mapped to each other (or its place in
+ * an ordered list changed), else a keep; unmapped gold nodes are deletes,
+ * unmapped prediction nodes inserts. Cost: O(n log n) for the top-down phase,
+ * O(n * candidates) for the bottom-up one; trees over 20,000 nodes are
+ * refused. */
+#include "diff.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_NODES 20000
+#define MIN_DICE 0.5
+
+enum { L_CLAUSE = 64, L_BOOL = 65 }; /* labels beyond the node kinds */
+
+static uint64_t mix64(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
+static uint64_t hash_str(const char *s) {
+  uint64_t h = 0x84222325cbf29ce4ULL;
+  for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+  return mix64(h);
+}
+
+static const char *op_value(const sqlsim_node *n) { return sqlsim_op_name(n->op); }
+
+/* "c<column>" without printf (this runs for every column of every pair). */
+static const char *col_value(sqlsim_arena *a, int col) {
+  char buf[16];
+  int k = 15;
+  buf[k] = '\0';
+  unsigned v = (unsigned)col;
+  do {
+    buf[--k] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v && k > 1);
+  buf[--k] = 'c';
+  return sqlsim_arena_strndup(a, buf + k, (size_t)(15 - k));
+}
+
+/* The value an update changes. */
+static const char *value_of(sqlsim_arena *a, const sqlsim_node *n) {
+  switch (n->kind) {
+  case SQLSIM_N_COLUMN:
+    if (n->table >= 0 && n->column >= 0) return col_value(a, n->column);
+    if (n->table >= 0) return sqlsim_arena_printf(a, "t%d.%s", n->table, n->text);
+    return n->text;
+  case SQLSIM_N_TABLE: return n->text;
+  case SQLSIM_N_STAR: return "*";
+  case SQLSIM_N_FUNC:
+    return (n->flags & SQLSIM_F_DISTINCT) ? sqlsim_arena_printf(a, "%s/distinct", n->text) : n->text;
+  case SQLSIM_N_CONST:
+  case SQLSIM_N_PARAM:
+  case SQLSIM_N_CAST:
+  case SQLSIM_N_COLLATE:
+    return n->text;
+  case SQLSIM_N_BINOP:
+  case SQLSIM_N_UNOP: return op_value(n);
+  case SQLSIM_N_AND: return "and";
+  case SQLSIM_N_OR: return "or";
+  case SQLSIM_N_SELECT: {
+    static const char *ops[] = {"select", "union", "intersect", "except"};
+    const char *v = ops[n->op & 3];
+    if (n->flags & SQLSIM_F_ALL) return sqlsim_arena_printf(a, "%s all", v);
+    if (n->flags & SQLSIM_F_DISTINCT) return "select distinct";
+    return v;
+  }
+  case SQLSIM_N_SORT: return n->op == SQLSIM_SORT_DESC ? "desc" : "asc";
+  case SQLSIM_N_JOIN: {
+    static const char *j[] = {"inner", "left", "right", "full", "cross"};
+    return j[n->op % 5];
+  }
+  case SQLSIM_N_SUBLINK: {
+    static const char *s[] = {"exists", "in", "scalar", "any", "all"};
+    return (n->flags & SQLSIM_F_NOT) ? sqlsim_arena_printf(a, "not %s", s[n->op % 5]) : s[n->op % 5];
+  }
+  case SQLSIM_N_IN:
+  case SQLSIM_N_BETWEEN: return (n->flags & SQLSIM_F_NOT) ? "not" : "";
+  case SQLSIM_N_ISNULL: return n->op == SQLSIM_NOTNULL ? "is not null" : "is null";
+  case SQLSIM_N_BOOLTEST: return sqlsim_arena_printf(a, "%d", n->op);
+  case SQLSIM_N_WINDOW: return sqlsim_arena_printf(a, "%d", n->aux);
+  default: return "";
+  }
+}
+
+static uint32_t label_of(const sqlsim_node *n) {
+  if (n->kind == SQLSIM_N_AND || n->kind == SQLSIM_N_OR) return L_BOOL;
+  return n->kind;
+}
+
+static int unordered_kids(const sqlsim_node *n, int clause) {
+  if (n->kind == SQLSIM_N_AND || n->kind == SQLSIM_N_OR) return 1;
+  if (n->kind == SQLSIM_N_LIST && ((n->flags & SQLSIM_F_UNORDERED) || clause == SQLSIM_SEL_FROM)) return 1;
+  return 0;
+}
+
+/* ---------------------------------------------------------------- flatten */
+
+typedef struct flat_ctx {
+  ftree *t;
+  sqlsim_arena *a;
+  int cap, kcap;
+  int overflow;
+} flat_ctx;
+
+static int add_node(flat_ctx *c, const sqlsim_node *n, int slot, int parent, int clause) {
+  ftree *t = c->t;
+  if (t->n >= MAX_NODES) {
+    c->overflow = 1;
+    return -1;
+  }
+  if (t->n == c->cap) {
+    int cap = c->cap ? c->cap * 2 : 256;
+    fnode *v = sqlsim_arena_alloc(c->a, sizeof *v * (size_t)cap);
+    if (t->n) memcpy(v, t->v, sizeof *v * (size_t)t->n);
+    t->v = v;
+    c->cap = cap;
+  }
+  int i = t->n++;
+  fnode *f = &t->v[i];
+  memset(f, 0, sizeof *f);
+  f->n = n;
+  f->slot = slot;
+  f->parent = parent;
+  f->clause = clause;
+  f->match = -1;
+  if (slot >= 0) {
+    f->label = L_CLAUSE + 1 + (uint32_t)slot;
+    f->value = "";
+  } else {
+    f->label = label_of(n);
+    f->value = value_of(c->a, n);
+    f->table = n->kind == SQLSIM_N_TABLE || n->kind == SQLSIM_N_SUBQUERY ||
+               n->kind == SQLSIM_N_FUNCTABLE;
+  }
+  return i;
+}
+
+/* Children are stored as (first, count) into t->kids; built after the walk. */
+static int flatten(flat_ctx *c, const sqlsim_node *n, int parent, int clause) {
+  int me = add_node(c, n, -1, parent, clause);
+  if (me < 0) return -1;
+  if (n->kind == SQLSIM_N_SELECT) {
+    for (uint32_t s = 0; s < n->nkids; s++) {
+      if (!n->kids[s]) continue;
+      int cl = add_node(c, n, (int)s, me, (int)s);
+      if (cl < 0) return -1;
+      if (flatten(c, n->kids[s], cl, (int)s) < 0) return -1;
+    }
+  } else {
+    for (uint32_t k = 0; k < n->nkids; k++)
+      if (n->kids[k] && flatten(c, n->kids[k], me, clause) < 0) return -1;
+  }
+  return me;
+}
+
+static void build_structure(ftree *t, sqlsim_arena *a) {
+  int n = t->n;
+  int *count = calloc((size_t)n + 1, sizeof(int));
+  for (int i = 1; i < n; i++) count[t->v[i].parent]++;
+  t->kids = sqlsim_arena_alloc(a, sizeof(int) * (size_t)(n + 1));
+  int at = 0;
+  for (int i = 0; i < n; i++) {
+    t->v[i].first = at;
+    at += count[i];
+    t->v[i].nkids = 0;
+  }
+  for (int i = 1; i < n; i++) {
+    fnode *p = &t->v[t->v[i].parent];
+    t->v[i].pos = p->nkids;
+    t->kids[p->first + p->nkids++] = i;
+  }
+  free(count);
+  /* sizes, heights, hashes: children come after parents in pre-order */
+  for (int i = n - 1; i >= 0; i--) {
+    fnode *f = &t->v[i];
+    f->size = 1;
+    f->height = 1;
+    int unordered = f->slot < 0 && unordered_kids(f->n, f->clause);
+    f->unordered = (unsigned)unordered;
+    uint64_t h = mix64(((uint64_t)f->label << 32) ^ hash_str(f->value)), acc = 0;
+    for (int k = 0; k < f->nkids; k++) {
+      const fnode *ch = &t->v[t->kids[f->first + k]];
+      f->size += ch->size;
+      if (ch->height + 1 > f->height) f->height = ch->height + 1;
+      if (unordered) acc += mix64(ch->hash);
+      else h = mix64(h ^ (ch->hash + 0x9e3779b97f4a7c15ULL * (uint64_t)(k + 1)));
+    }
+    f->hash = unordered ? mix64(h ^ acc) : h;
+  }
+}
+
+int diff_flatten(sqlsim_arena *a, const sqlsim_node *root, ftree *t) {
+  memset(t, 0, sizeof *t);
+  flat_ctx c = {t, a, 0, 0, 0};
+  if (flatten(&c, root, -1, -1) < 0 || c.overflow) return -1;
+  build_structure(t, a);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- matching */
+
+typedef struct match_ctx {
+  ftree *g, *p;
+} match_ctx;
+
+static void map_pair(match_ctx *m, int a, int b) {
+  m->g->v[a].match = b;
+  m->p->v[b].match = a;
+}
+
+/* Maps two isomorphic subtrees node for node (bag children paired by hash). */
+static void map_iso(match_ctx *m, int a, int b) {
+  map_pair(m, a, b);
+  fnode *fa = &m->g->v[a], *fb = &m->p->v[b];
+  if (!fa->unordered) {
+    for (int k = 0; k < fa->nkids && k < fb->nkids; k++)
+      map_iso(m, m->g->kids[fa->first + k], m->p->kids[fb->first + k]);
+    return;
+  }
+  for (int k = 0; k < fa->nkids; k++) {
+    int ca = m->g->kids[fa->first + k];
+    for (int j = 0; j < fb->nkids; j++) {
+      int cb = m->p->kids[fb->first + j];
+      if (m->p->v[cb].match < 0 && m->p->v[cb].hash == m->g->v[ca].hash) {
+        map_iso(m, ca, cb);
+        break;
+      }
+    }
+  }
+}
+
+typedef struct hent {
+  uint64_t hash;
+  int idx;
+} hent;
+
+static int hent_less(const hent *a, const hent *b) {
+  return a->hash != b->hash ? a->hash < b->hash : a->idx < b->idx;
+}
+
+/* In-place quicksort (glibc's qsort allocates; this runs per pair). */
+static void hent_sort(hent *v, int n) {
+  while (n > 16) {
+    hent pivot = v[n / 2];
+    int i = 0, j = n - 1;
+    while (i <= j) {
+      while (hent_less(&v[i], &pivot)) i++;
+      while (hent_less(&pivot, &v[j])) j--;
+      if (i <= j) {
+        hent t = v[i];
+        v[i++] = v[j];
+        v[j--] = t;
+      }
+    }
+    if (j + 1 < n - i) {
+      hent_sort(v, j + 1);
+      v += i;
+      n -= i;
+    } else {
+      hent_sort(v + i, n - i);
+      n = j + 1;
+    }
+  }
+  for (int i = 1; i < n; i++)
+    for (int k = i; k > 0 && hent_less(&v[k], &v[k - 1]); k--) {
+      hent t = v[k];
+      v[k] = v[k - 1];
+      v[k - 1] = t;
+    }
+}
+
+static double dice(match_ctx *m, int a, int b);
+
+typedef struct amb {
+  int g, p;
+  double score;
+  int height;
+} amb;
+
+static int amb_cmp(const void *x, const void *y) {
+  const amb *a = x, *b = y;
+  if (a->score != b->score) return a->score > b->score ? -1 : 1;
+  if (a->height != b->height) return b->height - a->height;
+  if (a->g != b->g) return a->g - b->g;
+  return a->p - b->p;
+}
+
+/* The run [lo, hi) of equal hashes h in a sorted table. */
+static int hash_run(const hent *tab, int n, uint64_t h, int *hi) {
+  int lo = 0, up = n;
+  while (lo < up) {
+    int mid = (lo + up) / 2;
+    if (tab[mid].hash < h) lo = mid + 1;
+    else up = mid;
+  }
+  int e = lo;
+  while (e < n && tab[e].hash == h) e++;
+  *hi = e;
+  return lo;
+}
+
+/* Top-down: taller subtrees first; a subtree whose hash is unique among the
+ * unmapped nodes on both sides is mapped at once, ambiguous ones are mapped
+ * afterwards by how well their parents agree (GumTree's rule). */
+static void top_down(match_ctx *m) {
+  int np = m->p->n, ng = m->g->n;
+  hent *ph = malloc(sizeof *ph * (size_t)(np + 1)), *gh = malloc(sizeof *gh * (size_t)(ng + 1));
+  for (int i = 0; i < np; i++) ph[i] = (hent){m->p->v[i].hash, i};
+  for (int i = 0; i < ng; i++) gh[i] = (hent){m->g->v[i].hash, i};
+  hent_sort(ph, np);
+  hent_sort(gh, ng);
+  /* gold nodes by height (desc), then pre-order: sort (-height, index) keys */
+  hent *oh = malloc(sizeof *oh * (size_t)(ng + 1));
+  for (int i = 0; i < ng; i++) oh[i] = (hent){(uint64_t)(0x7fffffff - m->g->v[i].height), i};
+  hent_sort(oh, ng);
+  int *order = malloc(sizeof *order * (size_t)(ng + 1));
+  for (int i = 0; i < ng; i++) order[i] = oh[i].idx;
+  free(oh);
+  int acap = 64, na = 0;
+  amb *ambs = malloc(sizeof *ambs * (size_t)acap);
+  for (int k = 0; k < ng; k++) {
+    int i = order[k];
+    fnode *f = &m->g->v[i];
+    if (f->match >= 0) continue;
+    /* inside an already mapped subtree: nothing left to do here */
+    int pe, ge;
+    int pl = hash_run(ph, np, f->hash, &pe), gl = hash_run(gh, ng, f->hash, &ge);
+    int pfree = 0, gfree = 0, cand = -1;
+    for (int x = pl; x < pe; x++)
+      if (m->p->v[ph[x].idx].match < 0) {
+        pfree++;
+        if (cand < 0) cand = ph[x].idx;
+      }
+    for (int x = gl; x < ge; x++) gfree += m->g->v[gh[x].idx].match < 0;
+    if (!pfree) continue;
+    if (pfree == 1 && gfree == 1) {
+      map_iso(m, i, cand);
+      continue;
+    }
+    for (int x = pl; x < pe; x++) {
+      int c = ph[x].idx;
+      if (m->p->v[c].match >= 0) continue;
+      if (na == acap) ambs = realloc(ambs, sizeof *ambs * (size_t)(acap *= 2));
+      ambs[na++] = (amb){i, c, 0, f->height};
+    }
+  }
+  /* ambiguous pairs: parents mapped to each other first, then parent Dice */
+  for (int k = 0; k < na; k++) {
+    int gp = m->g->v[ambs[k].g].parent, pp = m->p->v[ambs[k].p].parent;
+    double sc = 0;
+    if (gp >= 0 && pp >= 0) {
+      if (m->g->v[gp].match == pp) sc = 2;
+      else if (m->g->v[gp].label == m->p->v[pp].label) sc = 1 + dice(m, gp, pp);
+    }
+    ambs[k].score = sc;
+  }
+  if (na > 1) qsort(ambs, (size_t)na, sizeof *ambs, amb_cmp);
+  for (int k = 0; k < na; k++) {
+    amb *a = &ambs[k];
+    if (m->g->v[a->g].match >= 0 || m->p->v[a->p].match >= 0) continue;
+    /* a bare leaf needs its parents to agree */
+    if (m->g->v[a->g].size == 1 && a->score < 2) continue;
+    map_iso(m, a->g, a->p);
+  }
+  free(ambs);
+  free(order);
+  free(ph);
+  free(gh);
+}
+
+/* Dice of the mapped descendants of gold a and prediction b. */
+static double dice(match_ctx *m, int a, int b) {
+  fnode *fa = &m->g->v[a], *fb = &m->p->v[b];
+  int common = 0;
+  for (int d = a + 1; d < a + fa->size; d++) {
+    int x = m->g->v[d].match;
+    if (x > b && x < b + fb->size) common++;
+  }
+  int da = fa->size - 1, db = fb->size - 1;
+  return da + db ? 2.0 * common / (da + db) : 0;
+}
+
+static void recover(match_ctx *m, int a, int b) {
+  fnode *fa = &m->g->v[a], *fb = &m->p->v[b];
+  for (int pass = 0; pass < 2; pass++) {
+    for (int k = 0; k < fa->nkids; k++) {
+      int ca = m->g->kids[fa->first + k];
+      if (m->g->v[ca].match >= 0) continue;
+      for (int j = 0; j < fb->nkids; j++) {
+        int cb = m->p->kids[fb->first + j];
+        if (m->p->v[cb].match >= 0 || m->p->v[cb].label != m->g->v[ca].label) continue;
+        if (pass == 0 && strcmp(m->p->v[cb].value, m->g->v[ca].value)) continue;
+        map_pair(m, ca, cb);
+        recover(m, ca, cb);
+        break;
+      }
+    }
+  }
+  /* matched children may still have unmatched children of their own */
+  for (int k = 0; k < fa->nkids; k++) {
+    int ca = m->g->kids[fa->first + k];
+    int cb = m->g->v[ca].match;
+    if (cb >= 0 && m->p->v[cb].parent == b && m->g->v[ca].nkids) recover(m, ca, cb);
+  }
+}
+
+static void bottom_up(match_ctx *m) {
+  /* post-order over gold = reverse pre-order works for "children before parent" */
+  for (int i = m->g->n - 1; i >= 0; i--) {
+    fnode *f = &m->g->v[i];
+    if (f->match >= 0 || f->nkids == 0) continue;
+    int has = 0;
+    for (int d = i + 1; d < i + f->size && !has; d++) has = m->g->v[d].match >= 0;
+    if (!has) continue;
+    int best = -1;
+    double bd = 0;
+    for (int c = 0; c < m->p->n; c++) {
+      if (m->p->v[c].match >= 0 || m->p->v[c].label != f->label) continue;
+      double d = dice(m, i, c);
+      if (d > bd) {
+        bd = d;
+        best = c;
+      }
+    }
+    if (best >= 0 && bd >= MIN_DICE) {
+      map_pair(m, i, best);
+      recover(m, i, best);
+    }
+  }
+  if (m->g->v[0].match < 0 && m->p->v[0].match < 0 && m->g->v[0].label == m->p->v[0].label)
+    map_pair(m, 0, 0);
+  if (m->g->v[0].match == 0) recover(m, 0, 0);
+}
+
+void diff_match(ftree *g, ftree *p) {
+  match_ctx m = {g, p};
+  top_down(&m);
+  bottom_up(&m);
+}
+
+/* ---------------------------------------------------------------- script */
+
+static int ordered_parent(const ftree *t, int i) {
+  int p = t->v[i].parent;
+  return p >= 0 && !t->v[p].unordered && t->v[p].slot < 0 &&
+         (t->v[p].clause == SQLSIM_SEL_ORDER || t->v[p].n->kind == SQLSIM_N_LIST ||
+          t->v[p].n->kind == SQLSIM_N_FUNC);
+}
+
+/* A table added or removed counts as a change of table when the query block
+ * it sits in is in both trees; a table inside a subquery that was added or
+ * removed whole is part of that subquery (a dropped select item with a
+ * scalar subquery is not a change of table). */
+static int table_change(const ftree *t, int i) {
+  for (int a = t->v[i].parent; a >= 0; a = t->v[a].parent)
+    if (t->v[a].slot < 0 && t->v[a].n->kind == SQLSIM_N_SELECT) return t->v[a].match >= 0;
+  return 1;
+}
+
+int diff_script(sqlsim_diff *d, const ftree *g, const ftree *p) {
+  sqlsim_arena *a = d->arena;
+  int cap = g->n + p->n + 1;
+  d->edits = sqlsim_arena_alloc(a, sizeof *d->edits * (size_t)cap);
+  for (int i = 0; i < g->n; i++) {
+    const fnode *f = &g->v[i];
+    sqlsim_edit *e = &d->edits[d->nedits++];
+    e->gold = f->slot >= 0 ? NULL : f->n;
+    e->clause = f->clause;
+    e->table = f->table;
+    e->gold_index = i;
+    e->pred_index = f->match;
+    if (f->match < 0) {
+      e->action = SQLSIM_EDIT_DELETE;
+      d->ndelete++;
+      if (f->table && table_change(g, i)) d->table_changed = 1;
+      continue;
+    }
+    const fnode *q = &p->v[f->match];
+    e->pred = q->slot >= 0 ? NULL : q->n;
+    int gp = f->parent, pp = q->parent;
+    if (strcmp(f->value, q->value)) {
+      e->action = SQLSIM_EDIT_UPDATE;
+      d->nupdate++;
+      if (f->table) d->table_changed = 1;
+    } else if ((gp < 0) != (pp < 0) || (gp >= 0 && g->v[gp].match != pp)) {
+      e->action = SQLSIM_EDIT_MOVE;
+      d->nmove++;
+    } else if (gp >= 0 && ordered_parent(g, i) && f->pos != q->pos) {
+      e->action = SQLSIM_EDIT_MOVE;
+      e->ordered = 1;
+      d->nmove++;
+    } else {
+      e->action = SQLSIM_EDIT_KEEP;
+      d->nkeep++;
+    }
+  }
+  for (int j = 0; j < p->n; j++) {
+    const fnode *q = &p->v[j];
+    if (q->match >= 0) continue;
+    sqlsim_edit *e = &d->edits[d->nedits++];
+    e->action = SQLSIM_EDIT_INSERT;
+    e->pred = q->slot >= 0 ? NULL : q->n;
+    e->clause = q->clause;
+    e->table = q->table;
+    e->gold_index = -1;
+    e->pred_index = j;
+    d->ninsert++;
+    if (q->table && table_change(p, j)) d->table_changed = 1;
+  }
+  return 0;
+}

@@ -178,6 +178,24 @@ int main(int argc, char **argv) {
          "%.1f ms, %.0f pairs/s (%.0fx)\n",
          pairs, rounds, best * 1e3, pairs / best, pairs / best / 500, best_dedup * 1e3, pairs / best_dedup,
          pairs / best_dedup / 500);
+  /* symmetry: the BIS similarity of gold vs prediction and of prediction vs gold */
+  int sym_n = 0, sym_same = 0;
+  for (int p = 0; p < npreds; p++)
+    for (int i = 0; i < n; i++) {
+      const sqlsim_schema *s = sqlsim_catalog_find(cat, gold->items[i].db_id);
+      double b1, s1, b2, s2;
+      sqlsim_query *q;
+      const char *ps_ = pred[p]->items[i].sql;
+      if (sqlsim_parse(ps_, strlen(ps_), s, 0, &q, NULL)) continue;
+      sqlsim_query_free(q);
+      if (sqlsim_similarity(gold->items[i].sql, ps_, s, &b1, &s1, NULL) ||
+          sqlsim_similarity(ps_, gold->items[i].sql, s, &b2, &s2, NULL))
+        continue;
+      sym_n++;
+      sym_same += b1 == b2;
+    }
+  printf("  symmetry: bis(gold, pred) == bis(pred, gold) on %d of %d parsed pairs (%.1f%%)\n", sym_same, sym_n,
+         100.0 * sym_same / (sym_n ? sym_n : 1));
   if (ref_dir) {
     pt *ps = malloc(sizeof *ps * (size_t)pairs), *pb = malloc(sizeof *pb * (size_t)pairs);
     int pooled = 0;

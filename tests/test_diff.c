@@ -1,0 +1,115 @@
+/* test_diff.c -- the edit script, the BIS similarity and the calibrated score. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "sqlsim.h"
+
+static sqlsim_catalog *cat;
+static const sqlsim_schema *concert;
+
+static int setup(void **state) {
+  (void)state;
+  if (sqlsim_catalog_load_tables_json(SQLSIM_SOURCE_DIR "/tests/data/tables_small.json", &cat, NULL)) return -1;
+  concert = sqlsim_catalog_find(cat, "concert");
+  return 0;
+}
+static int teardown(void **state) {
+  (void)state;
+  sqlsim_catalog_free(cat);
+  sqlsim_thread_cleanup();
+  return 0;
+}
+
+static void sim(const char *g, const char *p, double *bis, double *score) {
+  sqlsim_error err = {0};
+  if (sqlsim_similarity(g, p, concert, bis, score, &err)) fail_msg("gold: %s", err.message);
+}
+
+static const struct {
+  const char *gold, *pred;
+  double bis_lo, bis_hi, score_lo, score_hi;
+} cases[] = {
+    /* the paper's invariances: 1 */
+    {"SELECT name, age FROM singer WHERE age > 20 AND country = 'x'",
+     "SELECT name, age FROM singer WHERE age > 20 AND country = 'x'", 1, 1, 1, 1},
+    {"SELECT name, age FROM singer WHERE age > 20 AND country = 'x'",
+     "SELECT age, name FROM singer WHERE country = 'x' AND 20 < age", 1, 1, 1, 1},
+    {"SELECT name FROM singer WHERE age > 20", "SELECT s.name AS n FROM singer AS s WHERE s.age > 20", 1, 1, 1, 1},
+    /* a changed table: 0 */
+    {"SELECT name FROM singer", "SELECT name FROM stadium", 0, 0, 0, 0.2},
+    /* a dropped column and a changed literal: strictly between */
+    {"SELECT name, age FROM singer", "SELECT name FROM singer", 0.01, 0.99, 0.01, 0.99},
+    {"SELECT name FROM singer WHERE country = 'France'", "SELECT name FROM singer WHERE country = 'Spain'",
+     0.01, 0.99, 0.01, 0.99},
+    /* equivalent forms: the calibrated score sees through them, BIS does not */
+    {"SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id",
+     "SELECT stadium.name FROM concert, stadium WHERE concert.stadium_id = stadium.stadium_id", 0.01, 0.99, 1, 1},
+    {"SELECT count(*) FROM singer", "SELECT count(singer_id) FROM singer", 0.01, 0.99, 1, 1},
+    {"SELECT name FROM singer WHERE age BETWEEN 20 AND 30",
+     "SELECT name FROM singer WHERE age >= 20 AND age <= 30", 0.01, 0.99, 1, 1},
+    {"SELECT name FROM singer WHERE NOT age = 3", "SELECT name FROM singer WHERE age <> 3", 0.01, 0.99, 1, 1},
+    {"SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert ORDER BY concert_id)",
+     "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert)", 0.01, 0.99, 1, 1},
+    /* what changes the result weighs more than what does not */
+    {"SELECT name FROM singer ORDER BY age DESC LIMIT 1", "SELECT name FROM singer ORDER BY age ASC LIMIT 1",
+     0.01, 0.99, 0.01, 0.5},
+};
+
+static void test_cases(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    double b, s;
+    sim(cases[i].gold, cases[i].pred, &b, &s);
+    if (b < cases[i].bis_lo - 1e-12 || b > cases[i].bis_hi + 1e-12 || s < cases[i].score_lo - 1e-12 ||
+        s > cases[i].score_hi + 1e-12)
+      fail_msg("case %zu: bis %.3f score %.3f\n  %s\n  %s", i, b, s, cases[i].gold, cases[i].pred);
+  }
+}
+
+static void test_unparseable(void **state) {
+  (void)state;
+  double b = 1, s = 1;
+  sqlsim_error err = {0};
+  assert_int_equal(sqlsim_similarity("SELECT name FROM singer", "SELECT name FROM", concert, &b, &s, &err), 0);
+  assert_true(b == 0 && s == 0);
+  assert_non_null(strstr(err.message, "syntax error"));
+}
+
+/* The script itself: counts add up, and one changed literal is one update. */
+static void test_script(void **state) {
+  (void)state;
+  sqlsim_query *g, *p;
+  const char *a = "SELECT name FROM singer WHERE country = 'France'", *b = "SELECT name FROM singer WHERE country = 'Spain'";
+  assert_int_equal(sqlsim_parse(a, strlen(a), concert, 0, &g, NULL), 0);
+  assert_int_equal(sqlsim_parse(b, strlen(b), concert, 0, &p, NULL), 0);
+  sqlsim_diff *d;
+  assert_int_equal(sqlsim_diff_trees(g->root, p->root, &d, NULL), 0);
+  assert_int_equal(d->nupdate, 1);
+  assert_int_equal(d->ninsert + d->ndelete, 0);
+  assert_int_equal(d->nkeep + d->nmove + d->nupdate, d->nedits);
+  int found = 0;
+  for (int k = 0; k < d->nedits; k++)
+    if (d->edits[k].action == SQLSIM_EDIT_UPDATE) {
+      assert_string_equal(d->edits[k].gold->text, "France");
+      assert_string_equal(d->edits[k].pred->text, "Spain");
+      assert_int_equal(d->edits[k].clause, SQLSIM_SEL_WHERE);
+      found = 1;
+    }
+  assert_true(found);
+  sqlsim_diff_free(d);
+  sqlsim_query_free(g);
+  sqlsim_query_free(p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_cases),
+      cmocka_unit_test(test_unparseable),
+      cmocka_unit_test(test_script),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

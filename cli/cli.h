@@ -37,5 +37,6 @@ const sqlsim_schema *cli_schema_for(cli_schema_opts *o, const char *db_id);
 int cmd_parse(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 
 #endif

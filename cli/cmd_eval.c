@@ -253,6 +253,7 @@ static void write_item(strbuf *sb, eval_ctx *c, int p, int i) {
   }
   sb_puts(sb, ",\"error\":");
   if (c->gold_err[i]) json_error(sb, c->gold_err[i], -1, "gold");
+  else if (c->match_err[i]) json_error(sb, c->match_err[i], -1, "gold");
   else if (r->has_match && r->match.error.code) json_error(sb, r->match.error.message, r->match.error.offset, "pred");
   else if (r->ex_err[0]) json_error(sb, r->ex_err, -1, "pred");
   else if (r->bis_err[0]) json_error(sb, r->bis_err, -1, "pred");
@@ -454,6 +455,7 @@ int cmd_eval(int argc, char **argv) {
   c.recs = calloc((size_t)c.npreds * n, sizeof *c.recs);
   c.hardness = malloc(sizeof *c.hardness * n);
   c.gold_err = calloc(n, sizeof *c.gold_err);
+  c.match_err = calloc(n, sizeof *c.match_err);
   for (int i = 0; i < c.gold->n; i++) c.hardness[i] = SQLSIM_HARD_UNKNOWN;
   if (c.catalog && !c.sqlite) phase_match(&c);
   if (c.metrics & M_BIS) phase_bis(&c);
@@ -481,7 +483,7 @@ int cmd_eval(int argc, char **argv) {
     }
   }
   int gold_errors = 0;
-  for (int i = 0; i < c.gold->n; i++) gold_errors += c.gold_err[i] != NULL;
+  for (int i = 0; i < c.gold->n; i++) gold_errors += c.gold_err[i] != NULL || c.match_err[i] != NULL;
   if (json) {
     json_report(&c, tot);
   } else {
@@ -539,8 +541,12 @@ int cmd_eval(int argc, char **argv) {
     }
   }
   free(tot);
-  for (int i = 0; i < c.gold->n; i++) free(c.gold_err[i]);
+  for (int i = 0; i < c.gold->n; i++) {
+    free(c.gold_err[i]);
+    free(c.match_err[i]);
+  }
   free(c.gold_err);
+  free(c.match_err);
   free(c.hardness);
   free(c.recs);
 out:

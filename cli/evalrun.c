@@ -48,7 +48,7 @@ void phase_match(eval_ctx *c) {
     sqlsim_spider_gold *g = NULL;
     sqlsim_error err = {0};
     if (sqlsim_spider_gold_prepare(ev, gi->sql, gi->db_id, &g, &err)) {
-      if (c->metrics & M_MATCH) set_gold_err(c, i, err.message);
+      if (c->metrics & M_MATCH) c->match_err[i] = strdup(err.message);
       continue;
     }
     c->hardness[i] = sqlsim_spider_gold_hardness(g);
@@ -68,6 +68,34 @@ const sqlsim_schema *schema_of(eval_ctx *c, const char *db_id) {
   if (!c->catalog) return NULL;
   if (c->sqlite || sqlsim_catalog_count(c->catalog) == 1) return sqlsim_catalog_at(c->catalog, 0);
   return db_id ? sqlsim_catalog_find(c->catalog, db_id) : NULL;
+}
+
+/* The byte spans of the edits that count, on each side, for highlighting. */
+static void collect_spans(eval_ctx *c, const sqlsim_diff *d, rec *r) {
+  int ng = 0, np = 0;
+  for (int k = 0; k < d->nedits; k++) {
+    const sqlsim_edit *e = &d->edits[k];
+    if (e->weight <= 0) continue;
+    ng += e->gold_content && e->gold_content->start >= 0;
+    np += e->pred_content && e->pred_content->start >= 0;
+  }
+  r->gspans = sqlsim_arena_alloc(c->arena, sizeof(int) * (size_t)(2 * ng + 1));
+  r->pspans = sqlsim_arena_alloc(c->arena, sizeof(int) * (size_t)(2 * np + 1));
+  for (int k = 0; k < d->nedits; k++) {
+    const sqlsim_edit *e = &d->edits[k];
+    if (e->weight <= 0) continue;
+    const sqlsim_node *g = e->gold_content, *p = e->pred_content;
+    if (g && g->start >= 0) {
+      r->gspans[2 * r->ngspans] = g->start;
+      r->gspans[2 * r->ngspans + 1] = g->end > g->start ? g->end : g->start + 1;
+      r->ngspans++;
+    }
+    if (p && p->start >= 0) {
+      r->pspans[2 * r->npspans] = p->start;
+      r->pspans[2 * r->npspans + 1] = p->end > p->start ? p->end : p->start + 1;
+      r->npspans++;
+    }
+  }
 }
 
 /* Gold parsed twice (as written, and with equivalent forms made one), once per
@@ -100,13 +128,30 @@ void phase_bis(eval_ctx *c) {
         r->bis = s->bis;
         r->score = s->score;
         memcpy(r->bis_err, s->bis_err, sizeof r->bis_err);
+        r->dialect = s->dialect;
+        r->cats = s->cats;
+        r->gspans = s->gspans;
+        r->pspans = s->pspans;
+        r->ngspans = s->ngspans;
+        r->npspans = s->npspans;
         continue;
       }
       if (sqlsim_parse(psql, strlen(psql), schema, 0, &q, &err)) {
         snprintf(r->bis_err, sizeof r->bis_err, "the prediction does not parse (offset %d): %.200s", err.offset,
                  err.message);
+        if (c->want_categories) {
+          r->cats.mask = 1u << SQLSIM_CAT_UNPARSEABLE;
+          r->cats.evidence[SQLSIM_CAT_UNPARSEABLE] = sqlsim_arena_strdup(c->arena, r->bis_err);
+          if (err.offset >= 0) {
+            r->pspans = sqlsim_arena_alloc(c->arena, sizeof(int) * 2);
+            r->pspans[0] = err.offset;
+            r->pspans[1] = err.offset + 1;
+            r->npspans = 1;
+          }
+        }
         continue; /* bis = score = 0 */
       }
+      if (c->want_categories) sqlsim_dialect_construct(q, c->arena, &r->dialect);
       sqlsim_diff *d;
       if (sqlsim_diff_trees(g->root, q->root, &d, &err) == 0) {
         r->bis = d->bis;
@@ -115,6 +160,10 @@ void phase_bis(eval_ctx *c) {
       sqlsim_equiv_normalize(q);
       if (sqlsim_diff_trees(ge->root, q->root, &d, &err) == 0) {
         r->score = d->score;
+        if (c->want_categories) {
+          sqlsim_categorize_diff(d, c->arena, &r->cats);
+          collect_spans(c, d, r);
+        }
         sqlsim_diff_free(d);
       }
       sqlsim_query_free(q);
@@ -177,6 +226,8 @@ static void exec_item(eval_ctx *c, conn_cache *cc, int i) {
     const char *psql = c->pred[p]->items[i].sql;
     sqlsim_result praw;
     sqlsim_exec_flags(db, psql, SQLSIM_EXEC_VALUES, &praw);
+    r->gold_rows = graw.nrows;
+    r->pred_rows = praw.status == SQLSIM_EXEC_OK ? praw.nrows : -1;
     if (praw.status != SQLSIM_EXEC_OK) {
       snprintf(r->ex_err, sizeof r->ex_err, "%s", praw.reason);
       r->ex_bird = r->ex_spider = 0;
@@ -225,7 +276,10 @@ static void *exec_worker(void *arg) {
 
 void phase_exec(eval_ctx *c) {
   for (int p = 0; p < c->npreds; p++)
-    for (int i = 0; i < c->gold->n; i++) R(c, p, i)->ex_bird = R(c, p, i)->ex_spider = -1;
+    for (int i = 0; i < c->gold->n; i++) {
+      R(c, p, i)->ex_bird = R(c, p, i)->ex_spider = -1;
+      R(c, p, i)->gold_rows = R(c, p, i)->pred_rows = -1;
+    }
   int jobs = c->jobs > 0 ? c->jobs : 1;
   pthread_t *th = calloc((size_t)jobs, sizeof *th);
   for (int t = 0; t < jobs; t++) pthread_create(&th[t], NULL, exec_worker, c);

@@ -23,6 +23,12 @@ typedef struct rec {
   int has_bis;
   double bis, score;
   char bis_err[256];
+  /* for analyze */
+  long gold_rows, pred_rows;  /* -1 when not run */
+  const char *dialect;        /* a construct SQLite does not have, or NULL */
+  sqlsim_categories cats;     /* structural, then final */
+  int *gspans, *pspans;       /* byte spans [start, end) of the differing parts */
+  int ngspans, npspans;
 } rec;
 
 typedef struct eval_ctx {
@@ -33,10 +39,13 @@ typedef struct eval_ctx {
   sqlsim_itemset *gold, **pred;
   sqlsim_catalog *catalog;
   int *hardness;          /* per gold item, SQLSIM_HARD_* (UNKNOWN without tables) */
-  char **gold_err;        /* per gold item: why it cannot be scored (match or exec) */
+  char **gold_err;        /* per gold item: why it cannot be scored (BIS parse, execution) */
+  char **match_err;       /* per gold item: why the matcher cannot read it */
   rec *recs;              /* npreds x n */
   int next_item;          /* work queue for exec threads */
   pthread_mutex_t mu;
+  int want_categories;    /* analyze: categories and spans from the calibrated diff */
+  sqlsim_arena *arena;    /* their evidence strings and spans */
 } eval_ctx;
 
 

@@ -10,6 +10,10 @@ static const struct cmd {
   int (*fn)(int argc, char **argv);
   const char *usage;
 } commands[] = {
+    {"analyze", cmd_analyze,
+     "sqlsim analyze --gold FILE [--tables FILE] [--db-dir DIR | --sqlite FILE] --pred FILE [--pred ...]\n"
+     "              [--gold FILE ... --pred ...] [-j N] [--no-exec] [--per-item FILE] [--csv FILE]\n"
+     "              [--html FILE] [--format text|json]"},
     {"eval", cmd_eval,
      "sqlsim eval --metrics match,exec,ves,rves,result --gold FILE --pred FILE [--pred FILE...]\n"
      "              [--tables FILE] [--db-dir DIR | --sqlite FILE] [--mode compatible|corrected]\n"

@@ -44,6 +44,8 @@ static void weigh(sqlsim_diff *d, sqlsim_edit *e, int limit) {
   e->why = NULL;
 #define W(w, why_) (e->weight = (w), e->why = (why_))
   if (e->action == SQLSIM_EDIT_KEEP) return;
+  /* inside an added or removed subtree: its root carries the weight */
+  if ((e->action == SQLSIM_EDIT_INSERT || e->action == SQLSIM_EDIT_DELETE) && !e->root) return;
   if (e->action == SQLSIM_EDIT_MOVE) {
     const fnode *fg = &d->priv->g.v[e->gold_index], *fp = &d->priv->p.v[e->pred_index];
     if (e->ordered && cl == SQLSIM_SEL_ORDER) W(0.5, "order key position");

@@ -492,18 +492,23 @@ int diff_script(sqlsim_diff *d, const ftree *g, const ftree *p) {
     const fnode *f = &g->v[i];
     sqlsim_edit *e = &d->edits[d->nedits++];
     e->gold = f->slot >= 0 ? NULL : f->n;
+    e->gold_content = f->slot >= 0 ? f->n->kids[f->slot] : f->n;
     e->clause = f->clause;
     e->table = f->table;
     e->gold_index = i;
     e->pred_index = f->match;
+    e->pred_clause = -1;
     if (f->match < 0) {
+      e->whole = f->parent >= 0 && (g->v[f->parent].slot >= 0 || g->v[f->parent].label == L_BOOL);
       e->action = SQLSIM_EDIT_DELETE;
       d->ndelete++;
       if (f->table && table_change(g, i)) d->table_changed = 1;
       continue;
     }
     const fnode *q = &p->v[f->match];
+    e->pred_clause = q->clause;
     e->pred = q->slot >= 0 ? NULL : q->n;
+    e->pred_content = q->slot >= 0 ? q->n->kids[q->slot] : q->n;
     int gp = f->parent, pp = q->parent;
     if (strcmp(f->value, q->value)) {
       e->action = SQLSIM_EDIT_UPDATE;
@@ -526,7 +531,10 @@ int diff_script(sqlsim_diff *d, const ftree *g, const ftree *p) {
     if (q->match >= 0) continue;
     sqlsim_edit *e = &d->edits[d->nedits++];
     e->action = SQLSIM_EDIT_INSERT;
+    e->pred_clause = q->clause;
+    e->whole = q->parent >= 0 && (p->v[q->parent].slot >= 0 || p->v[q->parent].label == L_BOOL);
     e->pred = q->slot >= 0 ? NULL : q->n;
+    e->pred_content = q->slot >= 0 ? q->n->kids[q->slot] : q->n;
     e->clause = q->clause;
     e->table = q->table;
     e->gold_index = -1;

@@ -316,7 +316,9 @@ int sqlsim_walk(sqlsim_node *n, sqlsim_walk_fn pre, sqlsim_walk_fn post, void *c
 
 /* Printing. */
 enum {
-  SQLSIM_PRINT_QUALIFY = 1u << 0  /* write resolved columns as table.column */
+  SQLSIM_PRINT_QUALIFY = 1u << 0  /* write resolved columns as table.column, by table name
+                                     (for display and comparison: not runnable when the
+                                     query gives the table an alias) */
 };
 /* Returns the node printed as SQLite SQL, in a malloc'd string the caller
  * frees; NULL only when out of memory. */
@@ -519,6 +521,9 @@ typedef struct sqlsim_edit {
   double weight;            /* the calibrated score's weight of this edit */
   const char *why;          /* the weight's category */
   int gold_index, pred_index; /* pre-order positions in the diff's flattened trees, -1 */
+  const sqlsim_node *gold_content, *pred_content; /* a clause edit: what the clause holds */
+  int pred_clause;          /* the clause on the prediction's side (moves), -1 none */
+  int whole;                /* an added/removed whole condition: its parent is a clause or AND/OR */
   int root;                 /* first edit of an inserted/deleted subtree (its parent is not) */
 } sqlsim_edit;
 
@@ -551,6 +556,34 @@ void sqlsim_equiv_normalize(sqlsim_query *q);
  * = 0 with err describing it (and return 0). */
 int sqlsim_similarity(const char *gold, const char *pred, const sqlsim_schema *schema,
                       double *bis, double *score, sqlsim_error *err);
+
+/* ---------------------------------------------------------------- error categories */
+
+/* What kind of mistake a prediction makes (metrics/categories.c); several can
+ * hold for one item. docs/error-categories.md defines each with an example. */
+enum {
+  SQLSIM_CAT_CORRECT, SQLSIM_CAT_CORRECT_OTHER_FORM, SQLSIM_CAT_UNPARSEABLE, SQLSIM_CAT_DIALECT,
+  SQLSIM_CAT_EXEC_ERROR, SQLSIM_CAT_EMPTY_RESULT, SQLSIM_CAT_WRONG_TABLE, SQLSIM_CAT_MISSING_TABLE,
+  SQLSIM_CAT_EXTRA_TABLE, SQLSIM_CAT_JOIN, SQLSIM_CAT_WRONG_COLUMN, SQLSIM_CAT_MISSING_COLUMN,
+  SQLSIM_CAT_EXTRA_COLUMN, SQLSIM_CAT_AGGREGATE, SQLSIM_CAT_FILTER_COLUMN, SQLSIM_CAT_FILTER_OPERATOR,
+  SQLSIM_CAT_FILTER_VALUE, SQLSIM_CAT_MISSING_FILTER, SQLSIM_CAT_EXTRA_FILTER, SQLSIM_CAT_GROUP_HAVING,
+  SQLSIM_CAT_ORDER_LIMIT, SQLSIM_CAT_DISTINCT, SQLSIM_CAT_NESTING, SQLSIM_CAT_OTHER,
+  SQLSIM_NCAT
+};
+extern const char *const sqlsim_category_names[SQLSIM_NCAT];
+
+typedef struct sqlsim_categories {
+  uint32_t mask;                         /* 1 << SQLSIM_CAT_* */
+  const char *evidence[SQLSIM_NCAT];     /* what shows it (arena strings), per category */
+} sqlsim_categories;
+
+/* Structural categories from an edit script (a diff of equivalence-normalized
+ * trees): each edit that counts, by where it is and what it changes. Evidence
+ * strings go into arena a. */
+void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out);
+/* A construct SQLite does not have (YEAR(), DATE_FORMAT, ILIKE, ::, ...): returns
+ * 1 and a description, else 0. */
+int sqlsim_dialect_construct(const sqlsim_query *q, sqlsim_arena *a, const char **what);
 
 /* Names for diagnostics. */
 const char *sqlsim_kind_name(int kind);

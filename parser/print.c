@@ -412,7 +412,7 @@ static void p_node(printer *p, const sqlsim_node *n) {
   case SQLSIM_N_COLUMN:
     if ((p->options & SQLSIM_PRINT_QUALIFY) && n->source && n->source->kind == SQLSIM_N_TABLE &&
         !(n->flags & SQLSIM_F_ALIASREF)) {
-      p_ident(p, n->source->alias ? n->source->alias : name_of(n->source));
+      p_ident(p, n->source->text); /* the table, whatever alias the query gave it */
       sb_putc(&p->sb, '.');
     } else if (n->alias) {
       p_ident(p, n->alias);

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# html_check.sh -- the analysis report in a real browser.
+# Runs `sqlsim analyze` over the corpus's Spider prediction files (with execution),
+# loads the HTML report in headless Chromium, and checks that it rendered every row
+# of the item table without a JavaScript error, then takes a screenshot and checks it
+# is a real image of the page. Exit 77 (skipped) when Chromium is not installed.
+# usage: html_check.sh SQLSIM_BINARY SPIDER_CORPUS_DIR WORK_DIR
+set -euo pipefail
+sqlsim=$1 corpus=$2 work=$3
+command -v chromium >/dev/null 2>&1 || { echo "chromium is not installed: skipped"; exit 77; }
+mkdir -p "$work"
+preds=()
+for f in "$corpus"/predictions/*.sql; do preds+=(--pred "$f"); done
+"$sqlsim" analyze -j 2 --gold "$corpus/dev_gold.sql" --tables "$corpus/tables.json" \
+  --db-dir "$corpus/database" "${preds[@]}" --html "$work/report.html" --per-item "$work/items.jsonl" >/dev/null
+expected=$(wc -l < "$work/items.jsonl")
+flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+       --disable-component-update --disable-sync --user-data-dir="$work/profile")
+timeout 180 chromium "${flags[@]}" --virtual-time-budget=30000 --enable-logging=stderr --v=0 \
+  --dump-dom "file://$work/report.html" > "$work/dom.html" 2> "$work/console.log" || true
+body=$(grep -o '<body[^>]*>' "$work/dom.html" | head -1)
+echo "rendered: $body (expected $expected rows)"
+case "$body" in
+  *"data-ready=\"1\""*) ;;
+  *) echo "FAIL: the page did not finish rendering"; exit 1 ;;
+esac
+case "$body" in *"data-errors=\"0\""*) ;; *) echo "FAIL: JavaScript errors"; exit 1 ;; esac
+case "$body" in *"data-rows=\"$expected\""*) ;; *) echo "FAIL: the table does not have $expected rows"; exit 1 ;; esac
+if grep -q 'CONSOLE.*\(Uncaught\|Error\)' "$work/console.log"; then
+  grep 'CONSOLE' "$work/console.log" | head -5
+  echo "FAIL: console errors"; exit 1
+fi
+rm -f "$work/report.png"
+timeout 180 chromium "${flags[@]}" --window-size=1400,1400 --virtual-time-budget=30000 \
+  --screenshot="$work/report.png" "file://$work/report.html#open=13" >/dev/null 2>&1 || true
+[ -s "$work/report.png" ] || { echo "FAIL: no screenshot"; exit 1; }
+size=$(stat -c %s "$work/report.png")
+# a blank 1400x1400 page compresses to a few KB; the rendered report is well over 50 KB
+[ "$size" -gt 50000 ] || { echo "FAIL: the screenshot ($size bytes) looks blank"; exit 1; }
+head -c 8 "$work/report.png" | od -An -tx1 | grep -q "89 50 4e 47" || { echo "FAIL: not a PNG"; exit 1; }
+echo "ok: $expected rows, no errors, screenshot $size bytes at $work/report.png"

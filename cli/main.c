@@ -15,7 +15,7 @@ static const struct cmd {
      "              [--gold FILE ... --pred ...] [-j N] [--no-exec] [--per-item FILE] [--csv FILE]\n"
      "              [--html FILE] [--format text|json]"},
     {"eval", cmd_eval,
-     "sqlsim eval --metrics match,exec,ves,rves,result --gold FILE --pred FILE [--pred FILE...]\n"
+     "sqlsim eval --metrics match,bis,exec,ves,rves,result --gold FILE --pred FILE [--pred FILE...]\n"
      "              [--tables FILE] [--db-dir DIR | --sqlite FILE] [--mode compatible|corrected]\n"
      "              [-j N] [--iterations N] [--timeout S] [--now DATETIME] [--alternate]\n"
      "              [--per-item FILE] [--format text|json]"},
@@ -48,6 +48,10 @@ int main(int argc, char **argv) {
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) {
+      if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
+        printf("usage: %s\n", commands[i].usage);
+        return 0;
+      }
       int rc = commands[i].fn(argc - 1, argv + 1);
       sqlsim_thread_cleanup();
       return rc < 0 ? 1 : rc;

@@ -31,7 +31,9 @@
 #define MAX_NODES 20000
 #define MIN_DICE 0.5
 
-enum { L_CLAUSE = 64, L_BOOL = 65 }; /* labels beyond the node kinds */
+/* labels beyond the node kinds: AND/OR as one; a clause slot; a list by
+ * what holds it (a select list is not an argument list) */
+enum { L_BOOL = 64, L_CLAUSE = 80, L_LIST = 128 };
 
 static uint64_t mix64(uint64_t h) {
   h ^= h >> 33;
@@ -155,6 +157,7 @@ static int add_node(flat_ctx *c, const sqlsim_node *n, int slot, int parent, int
     f->value = "";
   } else {
     f->label = label_of(n);
+    if (n->kind == SQLSIM_N_LIST && parent >= 0) f->label = L_LIST + t->v[parent].label;
     f->value = value_of(c->a, n);
     f->table = n->kind == SQLSIM_N_TABLE || n->kind == SQLSIM_N_SUBQUERY ||
                n->kind == SQLSIM_N_FUNCTABLE;
@@ -484,6 +487,12 @@ static int table_change(const ftree *t, int i) {
   return 1;
 }
 
+/* The node a node sits in; NULL when that is a clause. */
+static const sqlsim_node *parent_node(const ftree *t, int i) {
+  int up = t->v[i].parent;
+  return up >= 0 && t->v[up].slot < 0 ? t->v[up].n : NULL;
+}
+
 int diff_script(sqlsim_diff *d, const ftree *g, const ftree *p) {
   sqlsim_arena *a = d->arena;
   int cap = g->n + p->n + 1;
@@ -496,6 +505,7 @@ int diff_script(sqlsim_diff *d, const ftree *g, const ftree *p) {
     e->clause = f->clause;
     e->table = f->table;
     e->gold_index = i;
+    e->gold_parent = parent_node(g, i);
     e->pred_index = f->match;
     e->pred_clause = -1;
     if (f->match < 0) {
@@ -509,6 +519,7 @@ int diff_script(sqlsim_diff *d, const ftree *g, const ftree *p) {
     e->pred_clause = q->clause;
     e->pred = q->slot >= 0 ? NULL : q->n;
     e->pred_content = q->slot >= 0 ? q->n->kids[q->slot] : q->n;
+    e->pred_parent = parent_node(p, f->match);
     int gp = f->parent, pp = q->parent;
     if (strcmp(f->value, q->value)) {
       e->action = SQLSIM_EDIT_UPDATE;
@@ -539,6 +550,7 @@ int diff_script(sqlsim_diff *d, const ftree *g, const ftree *p) {
     e->table = q->table;
     e->gold_index = -1;
     e->pred_index = j;
+    e->pred_parent = parent_node(p, j);
     d->ninsert++;
     if (q->table && table_change(p, j)) d->table_changed = 1;
   }

@@ -525,6 +525,7 @@ typedef struct sqlsim_edit {
   int pred_clause;          /* the clause on the prediction's side (moves), -1 none */
   int whole;                /* an added/removed whole condition: its parent is a clause or AND/OR */
   int root;                 /* first edit of an inserted/deleted subtree (its parent is not) */
+  const sqlsim_node *gold_parent, *pred_parent; /* the nodes they sit in (NULL: a clause) */
 } sqlsim_edit;
 
 typedef struct sqlsim_diff {

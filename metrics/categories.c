@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *const sqlsim_category_names[SQLSIM_NCAT] = {
     "correct",          "correct_other_form", "unparseable",     "dialect_error",
@@ -79,6 +80,44 @@ static int changed_itself(const sqlsim_diff *d, const sqlsim_node *n, int action
   return 0;
 }
 
+/* A whole condition added or removed: a filter of rows, or of groups. */
+static int filter_category(const sqlsim_edit *e) {
+  if (e->clause == SQLSIM_SEL_HAVING) return SQLSIM_CAT_GROUP_HAVING;
+  return e->action == SQLSIM_EDIT_INSERT ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER;
+}
+
+/* Conditions added or removed (one, or an AND group of them): join conditions
+ * and filters apart, counting only conditions that were themselves added or
+ * removed (not ones moved from elsewhere). */
+static void conditions(const sqlsim_diff *d, const sqlsim_edit *e, const sqlsim_node *n, sqlsim_arena *a,
+                       sqlsim_categories *out) {
+  int ins = e->action == SQLSIM_EDIT_INSERT;
+  strbuf jb = {0}, fb = {0};
+  int group = n->kind == SQLSIM_N_AND;
+  for (uint32_t i = 0; i < (group ? n->nkids : 1); i++) {
+    const sqlsim_node *x = group ? n->kids[i] : n;
+    if (!changed_itself(d, x, e->action)) continue;
+    strbuf *b = is_join_condition(x) ? &jb : &fb;
+    if (b->len) sb_puts(b, " AND ");
+    sb_puts(b, sql_of(a, x));
+  }
+  const char *verb = ins ? "added" : "missing";
+  const char *cw = clause_word(e->clause);
+  if (jb.len) add(out, SQLSIM_CAT_JOIN, sqlsim_arena_printf(a, "%s %s: %s", cw, verb, jb.buf));
+  if (fb.len)
+    add(out, filter_category(e),
+        sqlsim_arena_printf(a, "%s %s: %s", cw, verb, fb.buf));
+  sb_free(&jb);
+  sb_free(&fb);
+}
+
+/* The same column name read from another table: part of a change of table. */
+static int same_column_other_table(const sqlsim_diff *d, const sqlsim_edit *e) {
+  return d->table_changed && e->action == SQLSIM_EDIT_UPDATE && e->gold->kind == SQLSIM_N_COLUMN &&
+         e->pred->kind == SQLSIM_N_COLUMN && e->gold->text && e->pred->text &&
+         !strcasecmp(e->gold->text, e->pred->text);
+}
+
 void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out) {
   memset(out, 0, sizeof *out);
   for (int k = 0; k < d->nedits; k++) {
@@ -104,7 +143,9 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_catego
     }
     if (!n) { /* a whole clause added or removed */
       int slot = cl;
-      if (slot == SQLSIM_SEL_WHERE) add(out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
+      const sqlsim_node *content = ins ? e->pred_content : e->gold_content;
+      if ((slot == SQLSIM_SEL_WHERE || slot == SQLSIM_SEL_HAVING) && content) conditions(d, e, content, a, out);
+      else if (slot == SQLSIM_SEL_WHERE) add(out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
       else if (slot == SQLSIM_SEL_GROUP || slot == SQLSIM_SEL_HAVING) add(out, SQLSIM_CAT_GROUP_HAVING, ev);
       else if (slot == SQLSIM_SEL_ORDER || slot == SQLSIM_SEL_LIMIT || slot == SQLSIM_SEL_OFFSET)
         add(out, SQLSIM_CAT_ORDER_LIMIT, ev);
@@ -123,6 +164,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_catego
       add(out, SQLSIM_CAT_NESTING, ev);
       continue;
     }
+    if (same_column_other_table(d, e)) continue;
     switch (cl) {
     case SQLSIM_SEL_TARGETS:
       if (ins && n->kind == SQLSIM_N_TARGET) add(out, SQLSIM_CAT_EXTRA_COLUMN, ev);
@@ -135,34 +177,17 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_catego
       break;
     case SQLSIM_SEL_WHERE:
     case SQLSIM_SEL_HAVING:
-      if ((ins || del) && (n->kind == SQLSIM_N_AND || n->kind == SQLSIM_N_OR) && e->whole) {
-        /* a group of conditions: join conditions and filters apart */
-        /* only the conditions that were themselves added/removed, not moved ones */
-        strbuf jb = {0}, fb = {0};
-        for (uint32_t i = 0; i < n->nkids; i++) {
-          const sqlsim_node *x = n->kids[i];
-          if (!changed_itself(d, x, e->action)) continue;
-          strbuf *b = is_join_condition(x) ? &jb : &fb;
-          if (b->len) sb_puts(b, " AND ");
-          char *t = sql_of(a, x);
-          sb_puts(b, t);
-        }
-        const char *verb = ins ? "added" : "missing";
-        if (jb.len) add(out, SQLSIM_CAT_JOIN, sqlsim_arena_printf(a, "%s %s: %s", clause_word(cl), verb, jb.buf));
-        if (fb.len)
-          add(out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER,
-              sqlsim_arena_printf(a, "%s %s: %s", clause_word(cl), verb, fb.buf));
-        sb_free(&jb);
-        sb_free(&fb);
-      } else if ((ins || del) && is_join_condition(n)) add(out, SQLSIM_CAT_JOIN, ev);
-      else if (ins && e->whole) add(out, SQLSIM_CAT_EXTRA_FILTER, ev);
-      else if (del && e->whole) add(out, SQLSIM_CAT_MISSING_FILTER, ev);
-      else if (ins || del) add(out, SQLSIM_CAT_FILTER_OPERATOR, ev); /* part of a condition changed */
-      else if (n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR)
+      if ((ins || del) && e->whole && (n->kind == SQLSIM_N_AND || is_join_condition(n)))
+        conditions(d, e, n, a, out);
+      else if (upd && (is_join_condition(e->gold_parent) || is_join_condition(e->pred_parent)))
+        add(out, SQLSIM_CAT_JOIN, ev); /* a join key */
+      else if ((ins || del) && e->whole) add(out, filter_category(e), ev);
+      /* part of a condition: an operand (what is filtered, or the value) or the operator */
+      else if (is_aggregate(n) || (upd && is_aggregate(e->pred))) add(out, SQLSIM_CAT_AGGREGATE, ev);
+      else if (n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR || n->kind == SQLSIM_N_FUNC ||
+               n->kind == SQLSIM_N_CAST)
         add(out, SQLSIM_CAT_FILTER_COLUMN, ev);
       else if (n->kind == SQLSIM_N_CONST) add(out, SQLSIM_CAT_FILTER_VALUE, ev);
-      else if (is_aggregate(n)) add(out, SQLSIM_CAT_AGGREGATE, ev);
-      else if (n->kind == SQLSIM_N_FUNC || n->kind == SQLSIM_N_CAST) add(out, SQLSIM_CAT_FILTER_COLUMN, ev);
       else add(out, SQLSIM_CAT_FILTER_OPERATOR, ev);
       break;
     case SQLSIM_SEL_GROUP:

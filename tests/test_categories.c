@@ -1,0 +1,165 @@
+/* test_categories.c -- structural error categories from the calibrated diff,
+ * and dialect constructs. Each case names the categories expected, and only those. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sqlsim.h"
+
+static sqlsim_catalog *cat;
+static const sqlsim_schema *concert;
+
+static int setup(void **state) {
+  (void)state;
+  if (sqlsim_catalog_load_tables_json(SQLSIM_SOURCE_DIR "/tests/data/tables_small.json", &cat, NULL)) return -1;
+  concert = sqlsim_catalog_find(cat, "concert");
+  return 0;
+}
+static int teardown(void **state) {
+  (void)state;
+  sqlsim_catalog_free(cat);
+  sqlsim_thread_cleanup();
+  return 0;
+}
+
+/* The categories of gold vs pred, as analyze computes them: both sides with
+ * equivalent forms made one, then diffed. */
+static uint32_t categorize(const char *gold, const char *pred, sqlsim_arena *a, sqlsim_categories *out) {
+  sqlsim_query *g, *p;
+  sqlsim_error err = {0};
+  if (sqlsim_parse(gold, strlen(gold), concert, 0, &g, &err)) fail_msg("gold %s: %s", gold, err.message);
+  if (sqlsim_parse(pred, strlen(pred), concert, 0, &p, &err)) fail_msg("pred %s: %s", pred, err.message);
+  sqlsim_equiv_normalize(g);
+  sqlsim_equiv_normalize(p);
+  sqlsim_diff *d;
+  if (sqlsim_diff_trees(g->root, p->root, &d, &err)) fail_msg("diff: %s", err.message);
+  sqlsim_categorize_diff(d, a, out);
+  sqlsim_diff_free(d);
+  sqlsim_query_free(g);
+  sqlsim_query_free(p);
+  return out->mask;
+}
+
+#define C(x) (1u << SQLSIM_CAT_##x)
+
+static const struct {
+  const char *gold, *pred;
+  uint32_t want;
+} cases[] = {
+    /* nothing that changes the result */
+    {"SELECT name FROM singer WHERE age > 20", "SELECT s.name FROM singer AS s WHERE 20 < s.age", 0},
+    {"SELECT count(*) FROM singer", "SELECT count(singer_id) FROM singer", 0},
+    /* tables */
+    {"SELECT name FROM singer", "SELECT name FROM stadium", C(WRONG_TABLE)},
+    {"SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id",
+     "SELECT name FROM singer", C(MISSING_TABLE) | C(JOIN)},
+    /* the select list */
+    {"SELECT name, age FROM singer", "SELECT name FROM singer", C(MISSING_COLUMN)},
+    {"SELECT name FROM singer", "SELECT name, age FROM singer", C(EXTRA_COLUMN)},
+    {"SELECT name FROM singer", "SELECT country FROM singer", C(WRONG_COLUMN)},
+    {"SELECT max(age) FROM singer", "SELECT min(age) FROM singer", C(AGGREGATE)},
+    {"SELECT avg(age) FROM singer", "SELECT age FROM singer", C(AGGREGATE)},
+    /* filters */
+    {"SELECT name FROM singer WHERE age > 20", "SELECT name FROM singer WHERE country > 20", C(FILTER_COLUMN)},
+    {"SELECT name FROM singer WHERE age > 20", "SELECT name FROM singer WHERE age < 20", C(FILTER_OPERATOR)},
+    {"SELECT name FROM singer WHERE country = 'France'", "SELECT name FROM singer WHERE country = 'Spain'",
+     C(FILTER_VALUE)},
+    {"SELECT name FROM singer WHERE age > 20", "SELECT name FROM singer", C(MISSING_FILTER)},
+    {"SELECT name FROM singer", "SELECT name FROM singer WHERE age > 20", C(EXTRA_FILTER)},
+    {"SELECT name FROM singer WHERE age > 20 AND country = 'x'", "SELECT name FROM singer WHERE age > 20",
+     C(MISSING_FILTER)},
+    {"SELECT name FROM singer WHERE age > 20", "SELECT name FROM singer WHERE age > 20 AND country = 'x'",
+     C(EXTRA_FILTER)},
+    {"SELECT name FROM singer WHERE lower(country) = 'x'", "SELECT name FROM singer WHERE country = 'x'",
+     C(FILTER_COLUMN)},
+    /* a join key */
+    {"SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id",
+     "SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.concert_id = T2.stadium_id", C(JOIN)},
+    /* grouping, order, distinct, nesting */
+    {"SELECT country, count(*) FROM singer GROUP BY country", "SELECT country, count(*) FROM singer",
+     C(GROUP_HAVING)},
+    {"SELECT country FROM singer GROUP BY country HAVING count(*) > 2",
+     "SELECT country FROM singer GROUP BY country", C(GROUP_HAVING)},
+    {"SELECT name FROM singer ORDER BY age DESC LIMIT 1", "SELECT name FROM singer ORDER BY age ASC LIMIT 1",
+     C(ORDER_LIMIT)},
+    {"SELECT name FROM singer ORDER BY age LIMIT 1", "SELECT name FROM singer ORDER BY age", C(ORDER_LIMIT)},
+    {"SELECT DISTINCT country FROM singer", "SELECT country FROM singer", C(DISTINCT)},
+    {"SELECT name FROM singer WHERE age > (SELECT avg(age) FROM singer)", "SELECT name FROM singer WHERE age > 30",
+     C(NESTING) | C(FILTER_VALUE)},
+    {"SELECT name FROM singer UNION SELECT name FROM stadium", "SELECT name FROM singer INTERSECT SELECT name FROM stadium",
+     C(NESTING)},
+};
+
+static void test_structural(void **state) {
+  (void)state;
+  sqlsim_arena *a = sqlsim_arena_new();
+  int bad = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    sqlsim_categories c;
+    uint32_t got = categorize(cases[i].gold, cases[i].pred, a, &c);
+    if (got == cases[i].want) continue;
+    bad++;
+    fprintf(stderr, "case %zu: %s  vs  %s\n  want:", i, cases[i].gold, cases[i].pred);
+    for (int k = 0; k < SQLSIM_NCAT; k++)
+      if (cases[i].want & (1u << k)) fprintf(stderr, " %s", sqlsim_category_names[k]);
+    fputs("\n  got: ", stderr);
+    for (int k = 0; k < SQLSIM_NCAT; k++)
+      if (got & (1u << k)) fprintf(stderr, " %s (%s)", sqlsim_category_names[k], c.evidence[k]);
+    fputc('\n', stderr);
+  }
+  sqlsim_arena_free(a);
+  assert_int_equal(bad, 0);
+}
+
+/* Every category found says why. */
+static void test_evidence(void **state) {
+  (void)state;
+  sqlsim_arena *a = sqlsim_arena_new();
+  sqlsim_categories c;
+  categorize("SELECT name FROM singer WHERE country = 'France'", "SELECT name FROM singer WHERE country = 'Spain'",
+             a, &c);
+  assert_non_null(c.evidence[SQLSIM_CAT_FILTER_VALUE]);
+  assert_non_null(strstr(c.evidence[SQLSIM_CAT_FILTER_VALUE], "'France'"));
+  assert_non_null(strstr(c.evidence[SQLSIM_CAT_FILTER_VALUE], "'Spain'"));
+  sqlsim_arena_free(a);
+}
+
+static void test_dialect(void **state) {
+  (void)state;
+  static const struct {
+    const char *sql;
+    int foreign;
+  } d[] = {
+      {"SELECT name FROM singer WHERE YEAR(age) = 2000", 1},
+      {"SELECT DATE_FORMAT(age, '%Y') FROM singer", 1},
+      {"SELECT name FROM singer WHERE name ILIKE 'a%'", 1},
+      {"SELECT age::text FROM singer", 1},
+      {"SELECT strftime('%Y', age) FROM singer WHERE name LIKE 'a%'", 0},
+      {"SELECT CAST(age AS TEXT) FROM singer", 0},
+  };
+  sqlsim_arena *a = sqlsim_arena_new();
+  for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
+    sqlsim_query *q;
+    sqlsim_error err = {0};
+    if (sqlsim_parse(d[i].sql, strlen(d[i].sql), concert, 0, &q, &err)) fail_msg("%s: %s", d[i].sql, err.message);
+    const char *what = NULL;
+    int got = sqlsim_dialect_construct(q, a, &what);
+    if (got != d[i].foreign) fail_msg("%s: dialect %d, want %d", d[i].sql, got, d[i].foreign);
+    if (got) assert_non_null(what);
+    sqlsim_query_free(q);
+  }
+  sqlsim_arena_free(a);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_structural),
+      cmocka_unit_test(test_evidence),
+      cmocka_unit_test(test_dialect),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -12,10 +12,13 @@
  *  - NOT (a op b) becomes a (negated op) b, NOT (x IS NULL) becomes x IS NOT NULL;
  *  - ORDER BY without LIMIT inside IN/EXISTS/derived tables goes (row order
  *    there cannot show in the result);
- *  - a > c and a >= c+1 agree on an INTEGER column with an integer c
+ *  - a >= c and a > c-1 agree on an INTEGER column with an integer c
  *    (declared type INTEGER/INT, as read from a SQLite schema).
  * The tree is then put back in canonical order. */
 #include "diff.h"
+
+#include <errno.h>
+#include <limits.h>
 
 #include "parser/frontend.h"
 
@@ -165,14 +168,18 @@ static int equiv_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     break;
   }
   case SQLSIM_N_BINOP:
-    /* a > c  ->  a >= c + 1 and a < c -> a <= c - 1 on INTEGER columns */
-    if ((n->op == SQLSIM_OP_GT || n->op == SQLSIM_OP_LT) && n->nkids == 2 && column_integer(c, n->kids[0]) &&
+    /* a >= c  ->  a > c - 1 and a <= c -> a < c + 1 on INTEGER columns (the
+     * strict form is the one people write more, so evidence shows their values) */
+    if ((n->op == SQLSIM_OP_GE || n->op == SQLSIM_OP_LE) && n->nkids == 2 && column_integer(c, n->kids[0]) &&
         n->kids[1]->kind == SQLSIM_N_CONST && n->kids[1]->op == SQLSIM_CONST_INT) {
+      errno = 0;
       long long v = strtoll(n->kids[1]->text, NULL, 10);
+      int ge = n->op == SQLSIM_OP_GE;
+      if (errno || (ge && v == LLONG_MIN) || (!ge && v == LLONG_MAX)) break;
       sqlsim_node *k = mk(c, SQLSIM_N_CONST, SQLSIM_CONST_INT, 0);
-      k->text = sqlsim_arena_printf(c->a, "%lld", n->op == SQLSIM_OP_GT ? v + 1 : v - 1);
+      k->text = sqlsim_arena_printf(c->a, "%lld", ge ? v - 1 : v + 1);
       n->kids[1] = k;
-      n->op = n->op == SQLSIM_OP_GT ? SQLSIM_OP_GE : SQLSIM_OP_LE;
+      n->op = ge ? SQLSIM_OP_GT : SQLSIM_OP_LT;
     }
     break;
   default:

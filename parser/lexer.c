@@ -211,6 +211,11 @@ static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_
         i++;
       }
       t.type = blob ? FT_BLOB : FT_STRING;
+    } else if (c == '`' && i + 2 < n && s[i + 1] == '`' && s[i + 2] == '`') {
+      return sqlsim_error_set(err, SQLSIM_ESYNTAX, (int)i,
+                              "a Markdown code fence (```) at offset %d: the model's answer was not "
+                              "reduced to its SQL",
+                              (int)i);
     } else if (c == '"' || c == '`' || c == '[') {
       char close = c == '[' ? ']' : (char)c;
       i++;

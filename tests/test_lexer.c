@@ -104,6 +104,19 @@ static void test_unterminated(void **state) {
   }
 }
 
+/* A model's answer still in its Markdown fence says so. */
+static void test_code_fence(void **state) {
+  (void)state;
+  const char *sql = "```sql\nSELECT 1\n```";
+  sqlsim_arena *a = sqlsim_arena_new();
+  fe_result r;
+  sqlsim_error err = {0};
+  assert_int_equal(fe_translate(a, sql, (int)strlen(sql), &r, &err), SQLSIM_ESYNTAX);
+  assert_int_equal(err.offset, 0);
+  assert_non_null(strstr(err.message, "Markdown code fence"));
+  sqlsim_arena_free(a);
+}
+
 /* Offsets in the rewritten text map back to the byte the user wrote. */
 static void test_offset_map(void **state) {
   (void)state;
@@ -127,6 +140,7 @@ int main(void) {
       cmocka_unit_test(test_keyword_table),
       cmocka_unit_test(test_long_identifier),
       cmocka_unit_test(test_unterminated),
+      cmocka_unit_test(test_code_fence),
       cmocka_unit_test(test_offset_map),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -179,13 +179,14 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_catego
     case SQLSIM_SEL_HAVING:
       if ((ins || del) && e->whole && (n->kind == SQLSIM_N_AND || is_join_condition(n)))
         conditions(d, e, n, a, out);
-      else if (upd && (is_join_condition(e->gold_parent) || is_join_condition(e->pred_parent)))
+      else if (is_join_condition(e->gold_parent) || is_join_condition(e->pred_parent))
         add(out, SQLSIM_CAT_JOIN, ev); /* a join key */
       else if ((ins || del) && e->whole) add(out, filter_category(e), ev);
       /* part of a condition: an operand (what is filtered, or the value) or the operator */
       else if (is_aggregate(n) || (upd && is_aggregate(e->pred))) add(out, SQLSIM_CAT_AGGREGATE, ev);
       else if (n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR || n->kind == SQLSIM_N_FUNC ||
-               n->kind == SQLSIM_N_CAST)
+               n->kind == SQLSIM_N_CAST || n->kind == SQLSIM_N_CASE ||
+               (n->kind == SQLSIM_N_BINOP && n->op >= SQLSIM_OP_ADD && n->op <= SQLSIM_OP_SHR))
         add(out, SQLSIM_CAT_FILTER_COLUMN, ev);
       else if (n->kind == SQLSIM_N_CONST) add(out, SQLSIM_CAT_FILTER_VALUE, ev);
       else add(out, SQLSIM_CAT_FILTER_OPERATOR, ev);

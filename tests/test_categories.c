@@ -76,6 +76,7 @@ static const struct {
      C(EXTRA_FILTER)},
     {"SELECT name FROM singer WHERE lower(country) = 'x'", "SELECT name FROM singer WHERE country = 'x'",
      C(FILTER_COLUMN)},
+    {"SELECT name FROM singer WHERE age > 20", "SELECT name FROM singer WHERE age * 2 > 20", C(FILTER_COLUMN)},
     /* a join key */
     {"SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id",
      "SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.concert_id = T2.stadium_id", C(JOIN)},

@@ -206,6 +206,45 @@ static const char *short_name(an_group *g, int p) {
   return m + common;
 }
 
+/* Two models side by side: the items one gets right and the other not, and the
+ * categories whose share differs most between them. */
+static void print_pair(an_group *g, int a, int b) {
+  eval_ctx *c = &g->c;
+  int n = c->gold->n;
+  printf("\n%s vs %s\n", short_name(g, a), short_name(g, b));
+  for (int side = 0; side < 2; side++) {
+    int x = side ? b : a, y = side ? a : b, cnt = 0;
+    strbuf sb = {0};
+    for (int i = 0; i < n; i++)
+      if (an_correct(R(c, x, i)) && !an_correct(R(c, y, i))) {
+        if (cnt < 20) sb_printf(&sb, " #%d", i);
+        cnt++;
+      }
+    printf("  right only in %-20.20s %4d items%s%s%s\n", short_name(g, x), cnt, sb.len ? ":" : "", sb.len ? sb.buf : "",
+           cnt > 20 ? " ..." : "");
+    sb_free(&sb);
+  }
+  int order[SQLSIM_NCAT], na = 0;
+  int ca[SQLSIM_NCAT] = {0}, cb[SQLSIM_NCAT] = {0};
+  for (int k = 2; k < SQLSIM_NCAT; k++) { /* the error categories */
+    for (int i = 0; i < n; i++) {
+      ca[k] += (R(c, a, i)->cats.mask >> k) & 1;
+      cb[k] += (R(c, b, i)->cats.mask >> k) & 1;
+    }
+    if (ca[k] != cb[k]) order[na++] = k;
+  }
+  for (int i = 1; i < na; i++) /* by the size of the difference, largest first */
+    for (int j = i; j > 0 && abs(ca[order[j]] - cb[order[j]]) > abs(ca[order[j - 1]] - cb[order[j - 1]]); j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  printf("  categories that differ most:");
+  for (int i = 0; i < na && i < 5; i++)
+    printf("%s %s %d vs %d", i ? "," : "", sqlsim_category_names[order[i]], ca[order[i]], cb[order[i]]);
+  printf("%s\n", na ? "" : " none");
+}
+
 static void print_summary(an_group *g) {
   eval_ctx *c = &g->c;
   int n = c->gold->n;
@@ -272,6 +311,21 @@ static void print_summary(an_group *g) {
       }
       printf("\n");
     }
+    /* pairs in detail: all pairs of up to 4 models, else each model against the best */
+    int best = 0, ncorrect[64] = {0};
+    for (int p = 0; p < g->npreds; p++) {
+      for (int i = 0; i < n; i++) ncorrect[p] += an_correct(R(c, p, i));
+      if (ncorrect[p] > ncorrect[best]) best = p;
+    }
+    for (int p = 0; p < g->npreds; p++)
+      for (int q = p + 1; q < g->npreds; q++) {
+        int a = p, b = q;
+        if (g->npreds > 4) {
+          if (p != best && q != best) continue;
+          if (q == best) a = q, b = p;
+        }
+        print_pair(g, a, b);
+      }
   }
   printf("\n");
 }

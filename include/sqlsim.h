@@ -486,6 +486,47 @@ double sqlsim_ves_filtered_mean(const double *ratios, int n, int *kept);
 /* R-VES reward buckets of the mini-dev evaluator. */
 double sqlsim_rves_reward(double ratio);
 
+/* ---------------------------------------------------------------- rewrite */
+
+/* Rewriting a slow query (rewrite/): rules on the normalized tree, each with
+ * its safety conditions (rewrite/rules.c); a candidate is offered only when
+ * it returns the same rows as the original on the database and on small
+ * adversarial copies of its data (NULLs, duplicated maxima, duplicated rows,
+ * empty tables) built in a temporary file, and when it is measured faster
+ * (full fetch, alternating runs): mean ratio >= min_speedup with the 95%
+ * interval above 1. The user's database is only ever read. */
+enum { SQLSIM_RULE_COUNT_STAR, SQLSIM_RULE_DATE_RANGE, SQLSIM_RULE_DISTINCT_GROUP, SQLSIM_NRULES };
+extern const char *const sqlsim_rule_names[SQLSIM_NRULES];
+
+typedef struct sqlsim_rewrite_opts {
+  unsigned rules;        /* 1 << SQLSIM_RULE_*; 0 = all */
+  int iterations;        /* timing iterations per candidate; default 20 */
+  double timeout_s;      /* per run; default 30 */
+  double min_speedup;    /* default 1.1 */
+  const char *fixed_now;
+  int copy_rows;         /* rows per table in the adversarial copies; default 200 */
+} sqlsim_rewrite_opts;
+
+typedef struct sqlsim_rewrite_result {
+  int offered;           /* 1: sql is a proved, faster rewrite */
+  char *sql;             /* the rewrite (printed SQLite SQL) when offered, else NULL; malloc'd */
+  unsigned rules;        /* the rules of the best candidate (offered or not) */
+  int candidates;        /* candidates built */
+  int rejected_results;  /* ... that returned different rows somewhere */
+  int rejected_speed;    /* ... equivalent but not measured faster enough */
+  char checks[256];      /* the equivalence checks the best candidate passed */
+  char reason[512];      /* when not offered: why (the failed check, or the measured ratio) */
+  char *notes;           /* places the rules left alone, and why (malloc'd, may be "") */
+  sqlsim_timing timing;  /* original (gold side) against the best candidate */
+} sqlsim_rewrite_result;
+
+/* Rewrites sql for the database at db_path. Returns 0 (out filled, offered or
+ * not), or a negative code when the query itself cannot be parsed or run
+ * (err says why). Free out with sqlsim_rewrite_result_free. */
+int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_opts *opts,
+                   sqlsim_rewrite_result *out, sqlsim_error *err);
+void sqlsim_rewrite_result_free(sqlsim_rewrite_result *r);
+
 /* ---------------------------------------------------------------- BIS result */
 
 /* BIS result similarity (metrics/result_sim.c), as the paper defines it: a

@@ -1,0 +1,230 @@
+/* cmd_rewrite.c -- `sqlsim rewrite`: a faster query with the same results, or
+ * the original and why.
+ *
+ *   sqlsim rewrite --sqlite DB [--rules LIST] [--iterations N] [--timeout S]
+ *                  [--format text|json] SQL|-
+ *   sqlsim rewrite --db-dir DIR --pred FILE [--gold FILE] [--rules LIST] ...
+ *
+ * One query: the rewrite (printed SQLite SQL), the rules, the checks passed,
+ * the times before and after with the ratio's interval; or the reason it is
+ * not offered, and the places the rules left alone. A predictions file: one
+ * JSON line per item (with --format json) and per-rule counts: how often a
+ * rule took part in a candidate, in a candidate rejected for changing
+ * results, for not being faster, and in the offered rewrite. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_rules(const char *list, unsigned *out) {
+  *out = 0;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", list);
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    int found = -1;
+    for (int r = 0; r < SQLSIM_NRULES; r++)
+      if (!strcmp(tok, sqlsim_rule_names[r])) found = r;
+    if (found < 0) {
+      strbuf names = {0};
+      for (int r = 0; r < SQLSIM_NRULES; r++) sb_printf(&names, "%s%s", r ? ", " : "", sqlsim_rule_names[r]);
+      error("rewrite: unknown rule '%s' (rules: %s)", tok, names.buf);
+      sb_free(&names);
+      return -1;
+    }
+    *out |= 1u << found;
+  }
+  return 0;
+}
+
+static void rules_list(strbuf *sb, unsigned rules, int json) {
+  int first = 1;
+  for (int r = 0; r < SQLSIM_NRULES; r++)
+    if (rules & (1u << r)) {
+      if (json) sb_printf(sb, "%s\"%s\"", first ? "" : ",", sqlsim_rule_names[r]);
+      else sb_printf(sb, "%s%s", first ? "" : ", ", sqlsim_rule_names[r]);
+      first = 0;
+    }
+}
+
+static void print_one_text(const char *sql, const sqlsim_rewrite_result *r) {
+  strbuf sb = {0};
+  rules_list(&sb, r->rules, 0);
+  if (r->offered) {
+    printf("%s\n-- rules: %s\n-- checks passed: %s\n", r->sql, sb.buf, r->checks);
+    printf("-- time: %.3f ms -> %.3f ms (median of %d alternating full runs); ratio %.2f, 95%% interval %.2f-%.2f\n",
+           r->timing.gold_median_s * 1e3, r->timing.pred_median_s * 1e3, r->timing.n, r->timing.ratio,
+           r->timing.ci_low, r->timing.ci_high);
+  } else {
+    printf("%s\n-- not rewritten: %s\n", sql, r->reason);
+  }
+  if (r->notes && r->notes[0]) {
+    printf("-- left alone:\n");
+    for (const char *p = r->notes; *p;) {
+      const char *e = strchr(p, '\n');
+      int n = e ? (int)(e - p) : (int)strlen(p);
+      printf("--   %.*s\n", n, p);
+      p += n + (e ? 1 : 0);
+    }
+  }
+  sb_free(&sb);
+}
+
+static void json_one(strbuf *sb, const sqlsim_rewrite_result *r) {
+  sb_printf(sb, "\"offered\":%s,\"sql\":", r->offered ? "true" : "false");
+  if (r->sql) sb_json_str(sb, r->sql);
+  else sb_puts(sb, "null");
+  sb_puts(sb, ",\"rules\":[");
+  rules_list(sb, r->rules, 1);
+  sb_printf(sb, "],\"candidates\":%d,\"rejected_results\":%d,\"rejected_speed\":%d,\"checks\":", r->candidates,
+            r->rejected_results, r->rejected_speed);
+  sb_json_str(sb, r->checks);
+  sb_puts(sb, ",\"reason\":");
+  if (r->offered) sb_puts(sb, "null");
+  else sb_json_str(sb, r->reason);
+  if (r->timing.ok && r->timing.n)
+    sb_printf(sb, ",\"time_before_ms\":%.4f,\"time_after_ms\":%.4f,\"ratio\":%.4f,\"ratio_ci\":[%.4f,%.4f]",
+              r->timing.gold_median_s * 1e3, r->timing.pred_median_s * 1e3, r->timing.ratio, r->timing.ci_low,
+              r->timing.ci_high);
+  sb_puts(sb, ",\"left_alone\":");
+  sb_json_str(sb, r->notes ? r->notes : "");
+}
+
+typedef struct tally {
+  int candidate, rejected_results, rejected_speed, offered;
+} tally;
+
+static int batch(const char *db_dir, const char *pred_path, const char *gold_path, const sqlsim_rewrite_opts *o,
+                 int json) {
+  sqlsim_itemset *pred = NULL, *gold = NULL;
+  sqlsim_error err = {0};
+  if (sqlsim_items_load(pred_path, &pred, &err)) return error("%s", err.message);
+  if (gold_path && sqlsim_items_load(gold_path, &gold, &err)) {
+    sqlsim_items_free(pred);
+    return error("%s", err.message);
+  }
+  if (gold && gold->n != pred->n) {
+    error("%s has %d items and %s %d", pred_path, pred->n, gold_path, gold->n);
+    sqlsim_items_free(pred);
+    sqlsim_items_free(gold);
+    return -1;
+  }
+  tally t[SQLSIM_NRULES] = {{0}};
+  int offered = 0, failed = 0, none = 0;
+  double ratio_sum = 0, worst = 1e30;
+  for (int i = 0; i < pred->n; i++) {
+    const char *db_id = pred->items[i].db_id ? pred->items[i].db_id : gold ? gold->items[i].db_id : NULL;
+    if (!db_id) {
+      error("item %d: no db_id (give --gold with one)", i);
+      failed++;
+      continue;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/%s.sqlite", db_dir, db_id, db_id);
+    sqlsim_rewrite_result r;
+    if (sqlsim_rewrite(path, pred->items[i].sql, o, &r, &err)) {
+      if (json) {
+        strbuf sb = {0};
+        sb_printf(&sb, "{\"index\":%d,\"db_id\":", i);
+        sb_json_str(&sb, db_id);
+        sb_puts(&sb, ",\"error\":");
+        sb_json_str(&sb, err.message);
+        printf("%s}\n", sb.buf);
+        sb_free(&sb);
+      }
+      failed++;
+      sqlsim_rewrite_result_free(&r);
+      continue;
+    }
+    if (!r.candidates) none++;
+    /* per rule: took part in the best candidate, and how it ended */
+    for (int k = 0; k < SQLSIM_NRULES; k++) {
+      if (!(r.rules & (1u << k))) continue;
+      t[k].candidate++;
+      if (r.offered) t[k].offered++;
+      else if (r.rejected_speed && strstr(r.reason, "not faster")) t[k].rejected_speed++;
+      else if (strstr(r.reason, "changes the result")) t[k].rejected_results++;
+    }
+    if (r.offered) {
+      offered++;
+      ratio_sum += r.timing.ratio;
+      if (r.timing.ratio < worst) worst = r.timing.ratio;
+    }
+    if (json) {
+      strbuf sb = {0};
+      sb_printf(&sb, "{\"index\":%d,\"db_id\":", i);
+      sb_json_str(&sb, db_id);
+      sb_putc(&sb, ',');
+      json_one(&sb, &r);
+      printf("%s}\n", sb.buf);
+      sb_free(&sb);
+    }
+    sqlsim_rewrite_result_free(&r);
+  }
+  FILE *f = json ? stderr : stdout;
+  fprintf(f, "%s: %d queries, %d with no rule applying, %d could not be read or run, %d rewrites offered", pred_path,
+          pred->n, none, failed, offered);
+  if (offered) fprintf(f, " (mean ratio %.2f, worst %.2f)", ratio_sum / offered, worst);
+  fprintf(f, "\n%-16s %10s %16s %15s %8s\n", "rule", "candidate", "changed results", "not faster", "offered");
+  for (int k = 0; k < SQLSIM_NRULES; k++)
+    fprintf(f, "%-16s %10d %16d %15d %8d\n", sqlsim_rule_names[k], t[k].candidate, t[k].rejected_results,
+            t[k].rejected_speed, t[k].offered);
+  sqlsim_items_free(pred);
+  sqlsim_items_free(gold);
+  return 0;
+}
+
+int cmd_rewrite(int argc, char **argv) {
+  const char *sqlite = NULL, *db_dir = NULL, *pred = NULL, *gold = NULL, *format = "text", *sql = NULL;
+  sqlsim_rewrite_opts o = {0};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--sqlite") && v) sqlite = argv[++i];
+    else if (!strcmp(a, "--db-dir") && v) db_dir = argv[++i];
+    else if (!strcmp(a, "--pred") && v) pred = argv[++i];
+    else if (!strcmp(a, "--gold") && v) gold = argv[++i];
+    else if (!strcmp(a, "--format") && v) format = argv[++i];
+    else if (!strcmp(a, "--iterations") && v) o.iterations = atoi(argv[++i]);
+    else if (!strcmp(a, "--timeout") && v) o.timeout_s = atof(argv[++i]);
+    else if (!strcmp(a, "--rules") && v) {
+      if (parse_rules(argv[++i], &o.rules)) return -1;
+    } else if (a[0] == '-' && a[1]) return error("rewrite: %s needs a value (or is unknown)", a);
+    else if (!sql) sql = a;
+    else return error("rewrite: one query at a time (got a second: '%.40s')", a);
+  }
+  if (strcmp(format, "text") && strcmp(format, "json")) return error("rewrite: --format is text or json");
+  int json = !strcmp(format, "json");
+  if (db_dir || pred) {
+    if (!db_dir || !pred) return error("rewrite: a predictions file needs --db-dir DIR and --pred FILE");
+    return batch(db_dir, pred, gold, &o, json);
+  }
+  if (!sqlite || !sql) return error("rewrite: needs --sqlite DB and a query (or --db-dir with --pred)");
+  cli_lines in = {0};
+  char *owned = NULL;
+  if (!strcmp(sql, "-")) {
+    if (cli_read_lines("-", &in)) return -1;
+    strbuf sb = {0};
+    for (int i = 0; i < in.n; i++) sb_printf(&sb, "%s\n", in.lines[i].text);
+    cli_lines_free(&in);
+    sql = owned = sb_take(&sb);
+  }
+  sqlsim_rewrite_result r;
+  sqlsim_error err = {0};
+  int rc = sqlsim_rewrite(sqlite, sql, &o, &r, &err);
+  if (rc) {
+    sqlsim_rewrite_result_free(&r);
+    free(owned);
+    return error("rewrite: %s", err.message);
+  }
+  if (json) {
+    strbuf sb = {0};
+    sb_putc(&sb, '{');
+    json_one(&sb, &r);
+    printf("%s}\n", sb.buf);
+    sb_free(&sb);
+  } else {
+    print_one_text(sql, &r);
+  }
+  sqlsim_rewrite_result_free(&r);
+  free(owned);
+  return 0;
+}

@@ -1,0 +1,373 @@
+/* rewrite.c -- candidates from the rules, and the proof each must pass before
+ * it is offered.
+ *
+ * The rules that change something are applied alone and in every combination
+ * (there are few, so the search is exhaustive); each candidate is printed as
+ * SQLite SQL and must then
+ *   1. return the same rows as the original on the user's database (same
+ *      columns; the same multiset of rows, or the same sequence when the
+ *      original has a top-level ORDER BY; values compared as BIRD's EX does,
+ *      1 = 1.0, floats exactly);
+ *   2. do the same on a temporary copy of the first rows of every table,
+ *      mutated in stages: as copied, NULLs in nullable columns, duplicated
+ *      maxima, duplicated rows, empty tables;
+ *   3. be faster: original and candidate timed alternately on fresh
+ *      connections with a full fetch (metrics/ves.c); mean ratio at least
+ *      min_speedup and the 95% bootstrap interval above 1.
+ * The best candidate that passes all three is offered; otherwise the
+ * original stands and the reason says which check failed.
+ *
+ * The user's database is opened read-only (the safe executor, and a
+ * read-only ATTACH to copy rows out); nothing is ever written to it. */
+#include "rewrite.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct cand {
+  unsigned rules;
+  char *sql;
+  int alive;
+  char why[400];
+  sqlsim_timing timing;
+} cand;
+
+/* ---------------------------------------------------------------- comparing */
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static uint64_t *row_hashes(const sqlsim_result *r) {
+  uint64_t *h = malloc(sizeof *h * (size_t)(r->nrows ? r->nrows : 1));
+  for (long i = 0; i < r->nrows; i++) {
+    uint64_t x = 0x9e3779b97f4a7c15ULL;
+    for (int j = 0; j < r->ncols; j++) x = (x ^ r->cells[i * r->ncols + j]) * 0x100000001b3ULL + (uint64_t)j;
+    h[i] = x;
+  }
+  return h;
+}
+
+/* Whether b returned what a returned; why says how it differs. */
+static int same_rows(const sqlsim_result *a, const sqlsim_result *b, int ordered, char *why, size_t wn) {
+  if (a->status != SQLSIM_EXEC_OK || b->status != SQLSIM_EXEC_OK) {
+    if (a->status != SQLSIM_EXEC_OK && b->status != SQLSIM_EXEC_OK) return 1; /* both fail */
+    snprintf(why, wn, "%s fails: %s", a->status != SQLSIM_EXEC_OK ? "the original" : "the rewrite",
+             a->status != SQLSIM_EXEC_OK ? a->reason : b->reason);
+    return 0;
+  }
+  if (a->ncols != b->ncols) {
+    snprintf(why, wn, "%d columns instead of %d", b->ncols, a->ncols);
+    return 0;
+  }
+  if (a->nrows != b->nrows) {
+    snprintf(why, wn, "%ld rows instead of %ld", b->nrows, a->nrows);
+    return 0;
+  }
+  size_t cells = (size_t)a->nrows * (size_t)a->ncols;
+  if (ordered) {
+    if (cells && memcmp(a->cells, b->cells, cells * sizeof *a->cells)) {
+      snprintf(why, wn, "the rows differ or come in another order (the original has ORDER BY)");
+      return 0;
+    }
+    return 1;
+  }
+  uint64_t *x = row_hashes(a), *y = row_hashes(b);
+  qsort(x, (size_t)a->nrows, sizeof *x, cmp_u64);
+  qsort(y, (size_t)b->nrows, sizeof *y, cmp_u64);
+  int same = !a->nrows || !memcmp(x, y, sizeof *x * (size_t)a->nrows);
+  free(x);
+  free(y);
+  if (!same) snprintf(why, wn, "different rows (as multisets)");
+  return same;
+}
+
+/* ---------------------------------------------------------------- copies */
+
+/* A file: URI for path, read-only. */
+static char *ro_uri(const char *path) {
+  strbuf b = {0};
+  sb_puts(&b, "file:");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7f) sb_printf(&b, "%%%02X", *p);
+    else sb_putc(&b, (char)*p);
+  }
+  sb_puts(&b, "?mode=ro");
+  return sb_take(&b);
+}
+
+typedef struct copy_db {
+  char dir[64], path[128];
+  sqlite3 *w;
+} copy_db;
+
+static int copy_open(copy_db *c, const char *src, const sqlsim_schema *s, int rows, char *why, size_t wn) {
+  memset(c, 0, sizeof *c);
+  snprintf(c->dir, sizeof c->dir, "/tmp/sqlsim-rewrite-XXXXXX");
+  if (!mkdtemp(c->dir)) {
+    snprintf(why, wn, "could not make a temporary directory");
+    return -1;
+  }
+  snprintf(c->path, sizeof c->path, "%s/copy.sqlite", c->dir);
+  if (sqlite3_open_v2(c->path, &c->w, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, NULL) !=
+      SQLITE_OK) {
+    snprintf(why, wn, "could not create the copy: %s", sqlite3_errmsg(c->w));
+    return -1;
+  }
+  sqlite3_db_config(c->w, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+  char *uri = ro_uri(src);
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(c->w, "ATTACH ?1 AS src", -1, &st, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
+    rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+  }
+  sqlite3_finalize(st);
+  free(uri);
+  if (rc != SQLITE_OK) {
+    snprintf(why, wn, "could not read the database for the copy: %s", sqlite3_errmsg(c->w));
+    return -1;
+  }
+  /* the tables as declared (constraints, types, collations kept), then their first rows */
+  sqlite3_exec(c->w, "BEGIN", NULL, NULL, NULL);
+  if (sqlite3_prepare_v2(c->w,
+                         "SELECT name, sql FROM src.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' "
+                         "AND sql NOT LIKE 'CREATE VIRTUAL%'",
+                         -1, &st, NULL) == SQLITE_OK) {
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      const char *name = (const char *)sqlite3_column_text(st, 0), *ddl = (const char *)sqlite3_column_text(st, 1);
+      if (!name || !ddl || sqlite3_exec(c->w, ddl, NULL, NULL, NULL) != SQLITE_OK) continue;
+      char *ins = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT * FROM src.\"%w\" LIMIT %d", name, name, rows);
+      sqlite3_exec(c->w, ins, NULL, NULL, NULL);
+      sqlite3_free(ins);
+    }
+  }
+  sqlite3_finalize(st);
+  sqlite3_exec(c->w, "COMMIT", NULL, NULL, NULL);
+  sqlite3_exec(c->w, "DETACH src", NULL, NULL, NULL);
+  (void)s;
+  return 0;
+}
+
+static void copy_close(copy_db *c) {
+  if (c->w) sqlite3_close(c->w);
+  if (c->path[0]) unlink(c->path);
+  if (c->dir[0]) rmdir(c->dir);
+}
+
+static const char *const stage_names[] = {"sample", "nulls", "duplicated maxima", "duplicated rows", "empty tables"};
+enum { NSTAGES = 5 };
+
+/* Mutates the copy into stage k (cumulative). Statements a table's
+ * constraints refuse are skipped (OR IGNORE, or the error is ignored). */
+static void copy_stage(copy_db *c, const sqlsim_schema *s, int k) {
+  if (k == 0) return;
+  sqlite3_exec(c->w, "BEGIN", NULL, NULL, NULL);
+  for (int t = 0; t < s->ntables; t++) {
+    const sqlsim_table *tb = &s->tables[t];
+    char *sql = NULL;
+    if (k == 3) sql = sqlite3_mprintf("INSERT OR IGNORE INTO \"%w\" SELECT * FROM \"%w\"", tb->name, tb->name);
+    if (k == 4) sql = sqlite3_mprintf("DELETE FROM \"%w\"", tb->name);
+    if (sql) {
+      sqlite3_exec(c->w, sql, NULL, NULL, NULL);
+      sqlite3_free(sql);
+      continue;
+    }
+    for (int j = 0; j < tb->ncolumns; j++) {
+      const sqlsim_column *col = &s->columns[tb->first_column + j];
+      if (k == 1 && (col->notnull || col->pk)) continue;
+      if (k == 1)
+        sql = sqlite3_mprintf("UPDATE OR IGNORE \"%w\" SET \"%w\" = NULL WHERE rowid %% 3 = 1", tb->name, col->name);
+      else
+        sql = sqlite3_mprintf("UPDATE OR IGNORE \"%w\" SET \"%w\" = (SELECT max(\"%w\") FROM \"%w\") "
+                              "WHERE rowid %% 4 = 2",
+                              tb->name, col->name, col->name, tb->name);
+      sqlite3_exec(c->w, sql, NULL, NULL, NULL);
+      sqlite3_free(sql);
+    }
+  }
+  sqlite3_exec(c->w, "COMMIT", NULL, NULL, NULL);
+}
+
+/* ---------------------------------------------------------------- search */
+
+static void rules_text(unsigned rules, char *buf, size_t n) {
+  buf[0] = 0;
+  for (int r = 0; r < SQLSIM_NRULES; r++)
+    if (rules & (1u << r)) {
+      if (buf[0]) strncat(buf, ",", n - strlen(buf) - 1);
+      strncat(buf, sqlsim_rule_names[r], n - strlen(buf) - 1);
+    }
+}
+
+int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_opts *opts,
+                   sqlsim_rewrite_result *out, sqlsim_error *err) {
+  memset(out, 0, sizeof *out);
+  sqlsim_rewrite_opts o = opts ? *opts : (sqlsim_rewrite_opts){0};
+  if (!o.rules) o.rules = (1u << SQLSIM_NRULES) - 1;
+  if (o.iterations <= 0) o.iterations = 20;
+  if (o.min_speedup <= 0) o.min_speedup = 1.1;
+  if (o.copy_rows <= 0) o.copy_rows = 200;
+  sqlsim_exec_opts eo = {o.timeout_s, 0, o.fixed_now};
+
+  sqlsim_catalog *cat = NULL;
+  sqlsim_query *q = NULL;
+  sqlsim_db *db = NULL;
+  cand cands[1u << SQLSIM_NRULES];
+  int ncand = 0, rc = 0;
+  strbuf notes = {0};
+  sqlsim_result r0 = {0};
+  if ((rc = sqlsim_catalog_load_sqlite(db_path, &cat, err))) goto done;
+  const sqlsim_schema *s = sqlsim_catalog_at(cat, 0);
+  if ((rc = sqlsim_parse(sql, strlen(sql), s, 0, &q, err))) goto done;
+  if ((rc = sqlsim_db_open(db_path, &eo, &db, err))) goto done;
+  sqlsim_exec(db, sql, &r0);
+  if (r0.status != SQLSIM_EXEC_OK) {
+    rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "the query does not run: %s", r0.reason);
+    goto done;
+  }
+
+  /* which rules change something (their notes say where they did not, and why) */
+  unsigned applicable = 0;
+  for (int r = 0; r < SQLSIM_NRULES; r++) {
+    if (!(o.rules & (1u << r))) continue;
+    sqlsim_query *c = sqlsim_query_clone(q);
+    if (c && sqlsim_rewrite_apply(c, r, db, &notes) > 0) applicable |= 1u << r;
+    sqlsim_query_free(c);
+  }
+  for (unsigned set = 1; set < (1u << SQLSIM_NRULES); set++) {
+    if ((set & applicable) != set) continue;
+    sqlsim_query *c = sqlsim_query_clone(q);
+    if (!c) continue;
+    strbuf ignore = {0};
+    for (int r = 0; r < SQLSIM_NRULES; r++)
+      if (set & (1u << r)) sqlsim_rewrite_apply(c, r, db, &ignore);
+    sb_free(&ignore);
+    cand *k = &cands[ncand++];
+    memset(k, 0, sizeof *k);
+    k->rules = set;
+    k->sql = sqlsim_print_sql(c->root, 0);
+    k->alive = k->sql != NULL;
+    sqlsim_query_free(c);
+  }
+  out->candidates = ncand;
+  out->notes = sb_take(&notes);
+  if (!ncand) {
+    snprintf(out->reason, sizeof out->reason, "no rule applies to this query");
+    goto done;
+  }
+
+  /* 1. the user's database */
+  int ordered = r0.has_order_by;
+  for (int i = 0; i < ncand; i++) {
+    sqlsim_result r;
+    sqlsim_exec(db, cands[i].sql, &r);
+    char why[300];
+    if (!same_rows(&r0, &r, ordered, why, sizeof why)) {
+      snprintf(cands[i].why, sizeof cands[i].why, "changes the result on the database: %s", why);
+      cands[i].alive = 0;
+      out->rejected_results++;
+    }
+    sqlsim_result_free(&r);
+  }
+  /* 2. the adversarial copies */
+  int any = 0;
+  for (int i = 0; i < ncand; i++) any |= cands[i].alive;
+  char stages_passed[256] = "database";
+  if (any) {
+    copy_db cp;
+    char why[300];
+    if (copy_open(&cp, db_path, s, o.copy_rows, why, sizeof why)) {
+      for (int i = 0; i < ncand; i++)
+        if (cands[i].alive) {
+          snprintf(cands[i].why, sizeof cands[i].why, "not checked on copies: %s", why);
+          cands[i].alive = 0;
+        }
+    } else {
+      for (int k = 0; k < NSTAGES; k++) {
+        copy_stage(&cp, s, k);
+        sqlsim_db *cdb;
+        if (sqlsim_db_open(cp.path, &eo, &cdb, NULL)) break;
+        sqlsim_result ro;
+        sqlsim_exec(cdb, sql, &ro);
+        for (int i = 0; i < ncand; i++) {
+          if (!cands[i].alive) continue;
+          sqlsim_result r;
+          sqlsim_exec(cdb, cands[i].sql, &r);
+          if (!same_rows(&ro, &r, ordered, why, sizeof why)) {
+            snprintf(cands[i].why, sizeof cands[i].why, "changes the result on a copy with %s: %s", stage_names[k],
+                     why);
+            cands[i].alive = 0;
+            out->rejected_results++;
+          }
+          sqlsim_result_free(&r);
+        }
+        sqlsim_result_free(&ro);
+        sqlsim_db_close(cdb);
+        strncat(stages_passed, ", copy: ", sizeof stages_passed - strlen(stages_passed) - 1);
+        strncat(stages_passed, stage_names[k], sizeof stages_passed - strlen(stages_passed) - 1);
+      }
+    }
+    copy_close(&cp);
+  }
+  /* 3. timing */
+  sqlsim_timing_opts to = {o.iterations, o.timeout_s, o.fixed_now, 1, 0};
+  for (int i = 0; i < ncand; i++) {
+    if (!cands[i].alive) continue;
+    sqlsim_time_pair(db_path, sql, cands[i].sql, &to, &cands[i].timing);
+    const sqlsim_timing *t = &cands[i].timing;
+    if (!t->ok) {
+      snprintf(cands[i].why, sizeof cands[i].why, "could not be timed: %s", t->reason);
+      cands[i].alive = 0;
+    } else if (t->ratio < o.min_speedup || t->ci_low <= 1) {
+      snprintf(cands[i].why, sizeof cands[i].why,
+               "not faster enough: measured ratio %.2f (95%% interval %.2f-%.2f), needs >= %.2f with the interval "
+               "above 1",
+               t->ratio, t->ci_low, t->ci_high, o.min_speedup);
+      cands[i].alive = 0;
+      out->rejected_speed++;
+    }
+  }
+  /* the fastest offered candidate; else the fastest timed one; else the first */
+  int best = 0;
+  for (int i = 1; i < ncand; i++) {
+    const cand *a = &cands[i], *b = &cands[best];
+    if (a->alive != b->alive) {
+      if (a->alive) best = i;
+    } else if (a->timing.ok != b->timing.ok) {
+      if (a->timing.ok) best = i;
+    } else if (a->timing.ratio > b->timing.ratio) {
+      best = i;
+    }
+  }
+  out->rules = cands[best].rules;
+  out->timing = cands[best].timing;
+  if (cands[best].alive) {
+    out->offered = 1;
+    out->sql = strdup(cands[best].sql);
+    snprintf(out->checks, sizeof out->checks, "%s", stages_passed);
+  } else {
+    char names[128];
+    rules_text(cands[best].rules, names, sizeof names);
+    snprintf(out->reason, sizeof out->reason, "%s: %s", names, cands[best].why);
+  }
+
+done:
+  for (int i = 0; i < ncand; i++) free(cands[i].sql);
+  if (!out->notes) out->notes = sb_take(&notes);
+  sqlsim_result_free(&r0);
+  sqlsim_db_close(db);
+  sqlsim_query_free(q);
+  sqlsim_catalog_free(cat);
+  return rc;
+}
+
+void sqlsim_rewrite_result_free(sqlsim_rewrite_result *r) {
+  free(r->sql);
+  free(r->notes);
+  r->sql = r->notes = NULL;
+}

@@ -3,7 +3,7 @@
  *
  *   sqlsim rewrite --sqlite DB [--rules LIST] [--iterations N] [--timeout S]
  *                  [--format text|json] SQL|-
- *   sqlsim rewrite --db-dir DIR --pred FILE [--gold FILE] [--rules LIST] ...
+ *   sqlsim rewrite (--db-dir DIR | --sqlite DB) --pred FILE [--gold FILE] [--rules LIST] ...
  *
  * One query: the rewrite (printed SQLite SQL), the rules, the checks passed,
  * the times before and after with the ratio's interval; or the reason it is
@@ -93,7 +93,7 @@ typedef struct tally {
   int candidate, rejected_results, rejected_speed, offered;
 } tally;
 
-static int batch(const char *db_dir, const char *pred_path, const char *gold_path, const sqlsim_rewrite_opts *o,
+static int batch(const char *db_dir, const char *sqlite, const char *pred_path, const char *gold_path, const sqlsim_rewrite_opts *o,
                  int json) {
   sqlsim_itemset *pred = NULL, *gold = NULL;
   sqlsim_error err = {0};
@@ -113,13 +113,15 @@ static int batch(const char *db_dir, const char *pred_path, const char *gold_pat
   double ratio_sum = 0, worst = 1e30;
   for (int i = 0; i < pred->n; i++) {
     const char *db_id = pred->items[i].db_id ? pred->items[i].db_id : gold ? gold->items[i].db_id : NULL;
+    if (sqlite && !db_id) db_id = "";
     if (!db_id) {
       error("item %d: no db_id (give --gold with one)", i);
       failed++;
       continue;
     }
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s/%s.sqlite", db_dir, db_id, db_id);
+    if (sqlite) snprintf(path, sizeof path, "%s", sqlite);
+    else snprintf(path, sizeof path, "%s/%s/%s.sqlite", db_dir, db_id, db_id);
     sqlsim_rewrite_result r;
     if (sqlsim_rewrite(path, pred->items[i].sql, o, &r, &err)) {
       if (json) {
@@ -193,9 +195,9 @@ int cmd_rewrite(int argc, char **argv) {
   }
   if (strcmp(format, "text") && strcmp(format, "json")) return error("rewrite: --format is text or json");
   int json = !strcmp(format, "json");
-  if (db_dir || pred) {
-    if (!db_dir || !pred) return error("rewrite: a predictions file needs --db-dir DIR and --pred FILE");
-    return batch(db_dir, pred, gold, &o, json);
+  if (pred) {
+    if (!db_dir == !sqlite) return error("rewrite: a predictions file needs --db-dir DIR or --sqlite DB");
+    return batch(db_dir, sqlite, pred, gold, &o, json);
   }
   if (!sqlite || !sql) return error("rewrite: needs --sqlite DB and a query (or --db-dir with --pred)");
   cli_lines in = {0};

@@ -199,6 +199,19 @@ static void bind_value(sqlite3_stmt *st, int k, const col *c, long row, long row
   sqlite3_bind_text(st, k, words[skewed(NWORDS)], -1, SQLITE_STATIC);
 }
 
+/* mkdir -p */
+static void mkdirs(const char *path) {
+  char b[1024];
+  snprintf(b, sizeof b, "%s", path);
+  for (char *p = b + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      mkdir(b, 0777);
+      *p = '/';
+    }
+  mkdir(b, 0777);
+}
+
 static int exec(sqlite3 *db, const char *sql) {
   char *msg = NULL;
   if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
@@ -247,7 +260,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "gen_bird: %s is not JSON\n", tables);
     return 1;
   }
-  mkdir(out, 0777);
+  mkdirs(out);
   sqlite3 *db = NULL;
   const char *open_db = "";
   for (int s = 0; s < NSPECS; s++) {
@@ -259,7 +272,10 @@ int main(int argc, char **argv) {
       mkdir(path, 0777);
       snprintf(path, sizeof path, "%s/%s/%s.sqlite", out, sp->db, sp->db);
       remove(path);
-      if (sqlite3_open(path, &db) != SQLITE_OK) return 1;
+      if (sqlite3_open(path, &db) != SQLITE_OK) {
+        fprintf(stderr, "gen_bird: cannot create %s: %s\n", path, sqlite3_errmsg(db));
+        return 1;
+      }
       exec(db, "PRAGMA journal_mode=OFF");
       exec(db, "PRAGMA synchronous=OFF");
       exec(db, "BEGIN");

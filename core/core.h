@@ -17,6 +17,8 @@ void sb_puts(strbuf *sb, const char *s);
 void sb_putc(strbuf *sb, char c);
 void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_json_str(strbuf *sb, const char *s);
+/* The same, safe inside an HTML <script> (< > & U+2028 U+2029 escaped). */
+void sb_json_str_script(strbuf *sb, const char *s);
 /* Hands the buffer to the caller (never NULL) and resets sb. */
 char *sb_take(strbuf *sb);
 void sb_free(strbuf *sb);

@@ -42,8 +42,9 @@ void sb_printf(strbuf *sb, const char *fmt, ...) {
   sb->len += (size_t)n;
 }
 
-/* Writes s as a JSON string literal (with quotes). */
-void sb_json_str(strbuf *sb, const char *s) {
+/* s as a JSON string literal (with quotes); script_safe also escapes < > &
+ * and U+2028/U+2029, so the literal can sit inside an HTML <script>. */
+static void json_str(strbuf *sb, const char *s, int script_safe) {
   sb_putc(sb, '"');
   for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
     switch (*p) {
@@ -53,12 +54,21 @@ void sb_json_str(strbuf *sb, const char *s) {
     case '\r': sb_puts(sb, "\\r"); break;
     case '\t': sb_puts(sb, "\\t"); break;
     default:
-      if (*p < 0x20) sb_printf(sb, "\\u%04x", *p);
-      else sb_putc(sb, (char)*p);
+      if (*p < 0x20 || (script_safe && (*p == '<' || *p == '>' || *p == '&'))) {
+        sb_printf(sb, "\\u%04x", *p);
+      } else if (script_safe && p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
+        sb_printf(sb, "\\u%04x", p[2] == 0xA8 ? 0x2028 : 0x2029);
+        p += 2;
+      } else {
+        sb_putc(sb, (char)*p);
+      }
     }
   }
   sb_putc(sb, '"');
 }
+
+void sb_json_str(strbuf *sb, const char *s) { json_str(sb, s, 0); }
+void sb_json_str_script(strbuf *sb, const char *s) { json_str(sb, s ? s : "", 1); }
 
 char *sb_take(strbuf *sb) {
   if (!sb->buf) sb_reserve(sb, 0), sb->buf[0] = '\0';

@@ -13,30 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* JSON string safe inside <script>: < > & escaped, so "</script>" cannot end it. */
-static void hjson(strbuf *sb, const char *s) {
-  sb_putc(sb, '"');
-  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-    switch (*p) {
-    case '"': sb_puts(sb, "\\\""); break;
-    case '\\': sb_puts(sb, "\\\\"); break;
-    case '\n': sb_puts(sb, "\\n"); break;
-    case '\r': sb_puts(sb, "\\r"); break;
-    case '\t': sb_puts(sb, "\\t"); break;
-    case '<': sb_puts(sb, "\\u003c"); break;
-    case '>': sb_puts(sb, "\\u003e"); break;
-    case '&': sb_puts(sb, "\\u0026"); break;
-    default:
-      if (*p < 0x20) sb_printf(sb, "\\u%04x", *p);
-      else if (p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) { /* U+2028/9 */
-        sb_printf(sb, "\\u%04x", p[2] == 0xA8 ? 0x2028 : 0x2029);
-        p += 2;
-      } else sb_putc(sb, (char)*p);
-    }
-  }
-  sb_putc(sb, '"');
-}
-
 /* A byte offset into UTF-8 text as a JavaScript (UTF-16) string index. */
 static int js_index(const char *s, int byte) {
   int units = 0;
@@ -145,7 +121,7 @@ int html_report(const char *path, an_group *groups, int ngroups) {
   sb_puts(&sb, "{\"categories\":[");
   for (int k = 0; k < SQLSIM_NCAT; k++) {
     if (k) sb_putc(&sb, ',');
-    hjson(&sb, sqlsim_category_names[k]);
+    sb_json_str_script(&sb, sqlsim_category_names[k]);
   }
   sb_puts(&sb, "],\"benchmarks\":[");
   for (int gi = 0; gi < ngroups; gi++) {
@@ -154,23 +130,23 @@ int html_report(const char *path, an_group *groups, int ngroups) {
     if (gi) sb_putc(&sb, ',');
     sb_puts(&sb, "{\"name\":");
     const char *b = strrchr(g->gold_path, '/');
-    hjson(&sb, b ? b + 1 : g->gold_path);
+    sb_json_str_script(&sb, b ? b + 1 : g->gold_path);
     sb_printf(&sb, ",\"executed\":%s,\"models\":[", g->with_db ? "true" : "false");
     for (int p = 0; p < g->npreds; p++) {
       if (p) sb_putc(&sb, ',');
-      hjson(&sb, model_name(g->pred_paths[p]));
+      sb_json_str_script(&sb, model_name(g->pred_paths[p]));
     }
     sb_puts(&sb, "],\"gold\":[");
     for (int i = 0; i < c->gold->n; i++) {
       const sqlsim_item *it = &c->gold->items[i];
       sb_puts(&sb, i ? ",{\"db\":" : "{\"db\":");
-      hjson(&sb, it->db_id);
+      sb_json_str_script(&sb, it->db_id);
       sb_puts(&sb, ",\"grp\":");
-      hjson(&sb, group_of(c, i));
+      sb_json_str_script(&sb, group_of(c, i));
       sb_puts(&sb, ",\"q\":");
-      hjson(&sb, it->question);
+      sb_json_str_script(&sb, it->question);
       sb_puts(&sb, ",\"sql\":");
-      hjson(&sb, it->sql);
+      sb_json_str_script(&sb, it->sql);
       sb_putc(&sb, '}');
     }
     sb_puts(&sb, "],\"preds\":[");
@@ -178,7 +154,7 @@ int html_report(const char *path, an_group *groups, int ngroups) {
       sb_puts(&sb, p ? ",[" : "[");
       for (int i = 0; i < c->gold->n; i++) {
         if (i) sb_putc(&sb, ',');
-        hjson(&sb, g->pred[p]->items[i].sql);
+        sb_json_str_script(&sb, g->pred[p]->items[i].sql);
       }
       sb_putc(&sb, ']');
     }
@@ -200,9 +176,9 @@ int html_report(const char *path, an_group *groups, int ngroups) {
         for (int k = 0; k < SQLSIM_NCAT; k++)
           if ((r->cats.mask & (1u << k)) && r->cats.evidence[k]) {
             if (!ef) sb_putc(&sb, ',');
-            hjson(&sb, sqlsim_category_names[k]);
+            sb_json_str_script(&sb, sqlsim_category_names[k]);
             sb_putc(&sb, ':');
-            hjson(&sb, r->cats.evidence[k]);
+            sb_json_str_script(&sb, r->cats.evidence[k]);
             ef = 0;
           }
         sb_puts(&sb, "}]");

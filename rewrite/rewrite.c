@@ -321,7 +321,9 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
     sqlsim_time_pair(db_path, sql, cands[i].sql, &to, &cands[i].timing);
     const sqlsim_timing *t = &cands[i].timing;
     if (!t->ok) {
-      snprintf(cands[i].why, sizeof cands[i].why, "could not be timed: %s", t->reason);
+      char reason[sizeof t->reason];
+      memcpy(reason, t->reason, sizeof reason);
+      snprintf(cands[i].why, sizeof cands[i].why, "could not be timed: %.300s", reason);
       cands[i].alive = 0;
     } else if (t->ratio < o.min_speedup || t->ci_low <= 1) {
       snprintf(cands[i].why, sizeof cands[i].why,
@@ -353,7 +355,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   } else {
     char names[128];
     rules_text(cands[best].rules, names, sizeof names);
-    snprintf(out->reason, sizeof out->reason, "%s: %s", names, cands[best].why);
+    snprintf(out->reason, sizeof out->reason, "%.100s: %.400s", names, cands[best].why);
   }
 
 done:

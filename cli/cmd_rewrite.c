@@ -142,9 +142,9 @@ static int batch(const char *db_dir, const char *sqlite, const char *pred_path, 
     for (int k = 0; k < SQLSIM_NRULES; k++) {
       if (!(r.rules & (1u << k))) continue;
       t[k].candidate++;
-      if (r.offered) t[k].offered++;
-      else if (r.rejected_speed && strstr(r.reason, "not faster")) t[k].rejected_speed++;
-      else if (strstr(r.reason, "changes the result")) t[k].rejected_results++;
+      t[k].offered += r.verdict == SQLSIM_REWRITE_OFFERED;
+      t[k].rejected_speed += r.verdict == SQLSIM_REWRITE_NOT_FASTER;
+      t[k].rejected_results += r.verdict == SQLSIM_REWRITE_CHANGES_RESULT;
     }
     if (r.offered) {
       offered++;

@@ -5,7 +5,18 @@
 #include "sqlsim.h"
 
 #include <cjson/cJSON.h>
+#include <stdint.h>
 #include <stdio.h>
+
+/* The 64-bit finalizer of MurmurHash3: spreads every input bit over the word. */
+static inline uint64_t mix64(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
 
 typedef struct strbuf {
   char *buf;

@@ -35,15 +35,6 @@
  * what holds it (a select list is not an argument list) */
 enum { L_BOOL = 64, L_CLAUSE = 80, L_LIST = 128 };
 
-static uint64_t mix64(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return h;
-}
-
 static uint64_t hash_str(const char *s) {
   uint64_t h = 0x84222325cbf29ce4ULL;
   for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;

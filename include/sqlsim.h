@@ -438,6 +438,9 @@ void sqlsim_result_free(sqlsim_result *r);
  * column order kept). Spider test-suite: equal under some column permutation,
  * as multisets, or as sequences when ordered is set. */
 int sqlsim_ex_bird(const sqlsim_result *gold, const sqlsim_result *pred);
+/* Stricter than both: the same columns in the same order, and the same rows
+ * as multisets (duplicates counted), or as sequences when ordered is set. */
+int sqlsim_same_rows(const sqlsim_result *a, const sqlsim_result *b, int ordered);
 int sqlsim_ex_spider(const sqlsim_result *gold, const sqlsim_result *pred, int ordered);
 /* The official Spider evaluator's preparation of a query for execution:
  * "> =" joined, and every DISTINCT token removed (its keep_distinct off).
@@ -507,8 +510,13 @@ typedef struct sqlsim_rewrite_opts {
   int copy_rows;         /* rows per table in the adversarial copies; default 200 */
 } sqlsim_rewrite_opts;
 
+/* How a rewrite ended: offered, or why the best candidate was not. */
+enum { SQLSIM_REWRITE_NO_RULE, SQLSIM_REWRITE_OFFERED, SQLSIM_REWRITE_CHANGES_RESULT,
+       SQLSIM_REWRITE_NOT_FASTER, SQLSIM_REWRITE_UNCHECKED /* copies or timing could not run */ };
+
 typedef struct sqlsim_rewrite_result {
   int offered;           /* 1: sql is a proved, faster rewrite */
+  int verdict;           /* SQLSIM_REWRITE_* */
   char *sql;             /* the rewrite (printed SQLite SQL) when offered, else NULL; malloc'd */
   unsigned rules;        /* the rules of the best candidate (offered or not) */
   int candidates;        /* candidates built */

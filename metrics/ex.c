@@ -49,6 +49,23 @@ int sqlsim_ex_bird(const sqlsim_result *g, const sqlsim_result *p) {
   return eq;
 }
 
+int sqlsim_same_rows(const sqlsim_result *a, const sqlsim_result *b, int ordered) {
+  if (a->ncols != b->ncols || a->nrows != b->nrows) return 0;
+  uint64_t *x = malloc(sizeof *x * (size_t)(a->nrows + 1)), *y = malloc(sizeof *y * (size_t)(b->nrows + 1));
+  for (long i = 0; i < a->nrows; i++) {
+    x[i] = row_hash(a, i, NULL);
+    y[i] = row_hash(b, i, NULL);
+  }
+  if (!ordered) {
+    qsort(x, (size_t)a->nrows, sizeof *x, cmp_u64);
+    qsort(y, (size_t)b->nrows, sizeof *y, cmp_u64);
+  }
+  int eq = !memcmp(x, y, sizeof *x * (size_t)a->nrows);
+  free(x);
+  free(y);
+  return eq;
+}
+
 /* ---------------------------------------------------------------- Spider */
 
 typedef struct perm_search {

@@ -244,26 +244,17 @@ void sqlsim_db_close(sqlsim_db *d) {
 
 /* ---------------------------------------------------------------- hashing */
 
-static uint64_t mix(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 33;
-  return h;
-}
-
 static uint64_t hash_bytes(uint64_t seed, const unsigned char *p, int n) {
   uint64_t h = seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(n + 1));
   int i = 0;
   for (; i + 8 <= n; i += 8) {
     uint64_t w;
     memcpy(&w, p + i, 8);
-    h = (h ^ mix(w)) * 0x9e3779b97f4a7c15ULL;
+    h = (h ^ mix64(w)) * 0x9e3779b97f4a7c15ULL;
   }
   uint64_t tail = 0;
   for (int k = 0; i < n; i++, k++) tail |= (uint64_t)p[i] << (8 * k);
-  return mix(h ^ tail);
+  return mix64(h ^ tail);
 }
 
 /* One cell: numbers by value (an integral REAL hashes as the integer, as
@@ -271,15 +262,15 @@ static uint64_t hash_bytes(uint64_t seed, const unsigned char *p, int n) {
 static uint64_t hash_cell(sqlite3_stmt *st, int i) {
   switch (sqlite3_column_type(st, i)) {
   case SQLITE_NULL: return 0x6e756c6c6e756c6cULL;
-  case SQLITE_INTEGER: return mix((uint64_t)sqlite3_column_int64(st, i) ^ 0x1111111111111111ULL);
+  case SQLITE_INTEGER: return mix64((uint64_t)sqlite3_column_int64(st, i) ^ 0x1111111111111111ULL);
   case SQLITE_FLOAT: {
     double x = sqlite3_column_double(st, i);
     if (x == x && x >= -9.2e18 && x <= 9.2e18 && (double)(sqlite3_int64)x == x)
-      return mix((uint64_t)(sqlite3_int64)x ^ 0x1111111111111111ULL);
+      return mix64((uint64_t)(sqlite3_int64)x ^ 0x1111111111111111ULL);
     if (x == 0) x = 0; /* -0.0 == 0.0 */
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
-    return mix(bits ^ 0x2222222222222222ULL);
+    return mix64(bits ^ 0x2222222222222222ULL);
   }
   case SQLITE_TEXT:
     return hash_bytes(0x7465787474657874ULL, sqlite3_column_text(st, i), sqlite3_column_bytes(st, i));

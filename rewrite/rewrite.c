@@ -31,26 +31,12 @@ typedef struct cand {
   unsigned rules;
   char *sql;
   int alive;
+  int verdict; /* SQLSIM_REWRITE_*, once it is not alive */
   char why[400];
   sqlsim_timing timing;
 } cand;
 
 /* ---------------------------------------------------------------- comparing */
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-static uint64_t *row_hashes(const sqlsim_result *r) {
-  uint64_t *h = malloc(sizeof *h * (size_t)(r->nrows ? r->nrows : 1));
-  for (long i = 0; i < r->nrows; i++) {
-    uint64_t x = 0x9e3779b97f4a7c15ULL;
-    for (int j = 0; j < r->ncols; j++) x = (x ^ r->cells[i * r->ncols + j]) * 0x100000001b3ULL + (uint64_t)j;
-    h[i] = x;
-  }
-  return h;
-}
 
 /* Whether b returned what a returned; why says how it differs. */
 static int same_rows(const sqlsim_result *a, const sqlsim_result *b, int ordered, char *why, size_t wn) {
@@ -68,22 +54,10 @@ static int same_rows(const sqlsim_result *a, const sqlsim_result *b, int ordered
     snprintf(why, wn, "%ld rows instead of %ld", b->nrows, a->nrows);
     return 0;
   }
-  size_t cells = (size_t)a->nrows * (size_t)a->ncols;
-  if (ordered) {
-    if (cells && memcmp(a->cells, b->cells, cells * sizeof *a->cells)) {
-      snprintf(why, wn, "the rows differ or come in another order (the original has ORDER BY)");
-      return 0;
-    }
-    return 1;
-  }
-  uint64_t *x = row_hashes(a), *y = row_hashes(b);
-  qsort(x, (size_t)a->nrows, sizeof *x, cmp_u64);
-  qsort(y, (size_t)b->nrows, sizeof *y, cmp_u64);
-  int same = !a->nrows || !memcmp(x, y, sizeof *x * (size_t)a->nrows);
-  free(x);
-  free(y);
-  if (!same) snprintf(why, wn, "different rows (as multisets)");
-  return same;
+  if (sqlsim_same_rows(a, b, ordered)) return 1;
+  snprintf(why, wn, ordered ? "the rows differ or come in another order (the original has ORDER BY)"
+                            : "different rows (as multisets)");
+  return 0;
 }
 
 /* ---------------------------------------------------------------- copies */
@@ -221,42 +195,46 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   int ncand = 0, rc = 0;
   strbuf notes = {0};
   sqlsim_result r0 = {0};
+  rewrite_facts facts = {NULL, NULL};
   if ((rc = sqlsim_catalog_load_sqlite(db_path, &cat, err))) goto done;
   const sqlsim_schema *s = sqlsim_catalog_at(cat, 0);
   if ((rc = sqlsim_parse(sql, strlen(sql), s, 0, &q, err))) goto done;
   if ((rc = sqlsim_db_open(db_path, &eo, &db, err))) goto done;
+  facts.db = db;
   sqlsim_exec(db, sql, &r0);
   if (r0.status != SQLSIM_EXEC_OK) {
     rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "the query does not run: %s", r0.reason);
     goto done;
   }
 
-  /* which rules change something (their notes say where they did not, and why) */
+  /* each rule alone (its notes say where it did not apply, and why), then every
+   * combination of the rules that changed something */
   unsigned applicable = 0;
-  for (int r = 0; r < SQLSIM_NRULES; r++) {
-    if (!(o.rules & (1u << r))) continue;
-    sqlsim_query *c = sqlsim_query_clone(q);
-    if (c && sqlsim_rewrite_apply(c, r, db, &notes) > 0) applicable |= 1u << r;
-    sqlsim_query_free(c);
-  }
   for (unsigned set = 1; set < (1u << SQLSIM_NRULES); set++) {
-    if ((set & applicable) != set) continue;
+    int single = !(set & (set - 1));
+    if (single ? !(o.rules & set) : (set & applicable) != set) continue;
     sqlsim_query *c = sqlsim_query_clone(q);
     if (!c) continue;
     strbuf ignore = {0};
+    int changed = 0;
     for (int r = 0; r < SQLSIM_NRULES; r++)
-      if (set & (1u << r)) sqlsim_rewrite_apply(c, r, db, &ignore);
+      if (set & (1u << r)) changed += sqlsim_rewrite_apply(c, r, &facts, single ? &notes : &ignore);
     sb_free(&ignore);
-    cand *k = &cands[ncand++];
-    memset(k, 0, sizeof *k);
-    k->rules = set;
-    k->sql = sqlsim_print_sql(c->root, 0);
-    k->alive = k->sql != NULL;
+    if (changed) {
+      if (single) applicable |= set;
+      cand *k = &cands[ncand++];
+      memset(k, 0, sizeof *k);
+      k->rules = set;
+      k->sql = sqlsim_print_sql(c->root, 0);
+      k->alive = k->sql != NULL;
+      if (!k->alive) k->verdict = SQLSIM_REWRITE_UNCHECKED;
+    }
     sqlsim_query_free(c);
   }
   out->candidates = ncand;
   out->notes = sb_take(&notes);
   if (!ncand) {
+    out->verdict = SQLSIM_REWRITE_NO_RULE;
     snprintf(out->reason, sizeof out->reason, "no rule applies to this query");
     goto done;
   }
@@ -270,6 +248,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
     if (!same_rows(&r0, &r, ordered, why, sizeof why)) {
       snprintf(cands[i].why, sizeof cands[i].why, "changes the result on the database: %s", why);
       cands[i].alive = 0;
+      cands[i].verdict = SQLSIM_REWRITE_CHANGES_RESULT;
       out->rejected_results++;
     }
     sqlsim_result_free(&r);
@@ -286,6 +265,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
         if (cands[i].alive) {
           snprintf(cands[i].why, sizeof cands[i].why, "not checked on copies: %s", why);
           cands[i].alive = 0;
+          cands[i].verdict = SQLSIM_REWRITE_UNCHECKED;
         }
     } else {
       for (int k = 0; k < NSTAGES; k++) {
@@ -302,6 +282,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
             snprintf(cands[i].why, sizeof cands[i].why, "changes the result on a copy with %s: %s", stage_names[k],
                      why);
             cands[i].alive = 0;
+            cands[i].verdict = SQLSIM_REWRITE_CHANGES_RESULT;
             out->rejected_results++;
           }
           sqlsim_result_free(&r);
@@ -325,12 +306,14 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
       memcpy(reason, t->reason, sizeof reason);
       snprintf(cands[i].why, sizeof cands[i].why, "could not be timed: %.300s", reason);
       cands[i].alive = 0;
+      cands[i].verdict = SQLSIM_REWRITE_UNCHECKED;
     } else if (t->ratio < o.min_speedup || t->ci_low <= 1) {
       snprintf(cands[i].why, sizeof cands[i].why,
                "not faster enough: measured ratio %.2f (95%% interval %.2f-%.2f), needs >= %.2f with the interval "
                "above 1",
                t->ratio, t->ci_low, t->ci_high, o.min_speedup);
       cands[i].alive = 0;
+      cands[i].verdict = SQLSIM_REWRITE_NOT_FASTER;
       out->rejected_speed++;
     }
   }
@@ -348,6 +331,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   }
   out->rules = cands[best].rules;
   out->timing = cands[best].timing;
+  out->verdict = cands[best].alive ? SQLSIM_REWRITE_OFFERED : cands[best].verdict;
   if (cands[best].alive) {
     out->offered = 1;
     out->sql = strdup(cands[best].sql);
@@ -365,6 +349,7 @@ done:
   sqlsim_db_close(db);
   sqlsim_query_free(q);
   sqlsim_catalog_free(cat);
+  free(facts.iso_dates);
   return rc;
 }
 

@@ -35,6 +35,7 @@
 
 #include "parser/frontend.h"
 
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,14 +44,12 @@ const char *const sqlsim_rule_names[SQLSIM_NRULES] = {"count_star", "date_range"
 
 typedef struct rule_ctx {
   sqlsim_query *q;
-  sqlsim_db *db;        /* for facts about the data; NULL: rules needing them do nothing */
+  rewrite_facts *facts; /* what is known of the data, kept across applications */
   strbuf *notes;        /* why places were left alone */
   int changed;
   /* FROM items on the NULL-filled side of an outer join */
   const sqlsim_node **nullable;
   int nnullable, capnullable;
-  /* date_range: columns already checked on the data (column index -> 1 ok, -1 not) */
-  int *date_ok;
 } rule_ctx;
 
 static void note(rule_ctx *c, const char *rule, const sqlsim_node *at, const char *why) {
@@ -170,42 +169,28 @@ static sqlsim_node *extraction(sqlsim_node *f, int *len) {
   return NULL;
 }
 
-static char *quote_ident(const char *s) {
-  strbuf b = {0};
-  sb_putc(&b, '"');
-  for (; *s; s++) {
-    if (*s == '"') sb_putc(&b, '"');
-    sb_putc(&b, *s);
-  }
-  sb_putc(&b, '"');
-  return sb_take(&b);
-}
-
-/* Every non-NULL value of the column is text holding a valid ISO date. */
+/* Every non-NULL value of the column is text holding a valid ISO date (read
+ * from the data once per column, then kept in the facts). */
 static int column_iso_dates(rule_ctx *c, const sqlsim_node *colnode, const char **why) {
-  int ci = colnode->column;
-  if (c->date_ok[ci]) {
-    *why = c->date_ok[ci] > 0 ? NULL : "not every value of the column is text holding a valid ISO date";
-    return c->date_ok[ci] > 0;
+  int ci = colnode->column, *known = &c->facts->iso_dates[ci];
+  if (!*known) {
+    const sqlsim_schema *s = c->q->schema;
+    char *sql = sqlite3_mprintf("SELECT count(*) FROM \"%w\" WHERE \"%w\" IS NOT NULL AND NOT (typeof(\"%w\") = 'text' "
+                                "AND \"%w\" GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]*' AND "
+                                "strftime('%%Y-%%m-%%d', \"%w\") IS substr(\"%w\", 1, 10))",
+                                s->tables[s->columns[ci].table].name, s->columns[ci].name, s->columns[ci].name,
+                                s->columns[ci].name, s->columns[ci].name, s->columns[ci].name);
+    sqlsim_result r;
+    sqlsim_exec_flags(c->facts->db, sql, SQLSIM_EXEC_VALUES, &r);
+    sqlite3_free(sql);
+    if (r.status != SQLSIM_EXEC_OK) *known = -2;
+    else *known = r.nrows == 1 && r.ncols == 1 && r.kinds[0] == 1 && r.nums[0] == 0 ? 1 : -1;
+    sqlsim_result_free(&r);
   }
-  const sqlsim_schema *s = c->q->schema;
-  char *t = quote_ident(s->tables[s->columns[ci].table].name), *k = quote_ident(s->columns[ci].name);
-  char sql[1024];
-  snprintf(sql, sizeof sql,
-           "SELECT count(*) FROM %s WHERE %s IS NOT NULL AND NOT (typeof(%s) = 'text' AND "
-           "%s GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]*' AND strftime('%%Y-%%m-%%d', %s) IS substr(%s, 1, 10))",
-           t, k, k, k, k, k);
-  free(t);
-  free(k);
-  sqlsim_result r;
-  sqlsim_exec_flags(c->db, sql, SQLSIM_EXEC_VALUES, &r);
-  int ok = r.status == SQLSIM_EXEC_OK && r.nrows == 1 && r.ncols == 1 && r.kinds[0] == 1 && r.nums[0] == 0;
-  *why = ok ? NULL
-            : r.status != SQLSIM_EXEC_OK ? "the data could not be checked"
-                                         : "not every value of the column is text holding a valid ISO date";
-  sqlsim_result_free(&r);
-  c->date_ok[ci] = ok ? 1 : -1;
-  return ok;
+  *why = *known == 1 ? NULL
+         : *known == -2 ? "the data could not be checked"
+                        : "not every value of the column is text holding a valid ISO date";
+  return *known == 1;
 }
 
 static sqlsim_node *mk_const(sqlsim_arena *a, const char *text) {
@@ -255,7 +240,7 @@ static int date_range(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   }
   if (!base_column(c, col)) return SQLSIM_WALK_CONTINUE;
   const char *why = "no database to check the column's values on";
-  if (!c->db || !column_iso_dates(c, col, &why)) {
+  if (!c->facts->db || !column_iso_dates(c, col, &why)) {
     note(c, "date_range", n, why);
     return SQLSIM_WALK_CONTINUE;
   }
@@ -308,13 +293,13 @@ static int distinct_group(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
 
 /* ---------------------------------------------------------------- entry */
 
-int sqlsim_rewrite_apply(sqlsim_query *q, int rule, sqlsim_db *db, strbuf *notes) {
+int sqlsim_rewrite_apply(sqlsim_query *q, int rule, rewrite_facts *facts, strbuf *notes) {
   rule_ctx c = {0};
   c.q = q;
-  c.db = db;
+  c.facts = facts;
   c.notes = notes;
   if (!q->schema) return 0;
-  c.date_ok = calloc((size_t)q->schema->ncolumns + 1, sizeof *c.date_ok);
+  if (!facts->iso_dates) facts->iso_dates = calloc((size_t)q->schema->ncolumns + 1, sizeof *facts->iso_dates);
   sqlsim_walk(q->root, find_outer, NULL, &c);
   switch (rule) {
   case SQLSIM_RULE_COUNT_STAR: sqlsim_walk(q->root, count_star, NULL, &c); break;
@@ -323,6 +308,5 @@ int sqlsim_rewrite_apply(sqlsim_query *q, int rule, sqlsim_db *db, strbuf *notes
   default: break;
   }
   free(c.nullable);
-  free(c.date_ok);
   return c.changed;
 }

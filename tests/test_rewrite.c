@@ -60,7 +60,9 @@ static int apply(const char *sql, int rule, char **out, char **notes) {
   sqlsim_db *db;
   assert_int_equal(sqlsim_db_open(path, NULL, &db, &err), 0);
   strbuf sb = {0};
-  int n = sqlsim_rewrite_apply(q, rule, db, &sb);
+  rewrite_facts facts = {db, NULL};
+  int n = sqlsim_rewrite_apply(q, rule, &facts, &sb);
+  free(facts.iso_dates);
   *out = sqlsim_print_sql(q->root, 0);
   *notes = sb_take(&sb);
   sqlsim_db_close(db);

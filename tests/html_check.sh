@@ -14,9 +14,14 @@ for f in "$corpus"/predictions/*.sql; do preds+=(--pred "$f"); done
 "$sqlsim" analyze -j 2 --gold "$corpus/dev_gold.sql" --tables "$corpus/tables.json" \
   --db-dir "$corpus/database" "${preds[@]}" --html "$work/report.html" --per-item "$work/items.jsonl" >/dev/null
 expected=$(wc -l < "$work/items.jsonl")
+# each Chromium run gets a profile of its own: a second run on the profile of
+# the first (whose helpers may still hold it) can hand over to that session
+# and never take its screenshot
+rm -rf "$work/profile-dom" "$work/profile-shot"
 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
-       --disable-component-update --disable-sync --user-data-dir="$work/profile")
-timeout 180 chromium "${flags[@]}" --virtual-time-budget=30000 --enable-logging=stderr --v=0 \
+       --disable-component-update --disable-sync)
+timeout 180 chromium "${flags[@]}" --user-data-dir="$work/profile-dom" --virtual-time-budget=30000 \
+  --enable-logging=stderr --v=0 \
   --dump-dom "file://$work/report.html" > "$work/dom.html" 2> "$work/console.log" || true
 body=$(grep -o '<body[^>]*>' "$work/dom.html" | head -1)
 echo "rendered: $body (expected $expected rows)"
@@ -31,7 +36,7 @@ if grep -q 'CONSOLE.*\(Uncaught\|Error\)' "$work/console.log"; then
   echo "FAIL: console errors"; exit 1
 fi
 rm -f "$work/report.png"
-timeout 180 chromium "${flags[@]}" --window-size=1400,1400 --virtual-time-budget=30000 \
+timeout 180 chromium "${flags[@]}" --user-data-dir="$work/profile-shot" --window-size=1400,1400 --virtual-time-budget=30000 \
   --screenshot="$work/report.png" "file://$work/report.html#open=13" >/dev/null 2>&1 || true
 [ -s "$work/report.png" ] || { echo "FAIL: no screenshot"; exit 1; }
 size=$(stat -c %s "$work/report.png")

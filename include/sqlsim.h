@@ -498,7 +498,18 @@ double sqlsim_rves_reward(double ratio);
  * empty tables) built in a temporary file, and when it is measured faster
  * (full fetch, alternating runs): mean ratio >= min_speedup with the 95%
  * interval above 1. The user's database is only ever read. */
-enum { SQLSIM_RULE_COUNT_STAR, SQLSIM_RULE_DATE_RANGE, SQLSIM_RULE_DISTINCT_GROUP, SQLSIM_NRULES };
+enum {
+  SQLSIM_RULE_COUNT_STAR,     /* COUNT(c) -> COUNT(*) for a column that cannot be NULL */
+  SQLSIM_RULE_DATE_RANGE,     /* year/month of ISO date text -> a range on the column */
+  SQLSIM_RULE_DISTINCT_GROUP, /* DISTINCT dropped over GROUP BY of plain select items */
+  SQLSIM_RULE_IN_JOIN,        /* x IN (SELECT y ..) -> join to a unique y or to SELECT DISTINCT */
+  SQLSIM_RULE_IN_EXISTS,      /* x IN (SELECT y ..) -> EXISTS (.. AND x = y), y indexed */
+  SQLSIM_RULE_DECORRELATE,    /* correlated aggregate subquery -> join to a grouped derived table */
+  SQLSIM_RULE_TOP1_MAX,       /* ORDER BY x LIMIT 1 -> x = (SELECT MAX(x) ..), x unique NOT NULL */
+  SQLSIM_RULE_MAX_TOP1,       /* x = (SELECT MAX(x) ..) -> ORDER BY x DESC LIMIT 1, x unique */
+  SQLSIM_RULE_COUNT_PK,       /* COUNT(*) -> COUNT(pk) (BIRD's rule 2) */
+  SQLSIM_NRULES
+};
 extern const char *const sqlsim_rule_names[SQLSIM_NRULES];
 
 typedef struct sqlsim_rewrite_opts {

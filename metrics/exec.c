@@ -134,9 +134,9 @@ static int authorize(void *ctx, int action, const char *a1, const char *a2, cons
     }
     return SQLITE_OK;
   case SQLITE_PRAGMA:
-    if (!a2) /* reading, not setting */
-      for (int i = 0; read_pragmas[i]; i++)
-        if (a1 && !sqlite3_stricmp(a1, read_pragmas[i])) return SQLITE_OK;
+    /* pragmas that only ever read; their argument is a table or index name */
+    for (int i = 0; read_pragmas[i]; i++)
+      if (a1 && !sqlite3_stricmp(a1, read_pragmas[i])) return SQLITE_OK;
     snprintf(d->denied, sizeof d->denied, "refused: PRAGMA %s is not allowed", a1 ? a1 : "?");
     return SQLITE_DENY;
   default: {

@@ -71,6 +71,9 @@ int build_tree(sqlsim_arena *a, sqlsim_arena *scratch, const fe_result *fe, cons
 /* Node helpers shared by build and normalize. */
 sqlsim_node *node_new(sqlsim_arena *a, int kind, int nkids);
 void normalize_query(sqlsim_query *q);
+/* A deep copy of a subtree (parser/walk.c); sources into the subtree follow
+ * the copy, sources outside it are kept. */
+sqlsim_node *node_clone(sqlsim_arena *a, const sqlsim_node *n);
 /* Puts a (modified) normalized tree back in canonical order. */
 void normalize_reorder(sqlsim_query *q);
 

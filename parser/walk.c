@@ -27,6 +27,7 @@ int sqlsim_walk(sqlsim_node *n, sqlsim_walk_fn pre, sqlsim_walk_fn post, void *c
 /* ---------------------------------------------------------------- cloning */
 
 #include "core.h"
+#include "frontend.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,25 @@ sqlsim_query *sqlsim_query_clone(const sqlsim_query *q) {
   m.to = calloc(m.cap, sizeof *m.to);
   c->root = clone_rec(a, q->root, &m);
   sqlsim_walk(c->root, fix_source, NULL, &m); /* columns point at the new FROM items */
+  free(m.from);
+  free(m.to);
+  return c;
+}
+
+/* A deep copy of a subtree into a: sources that point into the subtree point
+ * at the copies; a source outside it (a correlated column's FROM item) keeps
+ * pointing at the original. */
+sqlsim_node *node_clone(sqlsim_arena *a, const sqlsim_node *n) {
+  if (!n) return NULL;
+  size_t count = 0;
+  sqlsim_walk((sqlsim_node *)n, count_nodes, NULL, &count);
+  ptr_map m;
+  m.cap = 16;
+  while (m.cap < 2 * count + 2) m.cap *= 2;
+  m.from = calloc(m.cap, sizeof *m.from);
+  m.to = calloc(m.cap, sizeof *m.to);
+  sqlsim_node *c = clone_rec(a, n, &m);
+  sqlsim_walk(c, fix_source, NULL, &m);
   free(m.from);
   free(m.to);
   return c;

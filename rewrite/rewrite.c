@@ -195,7 +195,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   int ncand = 0, rc = 0;
   strbuf notes = {0};
   sqlsim_result r0 = {0};
-  rewrite_facts facts = {NULL, NULL};
+  rewrite_facts facts = {NULL, db_path, NULL, NULL};
   if ((rc = sqlsim_catalog_load_sqlite(db_path, &cat, err))) goto done;
   const sqlsim_schema *s = sqlsim_catalog_at(cat, 0);
   if ((rc = sqlsim_parse(sql, strlen(sql), s, 0, &q, err))) goto done;
@@ -349,7 +349,7 @@ done:
   sqlsim_db_close(db);
   sqlsim_query_free(q);
   sqlsim_catalog_free(cat);
-  free(facts.iso_dates);
+  rewrite_facts_free(&facts);
   return rc;
 }
 

@@ -30,6 +30,16 @@
  *  distinct_group  SELECT DISTINCT ... GROUP BY k1..kn -> SELECT ... GROUP BY
  *                  every key is a plain column that is also a plain select
  *                  item: the groups are already distinct rows.
+ *
+ *  count_pk        COUNT(*) -> COUNT(pk), the BIRD paper's rule 2, for
+ *                  completeness: pk is the single-column key of the leftmost
+ *                  table of the FROM (never on a NULL-filled side: no RIGHT or
+ *                  FULL join), declared NOT NULL or the rowid. REWRITE.md
+ *                  measured it 3-23x slower; timing rejects it unless this
+ *                  database says otherwise.
+ *
+ * The IN-subquery rules and decorrelation are in subquery.c, the top-1 pair
+ * in top1.c; the helpers they share are here.
  */
 #include "rewrite.h"
 
@@ -39,20 +49,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
-const char *const sqlsim_rule_names[SQLSIM_NRULES] = {"count_star", "date_range", "distinct_group"};
+const char *const sqlsim_rule_names[SQLSIM_NRULES] = {
+    "count_star", "date_range", "distinct_group", "in_join", "in_exists",
+    "decorrelate", "top1_max", "max_top1", "count_pk"};
 
-typedef struct rule_ctx {
-  sqlsim_query *q;
-  rewrite_facts *facts; /* what is known of the data, kept across applications */
-  strbuf *notes;        /* why places were left alone */
-  int changed;
-  /* FROM items on the NULL-filled side of an outer join */
-  const sqlsim_node **nullable;
-  int nnullable, capnullable;
-} rule_ctx;
-
-static void note(rule_ctx *c, const char *rule, const sqlsim_node *at, const char *why) {
+void rule_note(rule_ctx *c, const char *rule, const sqlsim_node *at, const char *why) {
   char *s = sqlsim_print_sql(at, SQLSIM_PRINT_QUALIFY);
   sb_printf(c->notes, "%s: %s left alone: %s\n", rule, s ? s : "?", why);
   free(s);
@@ -84,14 +87,14 @@ static int find_outer(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
-static int is_nullable_side(const rule_ctx *c, const sqlsim_node *from_item) {
+int rule_nullable_side(const rule_ctx *c, const sqlsim_node *from_item) {
   for (int i = 0; i < c->nnullable; i++)
     if (c->nullable[i] == from_item) return 1;
   return 0;
 }
 
 /* A column of a base table of the schema (not of a derived table or CTE). */
-static const sqlsim_column *base_column(const rule_ctx *c, const sqlsim_node *n) {
+const sqlsim_column *rule_base_column(const rule_ctx *c, const sqlsim_node *n) {
   if (!n || n->kind != SQLSIM_N_COLUMN || n->column < 0 || !c->q->schema || !n->source) return NULL;
   if (n->source->kind != SQLSIM_N_TABLE || (n->source->flags & SQLSIM_F_CTEREF)) return NULL;
   if (n->flags & (SQLSIM_F_UNRESOLVED | SQLSIM_F_AMBIGUOUS | SQLSIM_F_ALIASREF)) return NULL;
@@ -107,16 +110,16 @@ static int count_star(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
       !n->kids[0] || n->kids[0]->nkids != 1)
     return SQLSIM_WALK_CONTINUE;
   const sqlsim_node *arg = n->kids[0]->kids[0];
-  const sqlsim_column *col = base_column(c, arg);
+  const sqlsim_column *col = rule_base_column(c, arg);
   if (!col) return SQLSIM_WALK_CONTINUE; /* an expression or an unknown column: nothing to say */
   if (!col->notnull) {
-    note(c, "count_star", n,
+    rule_note(c, "count_star", n,
          col->pk ? "the column is a PRIMARY KEY but not NOT NULL (SQLite stores NULL in a non-INTEGER key)"
                  : "the column can be NULL");
     return SQLSIM_WALK_CONTINUE;
   }
-  if (is_nullable_side(c, arg->source)) {
-    note(c, "count_star", n, "its table is on the NULL-filled side of an outer join");
+  if (rule_nullable_side(c, arg->source)) {
+    rule_note(c, "count_star", n, "its table is on the NULL-filled side of an outer join");
     return SQLSIM_WALK_CONTINUE;
   }
   n->flags |= SQLSIM_F_STAR;
@@ -238,10 +241,10 @@ static int date_range(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   } else {
     return SQLSIM_WALK_CONTINUE;
   }
-  if (!base_column(c, col)) return SQLSIM_WALK_CONTINUE;
+  if (!rule_base_column(c, col)) return SQLSIM_WALK_CONTINUE;
   const char *why = "no database to check the column's values on";
   if (!c->facts->db || !column_iso_dates(c, col, &why)) {
-    note(c, "date_range", n, why);
+    rule_note(c, "date_range", n, why);
     return SQLSIM_WALK_CONTINUE;
   }
   int y = atoi(lit), m = len == 7 ? atoi(lit + 5) : 0;
@@ -282,13 +285,424 @@ static int distinct_group(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     for (uint32_t j = 0; j < targets->nkids && !found; j++)
       found = targets->kids[j]->nkids && same_column(group->kids[i], targets->kids[j]->kids[0]);
     if (!found) {
-      note(c, "distinct_group", group->kids[i], "a GROUP BY key that is not a plain select item");
+      rule_note(c, "distinct_group", group->kids[i], "a GROUP BY key that is not a plain select item");
       return SQLSIM_WALK_CONTINUE;
     }
   }
   n->flags &= ~SQLSIM_F_DISTINCT;
   c->changed++;
   return SQLSIM_WALK_CONTINUE;
+}
+
+/* ---------------------------------------------------------------- count_pk */
+
+/* The leftmost FROM item of a join tree. */
+static sqlsim_node *leftmost(sqlsim_node *n) {
+  while (n && n->kind == SQLSIM_N_JOIN) n = n->kids[0];
+  return n;
+}
+
+static int has_right_join(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  if (n->kind == SQLSIM_N_SELECT || n->kind == SQLSIM_N_SUBQUERY) return SQLSIM_WALK_PRUNE;
+  if (n->kind == SQLSIM_N_JOIN && (n->op == SQLSIM_JOIN_RIGHT || n->op == SQLSIM_JOIN_FULL)) {
+    *(int *)ctx = 1;
+    return SQLSIM_WALK_ABORT;
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+typedef struct pk_ctx {
+  rule_ctx *c;
+  sqlsim_node *item;
+  int column;
+} pk_ctx;
+
+static int count_to_pk(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  pk_ctx *k = ctx;
+  if (n->kind == SQLSIM_N_SELECT || n->kind == SQLSIM_N_SUBLINK) return SQLSIM_WALK_PRUNE;
+  if (n->kind != SQLSIM_N_FUNC || strcmp(n->text, "count") || !(n->flags & SQLSIM_F_STAR) ||
+      (n->nkids > 2 && n->kids[2]))
+    return SQLSIM_WALK_CONTINUE;
+  const sqlsim_schema *s = k->c->q->schema;
+  sqlsim_node *args = rule_list(k->c, 1);
+  args->kids[0] = rule_column(k->c, k->item, s->columns[k->column].name, k->column);
+  n->kids[0] = args;
+  n->flags &= ~SQLSIM_F_STAR;
+  k->c->changed++;
+  return SQLSIM_WALK_PRUNE;
+}
+
+static int count_pk(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  rule_ctx *c = ctx;
+  if (n->kind != SQLSIM_N_SELECT || n->op != SQLSIM_SET_NONE) return SQLSIM_WALK_CONTINUE;
+  sqlsim_node *from = n->kids[SQLSIM_SEL_FROM];
+  if (!from || !from->nkids) return SQLSIM_WALK_CONTINUE;
+  int right = 0;
+  sqlsim_walk(from, has_right_join, NULL, &right);
+  sqlsim_node *item = leftmost(from->kids[0]);
+  if (right || !item || item->kind != SQLSIM_N_TABLE || item->table < 0 || (item->flags & SQLSIM_F_CTEREF))
+    return SQLSIM_WALK_CONTINUE;
+  const sqlsim_schema *s = c->q->schema;
+  const sqlsim_table *t = &s->tables[item->table];
+  int pk = -1, npk = 0;
+  for (int j = 0; j < t->ncolumns; j++)
+    if (s->columns[t->first_column + j].pk) {
+      pk = t->first_column + j;
+      npk++;
+    }
+  if (npk != 1 || !s->columns[pk].notnull) return SQLSIM_WALK_CONTINUE;
+  pk_ctx k = {c, item, pk};
+  for (int slot = SQLSIM_SEL_TARGETS; slot <= SQLSIM_SEL_ORDER; slot++)
+    if (slot != SQLSIM_SEL_FROM && slot != SQLSIM_SEL_WHERE && slot != SQLSIM_SEL_GROUP && n->kids[slot])
+      sqlsim_walk(n->kids[slot], count_to_pk, NULL, &k);
+  return SQLSIM_WALK_CONTINUE;
+}
+
+/* ---------------------------------------------------------------- shared helpers */
+
+/* Reads whether a column leads an index, on a read-only connection of its
+ * own (the safe executor's authorizer refuses the pragma table functions,
+ * whose set-up SQLite reports as writes to the schema table). */
+static int read_indexed(const char *path, const char *table, const char *column) {
+  sqlite3 *db = NULL;
+  int found = -1;
+  char *uri = sqlite3_mprintf("file:%s?mode=ro", path);
+  for (char *p = uri + 5; *p && *p != '?'; p++) /* no URI syntax from the path itself */
+    if (*p == '%' || *p == '#' || *p == '?') found = -2;
+  if (found == -1 && sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT count(*) FROM pragma_index_list(?1) AS l, pragma_index_info(l.name) AS i "
+                           "WHERE i.seqno = 0 AND i.name = ?2 COLLATE NOCASE",
+                           -1, &st, NULL) == SQLITE_OK) {
+      sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+      sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+      if (sqlite3_step(st) == SQLITE_ROW) found = sqlite3_column_int(st, 0) > 0 ? 1 : -1;
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  sqlite3_free(uri);
+  return found == 1 ? 1 : -1;
+}
+
+int rule_indexed(rule_ctx *c, const sqlsim_node *colnode) {
+  const sqlsim_schema *s = c->q->schema;
+  int ci = colnode->column;
+  if (ci < 0 || !c->facts->path) return 0;
+  const sqlsim_column *col = &s->columns[ci];
+  if (col->pk && col->notnull && !strcasecmp(col->type, "integer")) return 1; /* the rowid */
+  int *known = &c->facts->indexed[ci];
+  if (!*known) *known = read_indexed(c->facts->path, s->tables[col->table].name, col->name);
+  return *known == 1;
+}
+
+static const char *const aggregates[] = {"count", "sum", "avg", "min", "max", "total", "group_concat", NULL};
+
+static int find_aggregate(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  if (n->kind == SQLSIM_N_SELECT) return SQLSIM_WALK_PRUNE;
+  if (n->kind != SQLSIM_N_FUNC || (n->nkids > 2 && n->kids[2])) return SQLSIM_WALK_CONTINUE;
+  int nargs = n->kids[0] ? (int)n->kids[0]->nkids : 0;
+  for (int i = 0; aggregates[i]; i++)
+    if (!strcmp(n->text, aggregates[i]) && (i < 3 || i > 4 || nargs == 1 || (n->flags & SQLSIM_F_STAR))) {
+      *(int *)ctx = 1;
+      return SQLSIM_WALK_ABORT;
+    }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+int rule_has_aggregate(const sqlsim_node *n) {
+  int found = 0;
+  sqlsim_walk((sqlsim_node *)n, find_aggregate, NULL, &found);
+  return found;
+}
+
+static int find_subquery(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  if (n->kind == SQLSIM_N_SELECT || n->kind == SQLSIM_N_SUBLINK) {
+    *(int *)ctx = 1;
+    return SQLSIM_WALK_ABORT;
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+int rule_has_subquery(const sqlsim_node *n) {
+  int found = 0;
+  sqlsim_walk((sqlsim_node *)n, find_subquery, NULL, &found);
+  return found;
+}
+
+/* FROM items of a subtree, then whether a column reads one outside it. */
+typedef struct items_ctx {
+  const sqlsim_node **items;
+  int n, cap;
+  int outside;
+} items_ctx;
+
+static int collect_items(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  items_ctx *k = ctx;
+  if (n->kind == SQLSIM_N_TABLE || n->kind == SQLSIM_N_SUBQUERY || n->kind == SQLSIM_N_FUNCTABLE ||
+      n->kind == SQLSIM_N_CTE) {
+    if (k->n == k->cap) {
+      k->cap = k->cap ? 2 * k->cap : 16;
+      k->items = realloc(k->items, sizeof *k->items * (size_t)k->cap);
+    }
+    k->items[k->n++] = n;
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+static int column_outside(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  items_ctx *k = ctx;
+  if ((n->kind != SQLSIM_N_COLUMN && n->kind != SQLSIM_N_STAR) || !n->source) return SQLSIM_WALK_CONTINUE;
+  for (int i = 0; i < k->n; i++)
+    if (k->items[i] == n->source) return SQLSIM_WALK_CONTINUE;
+  k->outside = 1;
+  return SQLSIM_WALK_ABORT;
+}
+
+int rule_correlated(const sqlsim_node *sel, const sqlsim_node *n) {
+  items_ctx k = {0};
+  sqlsim_walk((sqlsim_node *)sel, collect_items, NULL, &k);
+  sqlsim_walk((sqlsim_node *)n, column_outside, NULL, &k);
+  free(k.items);
+  return k.outside;
+}
+
+static int item_in(const sqlsim_node *n, const sqlsim_node *item) {
+  if (!n) return 0;
+  if (n == item) return 1;
+  return n->kind == SQLSIM_N_JOIN && (item_in(n->kids[0], item) || item_in(n->kids[1], item));
+}
+
+int rule_own_item(const sqlsim_node *sel, const sqlsim_node *from_item) {
+  const sqlsim_node *from = sel->kids[SQLSIM_SEL_FROM];
+  for (uint32_t i = 0; from && i < from->nkids; i++)
+    if (item_in(from->kids[i], from_item)) return 1;
+  return 0;
+}
+
+const char *rule_expr_collation(const rule_ctx *c, const sqlsim_node *e) {
+  if (!e) return NULL;
+  if (e->kind == SQLSIM_N_COLLATE) return e->text;
+  if (e->kind == SQLSIM_N_COLUMN) {
+    if (e->column >= 0 && c->q->schema && e->source && e->source->kind == SQLSIM_N_TABLE)
+      return c->q->schema->columns[e->column].collation;
+    return NULL;
+  }
+  return NULL;
+}
+
+static const char *explicit_collation(const sqlsim_node *e) {
+  return e && e->kind == SQLSIM_N_COLLATE ? e->text : NULL;
+}
+
+const char *rule_cmp_collation(const rule_ctx *c, const sqlsim_node *a, const sqlsim_node *b) {
+  if (explicit_collation(a)) return explicit_collation(a);
+  if (explicit_collation(b)) return explicit_collation(b);
+  if (a && a->kind == SQLSIM_N_COLUMN) return rule_expr_collation(c, a);
+  if (b && b->kind == SQLSIM_N_COLUMN) return rule_expr_collation(c, b);
+  return NULL;
+}
+
+int rule_same_collation(const char *a, const char *b) {
+  if (a && !strcasecmp(a, "binary")) a = NULL;
+  if (b && !strcasecmp(b, "binary")) b = NULL;
+  if (!a || !b) return a == b;
+  return !strcasecmp(a, b);
+}
+
+uint32_t rule_nterms(const sqlsim_node *where) {
+  return !where ? 0 : where->kind == SQLSIM_N_AND ? where->nkids : 1;
+}
+
+sqlsim_node *rule_term(sqlsim_node *where, uint32_t i) {
+  return where->kind == SQLSIM_N_AND ? where->kids[i] : where;
+}
+
+void rule_replace_term(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term, sqlsim_node *with) {
+  sqlsim_node *w = sel->kids[SQLSIM_SEL_WHERE];
+  if (w == term) {
+    sel->kids[SQLSIM_SEL_WHERE] = with;
+    return;
+  }
+  if (!w || w->kind != SQLSIM_N_AND) return;
+  for (uint32_t i = 0; i < w->nkids; i++)
+    if (w->kids[i] == term) {
+      if (with) {
+        w->kids[i] = with;
+      } else {
+        memmove(&w->kids[i], &w->kids[i + 1], sizeof *w->kids * (w->nkids - i - 1));
+        w->nkids--;
+        if (w->nkids == 1) sel->kids[SQLSIM_SEL_WHERE] = w->kids[0];
+      }
+      return;
+    }
+  (void)c;
+}
+
+void rule_add_where(rule_ctx *c, sqlsim_node *sel, sqlsim_node *cond) {
+  sqlsim_node *w = sel->kids[SQLSIM_SEL_WHERE];
+  if (!w) {
+    sel->kids[SQLSIM_SEL_WHERE] = cond;
+    return;
+  }
+  uint32_t nw = w->kind == SQLSIM_N_AND ? w->nkids : 1;
+  uint32_t nc = cond->kind == SQLSIM_N_AND ? cond->nkids : 1;
+  sqlsim_node *and = node_new(c->q->arena, SQLSIM_N_AND, (int)(nw + nc));
+  for (uint32_t i = 0; i < nw; i++) and->kids[i] = w->kind == SQLSIM_N_AND ? w->kids[i] : w;
+  for (uint32_t i = 0; i < nc; i++) and->kids[nw + i] = cond->kind == SQLSIM_N_AND ? cond->kids[i] : cond;
+  sel->kids[SQLSIM_SEL_WHERE] = and;
+}
+
+typedef struct name_ctx {
+  const char *name;
+  int used;
+} name_ctx;
+
+static int name_used(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  name_ctx *k = ctx;
+  const char *a = n->kind == SQLSIM_N_TARGET ? n->text : n->alias;
+  if ((a && !strcasecmp(a, k->name)) ||
+      ((n->kind == SQLSIM_N_TABLE || n->kind == SQLSIM_N_COLUMN) && n->text && !strcasecmp(n->text, k->name))) {
+    k->used = 1;
+    return SQLSIM_WALK_ABORT;
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+const char *rule_fresh_name(rule_ctx *c, const char *prefix) {
+  for (int i = 1;; i++) {
+    const char *name = sqlsim_arena_printf(c->q->arena, "%s%d", prefix, i);
+    name_ctx k = {name, 0};
+    sqlsim_walk(c->q->root, name_used, NULL, &k);
+    if (!k.used) return name;
+  }
+}
+
+const char *rule_qualifier(const sqlsim_node *item) {
+  if (item->alias) return item->alias;
+  return item->raw ? item->raw : item->text;
+}
+
+typedef struct rename_ctx {
+  const sqlsim_node *item;
+  const char *alias;
+} rename_ctx;
+
+static int rename_columns(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  rename_ctx *k = ctx;
+  if ((n->kind == SQLSIM_N_COLUMN || (n->kind == SQLSIM_N_STAR && n->alias)) && n->source == k->item &&
+      !(n->flags & SQLSIM_F_ALIASREF))
+    n->alias = k->alias;
+  return SQLSIM_WALK_CONTINUE;
+}
+
+void rule_rename_item(sqlsim_node *scope, sqlsim_node *item, const char *alias) {
+  item->alias = alias;
+  item->flags &= ~SQLSIM_F_SYNTHETIC;
+  rename_ctx k = {item, alias};
+  sqlsim_walk(scope, rename_columns, NULL, &k);
+}
+
+typedef struct open_ctx {
+  const sqlsim_node *sel;
+  int bad;
+} open_ctx;
+
+/* Columns of sel's own items get their qualifier; a select-list alias used
+ * outside ORDER BY could name a column of the added item instead. */
+static int qualify_own(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  open_ctx *k = ctx;
+  if (n->kind != SQLSIM_N_COLUMN) return SQLSIM_WALK_CONTINUE;
+  if (n->flags & SQLSIM_F_ALIASREF) {
+    k->bad = 1;
+    return SQLSIM_WALK_CONTINUE;
+  }
+  if (!n->alias && n->source && rule_own_item(k->sel, n->source)) {
+    if (n->source->kind == SQLSIM_N_SUBQUERY && !n->source->alias) k->bad = 1;
+    else n->alias = rule_qualifier(n->source);
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+int rule_open_scope(rule_ctx *c, const char *rule, sqlsim_node *sel) {
+  open_ctx k = {sel, 0};
+  sqlsim_node *targets = sel->kids[SQLSIM_SEL_TARGETS], *from = sel->kids[SQLSIM_SEL_FROM];
+  /* a bare '*' would take the new item's columns too */
+  for (uint32_t i = 0; targets && i < targets->nkids; i++) {
+    sqlsim_node *e = targets->kids[i]->nkids ? targets->kids[i]->kids[0] : NULL;
+    if (!e || e->kind != SQLSIM_N_STAR || e->alias) continue;
+    if (!from || from->nkids != 1 || from->kids[0]->kind == SQLSIM_N_JOIN ||
+        (from->kids[0]->kind == SQLSIM_N_SUBQUERY && !from->kids[0]->alias)) {
+      rule_note(c, rule, sel, "'*' over several FROM items would take the new item's columns too");
+      return -1;
+    }
+    e->alias = rule_qualifier(from->kids[0]);
+    e->source = from->kids[0];
+  }
+  for (int slot = SQLSIM_SEL_TARGETS; slot <= SQLSIM_SEL_HAVING; slot++)
+    if (sel->kids[slot]) sqlsim_walk(sel->kids[slot], qualify_own, NULL, &k);
+  /* ORDER BY names select-list aliases first: references to them stay */
+  open_ctx ko = {sel, 0};
+  if (sel->kids[SQLSIM_SEL_ORDER]) sqlsim_walk(sel->kids[SQLSIM_SEL_ORDER], qualify_own, NULL, &ko);
+  if (k.bad) {
+    rule_note(c, rule, sel, "a select-list alias is used outside ORDER BY: a new FROM item could take its name");
+    return -1;
+  }
+  return 0;
+}
+
+sqlsim_node *rule_column(rule_ctx *c, sqlsim_node *item, const char *name, int column) {
+  sqlsim_node *n = node_new(c->q->arena, SQLSIM_N_COLUMN, 0);
+  n->raw = sqlsim_arena_strdup(c->q->arena, name);
+  n->text = n->raw;
+  n->alias = rule_qualifier(item);
+  n->source = item;
+  n->column = column;
+  n->table = column >= 0 ? c->q->schema->columns[column].table : -1;
+  return n;
+}
+
+sqlsim_node *rule_binop(rule_ctx *c, int op, sqlsim_node *l, sqlsim_node *r) {
+  sqlsim_node *b = node_new(c->q->arena, SQLSIM_N_BINOP, 2);
+  b->op = (uint16_t)op;
+  b->kids[0] = l;
+  b->kids[1] = r;
+  return b;
+}
+
+sqlsim_node *rule_int(rule_ctx *c, const char *v) {
+  sqlsim_node *k = node_new(c->q->arena, SQLSIM_N_CONST, 0);
+  k->op = SQLSIM_CONST_INT;
+  k->text = sqlsim_arena_strdup(c->q->arena, v);
+  return k;
+}
+
+sqlsim_node *rule_list(rule_ctx *c, uint32_t n) { return node_new(c->q->arena, SQLSIM_N_LIST, (int)n); }
+
+sqlsim_node *rule_func(rule_ctx *c, const char *name, sqlsim_node *arg1, sqlsim_node *arg2) {
+  sqlsim_node *f = node_new(c->q->arena, SQLSIM_N_FUNC, 3);
+  f->text = sqlsim_arena_strdup(c->q->arena, name);
+  f->kids[0] = rule_list(c, arg2 ? 2 : 1);
+  f->kids[0]->kids[0] = arg1;
+  if (arg2) f->kids[0]->kids[1] = arg2;
+  return f;
+}
+
+void rewrite_facts_free(rewrite_facts *f) {
+  free(f->iso_dates);
+  free(f->indexed);
+  f->iso_dates = f->indexed = NULL;
 }
 
 /* ---------------------------------------------------------------- entry */
@@ -300,13 +714,38 @@ int sqlsim_rewrite_apply(sqlsim_query *q, int rule, rewrite_facts *facts, strbuf
   c.notes = notes;
   if (!q->schema) return 0;
   if (!facts->iso_dates) facts->iso_dates = calloc((size_t)q->schema->ncolumns + 1, sizeof *facts->iso_dates);
+  if (!facts->indexed) facts->indexed = calloc((size_t)q->schema->ncolumns + 1, sizeof *facts->indexed);
   sqlsim_walk(q->root, find_outer, NULL, &c);
-  switch (rule) {
-  case SQLSIM_RULE_COUNT_STAR: sqlsim_walk(q->root, count_star, NULL, &c); break;
-  case SQLSIM_RULE_DATE_RANGE: sqlsim_walk(q->root, date_range, NULL, &c); break;
-  case SQLSIM_RULE_DISTINCT_GROUP: sqlsim_walk(q->root, distinct_group, NULL, &c); break;
-  default: break;
-  }
+  static const sqlsim_walk_fn rules[SQLSIM_NRULES] = {
+      [SQLSIM_RULE_COUNT_STAR] = count_star,   [SQLSIM_RULE_DATE_RANGE] = date_range,
+      [SQLSIM_RULE_DISTINCT_GROUP] = distinct_group, [SQLSIM_RULE_IN_JOIN] = rule_in_join,
+      [SQLSIM_RULE_IN_EXISTS] = rule_in_exists, [SQLSIM_RULE_DECORRELATE] = rule_decorrelate,
+      [SQLSIM_RULE_TOP1_MAX] = rule_top1_max,   [SQLSIM_RULE_MAX_TOP1] = rule_max_top1,
+      [SQLSIM_RULE_COUNT_PK] = count_pk};
+  if (rule >= 0 && rule < SQLSIM_NRULES) sqlsim_walk(q->root, rules[rule], NULL, &c);
   free(c.nullable);
   return c.changed;
+}
+
+/* SQLite's affinity from a declared type (datatype3.html, 3.1). */
+static int type_affinity(const char *t) {
+  char u[64];
+  size_t n = 0;
+  for (; t && *t && n < sizeof u - 1; t++) u[n++] = (char)(*t >= 'a' && *t <= 'z' ? *t - 32 : *t);
+  u[n] = 0;
+  if (strstr(u, "INT")) return 'I';
+  if (strstr(u, "CHAR") || strstr(u, "CLOB") || strstr(u, "TEXT")) return 'T';
+  if (!n || strstr(u, "BLOB")) return 'B';
+  if (strstr(u, "REAL") || strstr(u, "FLOA") || strstr(u, "DOUB")) return 'R';
+  return 'N';
+}
+
+int rule_affinity(const rule_ctx *c, const sqlsim_node *e) {
+  if (!e) return 0;
+  if (e->kind == SQLSIM_N_COLLATE) return rule_affinity(c, e->kids[0]);
+  if (e->kind == SQLSIM_N_CAST) return type_affinity(e->text);
+  const sqlsim_column *col = rule_base_column(c, e);
+  if (col) return type_affinity(col->type);
+  if (e->kind == SQLSIM_N_COLUMN) return -1; /* a column of a derived table: not known here */
+  return 0;
 }

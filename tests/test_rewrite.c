@@ -27,7 +27,18 @@ static const char *const ddl =
     "INSERT INTO member VALUES ('x','a'),(NULL,'b'),(NULL,'c');"
     "INSERT INTO t2 VALUES (1,'a'),(NULL,'b');"
     "INSERT INTO badges VALUES (1,1,'gold','2012-01-01'),(2,1,'gold','2012-05-05'),(3,2,'x','not a date');"
-    "INSERT INTO ev VALUES (1,'1997-13-01'),(2,'1997-03-01');";
+    "INSERT INTO ev VALUES (1,'1997-13-01'),(2,'1997-03-01');"
+    "CREATE INDEX ix_badges_user ON badges(user_id);"
+    /* REWRITE.md A1: a NOCASE column against a BINARY one */
+    "CREATE TABLE c1(name TEXT COLLATE NOCASE); CREATE TABLE c2(name TEXT);"
+    "INSERT INTO c1 VALUES ('Bob'); INSERT INTO c2 VALUES ('BOB');"
+    /* TEXT values that one INTEGER equals after conversion */
+    "CREATE TABLE codes(code TEXT UNIQUE); INSERT INTO codes VALUES ('1'),('01'),(NULL);"
+    /* amounts with ties (REWRITE.md rule 3), an account without loans */
+    "CREATE TABLE account(account_id INTEGER PRIMARY KEY, district TEXT);"
+    "CREATE TABLE loan(loan_id INTEGER PRIMARY KEY, account_id INT NOT NULL, amount INT NOT NULL, status TEXT);"
+    "INSERT INTO account VALUES (1,'a'),(2,'b'),(3,'c');"
+    "INSERT INTO loan VALUES (1,1,100,'A'),(2,1,300,'B'),(3,2,300,'A'),(4,2,50,'A'),(5,1,20,NULL);";
 
 static int setup(void **state) {
   (void)state;
@@ -60,9 +71,9 @@ static int apply(const char *sql, int rule, char **out, char **notes) {
   sqlsim_db *db;
   assert_int_equal(sqlsim_db_open(path, NULL, &db, &err), 0);
   strbuf sb = {0};
-  rewrite_facts facts = {db, NULL};
+  rewrite_facts facts = {db, path, NULL, NULL};
   int n = sqlsim_rewrite_apply(q, rule, &facts, &sb);
-  free(facts.iso_dates);
+  rewrite_facts_free(&facts);
   *out = sqlsim_print_sql(q->root, 0);
   *notes = sb_take(&sb);
   sqlsim_db_close(db);
@@ -71,12 +82,33 @@ static int apply(const char *sql, int rule, char **out, char **notes) {
   return n;
 }
 
+/* Runs a and b on the test database: whether they return the same rows (as
+ * multisets, or in order when a has ORDER BY); *nrows gets a's row count. */
+static int same_result(const char *a, const char *b, long *nrows) {
+  sqlsim_db *db;
+  assert_int_equal(sqlsim_db_open(path, NULL, &db, NULL), 0);
+  sqlsim_result ra, rb;
+  sqlsim_exec(db, a, &ra);
+  sqlsim_exec(db, b, &rb);
+  if (ra.status != SQLSIM_EXEC_OK) fail_msg("%s: %s", a, ra.reason);
+  if (rb.status != SQLSIM_EXEC_OK) fail_msg("%s: %s", b, rb.reason);
+  int same = ra.ncols == rb.ncols && ra.nrows == rb.nrows && sqlsim_same_rows(&ra, &rb, ra.has_order_by);
+  if (nrows) *nrows = ra.nrows;
+  sqlsim_result_free(&ra);
+  sqlsim_result_free(&rb);
+  sqlsim_db_close(db);
+  return same;
+}
+
+/* One rule on sql: the number of changes, the SQL it gives (when want_sql),
+ * a note (when want_note); a rewrite must return what sql returns here. */
 static void expect(const char *sql, int rule, int changes, const char *want_sql, const char *want_note) {
   char *out, *notes;
   int n = apply(sql, rule, &out, &notes);
   if (n != changes) fail_msg("%s: %d changes, want %d (%s; notes: %s)", sql, n, changes, out, notes);
   if (want_sql && strcmp(out, want_sql)) fail_msg("%s: got %s, want %s", sql, out, want_sql);
   if (want_note && !strstr(notes, want_note)) fail_msg("%s: notes '%s' do not say '%s'", sql, notes, want_note);
+  if (n && !same_result(sql, out, NULL)) fail_msg("%s: the rewrite %s returns other rows", sql, out);
   free(out);
   free(notes);
 }
@@ -124,6 +156,124 @@ static void test_distinct_group(void **state) {
   expect("SELECT DISTINCT name FROM users GROUP BY name, age", SQLSIM_RULE_DISTINCT_GROUP, 0, NULL, NULL);
 }
 
+/* REWRITE.md rule 1: the naive join repeats rows (users 1 has two badges). */
+static void test_in_join(void **state) {
+  (void)state;
+  long n;
+  assert_false(same_result("SELECT age FROM users WHERE id IN (SELECT user_id FROM badges)",
+                           "SELECT age FROM users JOIN badges ON users.id = badges.user_id", &n));
+  assert_int_equal(n, 2);
+  expect("SELECT age FROM users WHERE id IN (SELECT user_id FROM badges)", SQLSIM_RULE_IN_JOIN, 1,
+         "SELECT users.age FROM users, (SELECT DISTINCT user_id AS _k1 FROM badges) AS _in1 WHERE users.id = _in1._k1",
+         NULL);
+  /* a unique inner column: the table itself is joined */
+  expect("SELECT count(*) FROM badges WHERE user_id IN (SELECT id FROM users WHERE age = 30)", SQLSIM_RULE_IN_JOIN, 1,
+         "SELECT count(*) FROM badges, users AS _in1 WHERE badges.user_id = _in1.id AND _in1.age = 30", NULL);
+  expect("SELECT * FROM badges WHERE user_id IN (SELECT id FROM users) ORDER BY id", SQLSIM_RULE_IN_JOIN, 1, NULL, NULL);
+  /* NOT IN: a NULL in the subquery (users 4 has age NULL) empties the result */
+  expect("SELECT name FROM users WHERE age NOT IN (SELECT age FROM users WHERE id > 2)", SQLSIM_RULE_IN_JOIN, 0, NULL,
+         "NOT IN");
+  expect("SELECT name FROM users WHERE id IN (SELECT user_id FROM badges ORDER BY date LIMIT 2)", SQLSIM_RULE_IN_JOIN,
+         0, NULL, "LIMIT");
+  expect("SELECT name FROM users AS u WHERE id IN (SELECT user_id FROM badges AS b WHERE b.date > u.created)",
+         SQLSIM_RULE_IN_JOIN, 0, NULL, "correlated");
+  /* collation: c2.name 'BOB' is in c1 under c1's NOCASE, not under c2's BINARY */
+  expect("SELECT name FROM c2 WHERE name IN (SELECT name FROM c1)", SQLSIM_RULE_IN_JOIN, 0, NULL, "collation");
+  expect("SELECT name FROM c1 WHERE name IN (SELECT name FROM c2)", SQLSIM_RULE_IN_JOIN, 0, NULL, "collation");
+  /* affinity: '1' and '01' are distinct TEXT values that both equal INTEGER 1 */
+  assert_false(same_result("SELECT id FROM users WHERE id IN (SELECT code FROM codes)",
+                           "SELECT id FROM users, (SELECT DISTINCT code AS k FROM codes) AS d WHERE users.id = d.k", NULL));
+  expect("SELECT id FROM users WHERE id IN (SELECT code FROM codes)", SQLSIM_RULE_IN_JOIN, 0, NULL, "affinity");
+  /* OR above the IN: not a WHERE term */
+  expect("SELECT name FROM users WHERE age = 25 OR id IN (SELECT user_id FROM badges)", SQLSIM_RULE_IN_JOIN, 0, NULL,
+         NULL);
+}
+
+static void test_in_exists(void **state) {
+  (void)state;
+  expect("SELECT age FROM users WHERE id IN (SELECT user_id FROM badges)", SQLSIM_RULE_IN_EXISTS, 1,
+         "SELECT age FROM users WHERE EXISTS (SELECT 1 FROM badges AS _ex1 WHERE users.id = _ex1.user_id)", NULL);
+  expect("SELECT name FROM users AS u WHERE id IN (SELECT user_id FROM badges AS b WHERE b.date > u.created)",
+         SQLSIM_RULE_IN_EXISTS, 1, NULL, NULL);
+  /* REWRITE.md: an unindexed EXISTS runs once per outer row (> 120 s) */
+  expect("SELECT id FROM users WHERE name IN (SELECT name FROM badges)", SQLSIM_RULE_IN_EXISTS, 0, NULL, "no index");
+  expect("SELECT id FROM users WHERE id IN (SELECT user_id FROM badges GROUP BY user_id HAVING count(*) > 1)",
+         SQLSIM_RULE_IN_EXISTS, 0, NULL, "groups");
+  expect("SELECT name FROM users WHERE age NOT IN (SELECT age FROM users WHERE id > 2)", SQLSIM_RULE_IN_EXISTS, 0,
+         NULL, "NOT IN");
+}
+
+static void test_decorrelate(void **state) {
+  (void)state;
+  /* COUNT is 0 over no rows: an inner join would lose accounts 3 (REWRITE.md C, rule 1) */
+  expect("SELECT district FROM account AS a WHERE 0 = (SELECT count(*) FROM loan AS l WHERE l.account_id = "
+         "a.account_id)",
+         SQLSIM_RULE_DECORRELATE, 1,
+         "SELECT a.district FROM account AS a LEFT JOIN (SELECT count(*) AS _v1, l.account_id AS _k1 FROM loan AS l "
+         "GROUP BY l.account_id) AS _d1 ON a.account_id = _d1._k1 WHERE coalesce(_d1._v1, 0) = 0",
+         NULL);
+  assert_false(same_result(
+      "SELECT district FROM account AS a WHERE 0 = (SELECT count(*) FROM loan AS l WHERE l.account_id = a.account_id)",
+      "SELECT district FROM account AS a JOIN (SELECT count(*) AS v, account_id AS k FROM loan GROUP BY account_id) AS "
+      "d ON d.k = a.account_id WHERE 0 = d.v",
+      NULL));
+  expect("SELECT loan_id FROM loan AS l WHERE amount > (SELECT avg(amount) FROM loan AS m WHERE m.account_id = "
+         "l.account_id AND m.status IS NOT NULL)",
+         SQLSIM_RULE_DECORRELATE, 1, NULL, NULL);
+  expect("SELECT u.name, (SELECT max(b.date) FROM badges AS b WHERE b.user_id = u.id) FROM users AS u",
+         SQLSIM_RULE_DECORRELATE, 1, NULL, NULL);
+  expect("SELECT u.name, (SELECT count(*) FROM badges AS b WHERE b.user_id = u.id) * 2 FROM users AS u",
+         SQLSIM_RULE_DECORRELATE, 0, NULL, NULL);
+  expect("SELECT name FROM users AS u WHERE 1 < (SELECT count(*) FROM badges AS b WHERE b.date > u.created)",
+         SQLSIM_RULE_DECORRELATE, 0, NULL, "not an inner column equal");
+  expect("SELECT name FROM users AS u WHERE 1 < (SELECT count(*) * 2 FROM badges AS b WHERE b.user_id = u.id)",
+         SQLSIM_RULE_DECORRELATE, 0, NULL, "not COUNT");
+  /* the outer column and the key differ in affinity ('1' and '01' are two groups) */
+  expect("SELECT id FROM users AS u WHERE 0 < (SELECT count(*) FROM codes AS c WHERE c.code = u.id)",
+         SQLSIM_RULE_DECORRELATE, 0, NULL, "affinity");
+}
+
+static void test_top1(void **state) {
+  (void)state;
+  expect("SELECT loan_id, amount FROM loan WHERE status = 'A' ORDER BY loan_id DESC LIMIT 1", SQLSIM_RULE_TOP1_MAX, 1,
+         "SELECT loan_id, amount FROM loan WHERE status = 'A' AND loan_id = (SELECT max(_m1.loan_id) FROM loan AS _m1 "
+         "WHERE _m1.status = 'A')",
+         NULL);
+  /* REWRITE.md A3.6: ties at the maximum (loans 2 and 3 have 300) */
+  assert_false(same_result("SELECT loan_id FROM loan ORDER BY amount DESC LIMIT 1",
+                           "SELECT loan_id FROM loan WHERE amount = (SELECT max(amount) FROM loan)", NULL));
+  expect("SELECT loan_id FROM loan ORDER BY amount DESC LIMIT 1", SQLSIM_RULE_TOP1_MAX, 0, NULL, "not unique");
+  /* A3.10: NULLs sort first under ASC (users 4 has age NULL) */
+  expect("SELECT name FROM users ORDER BY age LIMIT 1", SQLSIM_RULE_TOP1_MAX, 0, NULL, "NULL");
+  expect("SELECT loan_id FROM loan ORDER BY loan_id, amount LIMIT 1", SQLSIM_RULE_TOP1_MAX, 0, NULL, "several sort keys");
+  expect("SELECT loan_id FROM loan ORDER BY loan_id DESC LIMIT 1 OFFSET 1", SQLSIM_RULE_TOP1_MAX, 0, NULL, NULL);
+  expect("SELECT loan_id FROM loan ORDER BY loan_id DESC LIMIT 2", SQLSIM_RULE_TOP1_MAX, 0, NULL, NULL);
+
+  expect("SELECT status FROM loan WHERE status = 'A' AND loan_id = (SELECT max(loan_id) FROM loan WHERE status = 'A')",
+         SQLSIM_RULE_MAX_TOP1, 1,
+         "SELECT status FROM loan WHERE loan_id IS NOT NULL AND status = 'A' ORDER BY loan_id DESC LIMIT 1", NULL);
+  expect("SELECT name FROM users WHERE id = (SELECT min(id) FROM users)", SQLSIM_RULE_MAX_TOP1, 1,
+         "SELECT name FROM users WHERE id IS NOT NULL ORDER BY id ASC LIMIT 1", NULL);
+  /* = MAX returns both tied loans */
+  expect("SELECT loan_id FROM loan WHERE amount = (SELECT max(amount) FROM loan)", SQLSIM_RULE_MAX_TOP1, 0, NULL,
+         "not unique");
+  /* A3.5: the subquery ranks other rows */
+  expect("SELECT loan_id FROM loan WHERE status = 'A' AND loan_id = (SELECT max(loan_id) FROM loan)",
+         SQLSIM_RULE_MAX_TOP1, 0, NULL, "conditions");
+}
+
+static void test_count_pk(void **state) {
+  (void)state;
+  expect("SELECT count(*) FROM users", SQLSIM_RULE_COUNT_PK, 1, "SELECT count(users.id) FROM users", NULL);
+  expect("SELECT count(*) FROM users AS u LEFT JOIN badges AS b ON u.id = b.user_id", SQLSIM_RULE_COUNT_PK, 1,
+         "SELECT count(u.id) FROM users AS u LEFT JOIN badges AS b ON u.id = b.user_id", NULL);
+  /* A2.1: a TEXT key holds NULLs; A2.3 "INT PRIMARY KEY" too */
+  expect("SELECT count(*) FROM member", SQLSIM_RULE_COUNT_PK, 0, NULL, NULL);
+  expect("SELECT count(*) FROM t2", SQLSIM_RULE_COUNT_PK, 0, NULL, NULL);
+  expect("SELECT count(*) FROM badges AS b RIGHT JOIN users AS u ON u.id = b.user_id", SQLSIM_RULE_COUNT_PK, 0, NULL,
+         NULL);
+}
+
 static unsigned long checksum(void) {
   FILE *f = fopen(path, "rb");
   unsigned long h = 5381;
@@ -142,6 +292,9 @@ static void test_proof(void **state) {
       "SELECT name FROM users WHERE strftime('%Y', created) = '1997'",
       "SELECT DISTINCT age, count(*) FROM users GROUP BY age",
       "SELECT count(code) FROM member",
+      "SELECT age FROM users WHERE id IN (SELECT user_id FROM badges)",
+      "SELECT district FROM account AS a WHERE 0 = (SELECT count(*) FROM loan AS l WHERE l.account_id = a.account_id)",
+      "SELECT name FROM users WHERE id = (SELECT max(id) FROM users)",
   };
   unsigned long before = checksum();
   sqlsim_rewrite_opts o = {0};
@@ -175,6 +328,11 @@ int main(void) {
       cmocka_unit_test(test_count_star),
       cmocka_unit_test(test_date_range),
       cmocka_unit_test(test_distinct_group),
+      cmocka_unit_test(test_in_join),
+      cmocka_unit_test(test_in_exists),
+      cmocka_unit_test(test_decorrelate),
+      cmocka_unit_test(test_top1),
+      cmocka_unit_test(test_count_pk),
       cmocka_unit_test(test_proof),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

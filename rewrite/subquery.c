@@ -1,0 +1,421 @@
+/* subquery.c -- rules that remove subqueries: IN to a join or to EXISTS, and
+ * decorrelation of a correlated aggregate.
+ *
+ * Each works on one SELECT at a time and on one place of it: a top-level AND
+ * term of its WHERE (where a FALSE and a NULL drop the row alike), or for
+ * decorrelation also a plain select item. The conditions are what
+ * ../shared/REWRITE.md measured; the counterexamples are in
+ * tests/test_rewrite.c.
+ *
+ *  in_join      x IN (SELECT y FROM t WHERE w) ->
+ *                 ... FROM <outer>, t AS _in1 WHERE x = _in1.y AND w
+ *                 when y is a column of the only table of the subquery that
+ *                 alone is a PRIMARY KEY or UNIQUE (each outer row meets at
+ *                 most one inner row), the subquery has no GROUP BY or
+ *                 aggregate; otherwise
+ *                 ... FROM <outer>, (SELECT DISTINCT y AS _k1 ...) AS _in1
+ *                 WHERE x = _in1._k1
+ *               Both exact (duplicates kept as IN keeps them), so nothing
+ *               above them can count differently. Not for NOT IN (a NULL in
+ *               the subquery empties the result), not under OR/NOT/CASE,
+ *               not for a correlated subquery (SQLite has no LATERAL), not
+ *               with LIMIT/OFFSET in the subquery. x = y compares as IN does
+ *               (same operand order: collation and affinity follow it), and
+ *               y's distinct values must stay distinct under that
+ *               comparison: the comparison's collation is y's own, and x has
+ *               no affinity or y's (TEXT '1' and '01' both equal INTEGER 1).
+ *
+ *  in_exists    x IN (SELECT y FROM t WHERE w) ->
+ *                 EXISTS (SELECT 1 FROM t AS _ex1 WHERE w AND x = _ex1.y)
+ *               Exact for IN as a WHERE term (FALSE and NULL both drop the
+ *               row), correlated subqueries included. Only when y leads an
+ *               index: unindexed, SQLite runs the EXISTS once per outer row
+ *               (REWRITE.md: >120 s against 1.2 s). No GROUP BY or
+ *               aggregate in the subquery (the added term would filter
+ *               before them).
+ *
+ *  decorrelate  E op (SELECT agg(v) FROM t WHERE t.k = o.e AND w) ->
+ *                 ... JOIN (SELECT agg(v) AS _v1, t.k AS _k1 FROM t WHERE w
+ *                 GROUP BY t.k) AS _d1 ON _d1._k1 = o.e ... E op _d1._v1
+ *               The correlation is only equalities of an inner column with
+ *               an expression of the outer query's own FROM items. agg is
+ *               AVG/SUM/MIN/MAX (NULL over no rows, so a missing group drops
+ *               the row as the NULL comparison did; arithmetic and CAST on
+ *               top keep that) or COUNT, which is 0 over no rows: LEFT JOIN
+ *               and COALESCE(_d1._v1, 0). In the select list always a LEFT
+ *               JOIN (a missing group gives NULL, as the subquery did). One
+ *               row per group, so no outer row is repeated, provided each
+ *               outer value equals at most one group key: the comparison's
+ *               collation is the key's own and the affinities agree.
+ */
+#include "rewrite.h"
+
+#include "parser/frontend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- shared */
+
+static void append_from(rule_ctx *c, sqlsim_node *sel, sqlsim_node *item) {
+  sqlsim_node *old = sel->kids[SQLSIM_SEL_FROM];
+  uint32_t n = old ? old->nkids : 0;
+  sqlsim_node *l = rule_list(c, n + 1);
+  for (uint32_t i = 0; i < n; i++) l->kids[i] = old->kids[i];
+  l->kids[n] = item;
+  if (old) {
+    l->start = old->start;
+    l->end = old->end;
+  }
+  sel->kids[SQLSIM_SEL_FROM] = l;
+}
+
+static int qualify_cols(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  (void)ctx;
+  if (n->kind == SQLSIM_N_COLUMN && !n->alias && n->source && !(n->flags & SQLSIM_F_ALIASREF) &&
+      !(n->source->kind == SQLSIM_N_SUBQUERY && !n->source->alias))
+    n->alias = rule_qualifier(n->source);
+  return SQLSIM_WALK_CONTINUE;
+}
+
+/* Every column of an expression written with its qualifier, so it names the
+ * same thing when moved to another scope. */
+static void qualify(sqlsim_node *e) { sqlsim_walk(e, qualify_cols, NULL, NULL); }
+
+/* Whether the inner side's distinct values stay distinct under the
+ * comparison "left = right" (inner is one of them); why says what fails. */
+static int one_match(rule_ctx *c, const sqlsim_node *left, const sqlsim_node *right, const sqlsim_node *inner,
+                     const char **why) {
+  const sqlsim_node *other = inner == left ? right : left;
+  if (!rule_same_collation(rule_cmp_collation(c, left, right), rule_expr_collation(c, inner))) {
+    *why = "the comparison uses another collation than the inner column's own: several inner values could match one "
+           "outer value";
+    return 0;
+  }
+  int ai = rule_affinity(c, inner), ao = rule_affinity(c, other);
+  if (ai <= 0 || (ao && ao != ai)) {
+    *why = "the two sides differ in affinity: several inner values could equal one outer value after conversion";
+    return 0;
+  }
+  return 1;
+}
+
+/* The IN places: a WHERE term "x IN (SELECT y ...)" with one expression and a
+ * plain one-column SELECT without LIMIT/OFFSET. Returns y, or NULL. */
+static sqlsim_node *in_place(rule_ctx *c, const char *rule, sqlsim_node *term) {
+  if (term->kind != SQLSIM_N_SUBLINK || term->op != SQLSIM_SUB_IN) return NULL;
+  if (term->flags & SQLSIM_F_NOT) {
+    rule_note(c, rule, term, "NOT IN: one NULL in the subquery empties the result, which a join or NOT EXISTS does not");
+    return NULL;
+  }
+  sqlsim_node *x = term->kids[0], *sub = term->kids[1];
+  if (!x || x->kind == SQLSIM_N_ROW || rule_has_subquery(x) || !sub || sub->kind != SQLSIM_N_SELECT ||
+      sub->op != SQLSIM_SET_NONE || !sub->kids[SQLSIM_SEL_TARGETS] || sub->kids[SQLSIM_SEL_TARGETS]->nkids != 1 ||
+      !sub->kids[SQLSIM_SEL_FROM] || sub->kids[SQLSIM_SEL_WITH] || sub->kids[SQLSIM_SEL_WINDOW])
+    return NULL;
+  if (sub->kids[SQLSIM_SEL_LIMIT] || sub->kids[SQLSIM_SEL_OFFSET]) {
+    rule_note(c, rule, term, "the subquery has LIMIT/OFFSET: which rows it keeps depends on it");
+    return NULL;
+  }
+  sqlsim_node *y = sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->kids[0];
+  return y && y->kind != SQLSIM_N_STAR ? y : NULL;
+}
+
+static int is_plain_select(const sqlsim_node *n) {
+  return n->kind == SQLSIM_N_SELECT && n->op == SQLSIM_SET_NONE && n->kids[SQLSIM_SEL_FROM] &&
+         n->kids[SQLSIM_SEL_FROM]->nkids && !n->kids[SQLSIM_SEL_VALUES];
+}
+
+/* ---------------------------------------------------------------- in_join */
+
+static int in_join_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
+  sqlsim_node *y = in_place(c, "in_join", term);
+  if (!y) return 0;
+  sqlsim_node *x = term->kids[0], *sub = term->kids[1];
+  const char *why;
+  if (rule_correlated(sub, sub)) {
+    rule_note(c, "in_join", term, "the subquery is correlated: SQLite has no LATERAL join to take it");
+    return 0;
+  }
+  if (!one_match(c, x, y, y, &why)) {
+    rule_note(c, "in_join", term, why);
+    return 0;
+  }
+  const sqlsim_column *ycol = rule_base_column(c, y);
+  sqlsim_node *from = sub->kids[SQLSIM_SEL_FROM];
+  int flat = ycol && ycol->unique && from->nkids == 1 && from->kids[0] == y->source &&
+             !sub->kids[SQLSIM_SEL_GROUP] && !sub->kids[SQLSIM_SEL_HAVING] &&
+             !rule_has_aggregate(sub->kids[SQLSIM_SEL_TARGETS]);
+  if (rule_open_scope(c, "in_join", sel)) return 0;
+  const char *alias = rule_fresh_name(c, "_in");
+  if (flat) {
+    /* each outer row meets at most one row of t: join t itself */
+    sqlsim_node *item = from->kids[0];
+    rule_rename_item(sub, item, alias);
+    append_from(c, sel, item);
+    rule_replace_term(c, sel, term, rule_binop(c, SQLSIM_OP_EQ, x, y));
+    if (sub->kids[SQLSIM_SEL_WHERE]) rule_add_where(c, sel, sub->kids[SQLSIM_SEL_WHERE]);
+  } else {
+    /* join the distinct values: each outer row meets each value once */
+    const char *key = rule_fresh_name(c, "_k");
+    sub->flags |= SQLSIM_F_DISTINCT;
+    sub->kids[SQLSIM_SEL_ORDER] = NULL;
+    sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->text = key;
+    sqlsim_node *item = node_new(c->q->arena, SQLSIM_N_SUBQUERY, 1);
+    item->kids[0] = sub;
+    item->alias = alias;
+    append_from(c, sel, item);
+    rule_replace_term(c, sel, term, rule_binop(c, SQLSIM_OP_EQ, x, rule_column(c, item, key, -1)));
+  }
+  c->changed++;
+  return 1;
+}
+
+int rule_in_join(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  rule_ctx *c = ctx;
+  if (!is_plain_select(n)) return SQLSIM_WALK_CONTINUE;
+  for (uint32_t i = 0; i < rule_nterms(n->kids[SQLSIM_SEL_WHERE]); i++)
+    in_join_at(c, n, rule_term(n->kids[SQLSIM_SEL_WHERE], i));
+  return SQLSIM_WALK_CONTINUE;
+}
+
+/* ---------------------------------------------------------------- in_exists */
+
+static void rename_own(rule_ctx *c, sqlsim_node *sel, sqlsim_node *item) {
+  if (!item) return;
+  if (item->kind == SQLSIM_N_JOIN) {
+    rename_own(c, sel, item->kids[0]);
+    rename_own(c, sel, item->kids[1]);
+    return;
+  }
+  rule_rename_item(sel, item, rule_fresh_name(c, "_ex"));
+}
+
+static int in_exists_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
+  sqlsim_node *y = in_place(c, "in_exists", term);
+  if (!y) return 0;
+  sqlsim_node *x = term->kids[0], *sub = term->kids[1];
+  if (sub->kids[SQLSIM_SEL_GROUP] || sub->kids[SQLSIM_SEL_HAVING] || rule_has_aggregate(sub->kids[SQLSIM_SEL_TARGETS])) {
+    rule_note(c, "in_exists", term, "the subquery groups or aggregates: a term added to its WHERE would filter first");
+    return 0;
+  }
+  if (!rule_base_column(c, y) || !rule_own_item(sub, y->source) || !rule_indexed(c, y)) {
+    rule_note(c, "in_exists", term,
+              "the inner column leads no index: SQLite would run the EXISTS once per outer row (REWRITE.md: over 120 s "
+              "where IN took 1.2 s)");
+    return 0;
+  }
+  qualify(x);
+  sqlsim_node *from = sub->kids[SQLSIM_SEL_FROM];
+  for (uint32_t i = 0; i < from->nkids; i++) rename_own(c, sub, from->kids[i]);
+  sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->kids[0] = rule_int(c, "1");
+  sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->text = NULL;
+  sub->flags &= ~SQLSIM_F_DISTINCT;
+  sub->kids[SQLSIM_SEL_ORDER] = NULL;
+  rule_add_where(c, sub, rule_binop(c, SQLSIM_OP_EQ, x, y));
+  sqlsim_node *ex = node_new(c->q->arena, SQLSIM_N_SUBLINK, 2);
+  ex->op = SQLSIM_SUB_EXISTS;
+  ex->kids[1] = sub;
+  rule_replace_term(c, sel, term, ex);
+  c->changed++;
+  (void)sel;
+  return 1;
+}
+
+int rule_in_exists(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  rule_ctx *c = ctx;
+  if (!is_plain_select(n)) return SQLSIM_WALK_CONTINUE;
+  for (uint32_t i = 0; i < rule_nterms(n->kids[SQLSIM_SEL_WHERE]); i++)
+    in_exists_at(c, n, rule_term(n->kids[SQLSIM_SEL_WHERE], i));
+  return SQLSIM_WALK_CONTINUE;
+}
+
+/* ---------------------------------------------------------------- decorrelate */
+
+static int is_func(const sqlsim_node *e, const char *name) {
+  return e->kind == SQLSIM_N_FUNC && !strcmp(e->text, name) && !(e->nkids > 2 && e->kids[2]);
+}
+
+/* 1: an aggregate value NULL over no rows; 2: COUNT (0 over no rows); 0: neither. */
+static int agg_shape(const sqlsim_node *e) {
+  if (!e) return 0;
+  if (is_func(e, "count")) return 2;
+  if ((is_func(e, "avg") || is_func(e, "sum") || is_func(e, "min") || is_func(e, "max")) && e->kids[0] &&
+      e->kids[0]->nkids == 1)
+    return !rule_has_subquery(e) ? 1 : 0;
+  if (e->kind == SQLSIM_N_CAST) return agg_shape(e->kids[0]) == 1;
+  if (e->kind == SQLSIM_N_BINOP && (e->op == SQLSIM_OP_ADD || e->op == SQLSIM_OP_SUB || e->op == SQLSIM_OP_MUL ||
+                                    e->op == SQLSIM_OP_DIV)) {
+    for (int s = 0; s < 2; s++)
+      if (e->kids[1 - s]->kind == SQLSIM_N_CONST && e->kids[1 - s]->op != SQLSIM_CONST_NULL)
+        return agg_shape(e->kids[s]) == 1;
+  }
+  return 0;
+}
+
+typedef struct own_ctx {
+  const sqlsim_node *sel;
+  int own, other;
+} own_ctx;
+
+static int count_own(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  own_ctx *k = ctx;
+  if (n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR) {
+    if (n->source && rule_own_item(k->sel, n->source)) k->own++;
+    else k->other++;
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+/* Whether every column of e reads one of sel's own FROM items. */
+static int only_own(const sqlsim_node *sel, const sqlsim_node *e) {
+  own_ctx k = {sel, 0, 0};
+  sqlsim_walk((sqlsim_node *)e, count_own, NULL, &k);
+  return k.own > 0 && !k.other && !rule_has_subquery(e);
+}
+
+enum { MAXKEYS = 8 };
+
+static int decorrelate_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *sublink, int in_where) {
+  sqlsim_node *sub = sublink->kids[1];
+  if (!is_plain_select(sub) || !sub->kids[SQLSIM_SEL_TARGETS] || sub->kids[SQLSIM_SEL_TARGETS]->nkids != 1 ||
+      sub->kids[SQLSIM_SEL_WITH] || sub->kids[SQLSIM_SEL_WINDOW] || !rule_correlated(sub, sub))
+    return 0;
+  if (sub->kids[SQLSIM_SEL_GROUP] || sub->kids[SQLSIM_SEL_HAVING] || sub->kids[SQLSIM_SEL_LIMIT] ||
+      sub->kids[SQLSIM_SEL_OFFSET]) {
+    rule_note(c, "decorrelate", sublink, "the subquery has GROUP BY, HAVING, LIMIT or OFFSET");
+    return 0;
+  }
+  sqlsim_node *value = sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->kids[0];
+  int shape = agg_shape(value);
+  if (!shape) {
+    rule_note(c, "decorrelate", sublink,
+              "its value is not COUNT, or AVG/SUM/MIN/MAX (with arithmetic or CAST on top), of the inner rows");
+    return 0;
+  }
+  if (rule_correlated(sub, sub->kids[SQLSIM_SEL_TARGETS]) || rule_correlated(sub, sub->kids[SQLSIM_SEL_FROM])) {
+    rule_note(c, "decorrelate", sublink, "the outer query is read outside the WHERE of the subquery");
+    return 0;
+  }
+  /* the WHERE terms: local ones stay, correlated ones become join keys */
+  sqlsim_node *where = sub->kids[SQLSIM_SEL_WHERE];
+  uint32_t nt = rule_nterms(where), nlocal = 0, nkeys = 0;
+  sqlsim_node *local[64], *inner[MAXKEYS], *outer[MAXKEYS];
+  int inner_left[MAXKEYS];
+  if (nt > 64) return 0;
+  for (uint32_t i = 0; i < nt; i++) {
+    sqlsim_node *t = rule_term(where, i);
+    if (!rule_correlated(sub, t)) {
+      local[nlocal++] = t;
+      continue;
+    }
+    int ok = 0;
+    if (t->kind == SQLSIM_N_BINOP && t->op == SQLSIM_OP_EQ && nkeys < MAXKEYS)
+      for (int s = 0; s < 2 && !ok; s++) {
+        sqlsim_node *in = t->kids[s], *out = t->kids[1 - s];
+        if (in->kind == SQLSIM_N_COLUMN && in->source && rule_own_item(sub, in->source) && rule_base_column(c, in) &&
+            only_own(sel, out)) {
+          const char *why;
+          if (!one_match(c, t->kids[0], t->kids[1], in, &why)) {
+            rule_note(c, "decorrelate", t, why);
+            return 0;
+          }
+          inner[nkeys] = in;
+          outer[nkeys] = out;
+          inner_left[nkeys++] = s == 0;
+          ok = 1;
+        }
+      }
+    if (!ok) {
+      rule_note(c, "decorrelate", t,
+                "a correlation that is not an inner column equal to an expression of the outer query's own tables");
+      return 0;
+    }
+  }
+  if (!nkeys) return 0;
+  if (rule_open_scope(c, "decorrelate", sel)) return 0;
+
+  /* the grouped derived table */
+  sqlsim_node *targets = rule_list(c, nkeys + 1), *group = rule_list(c, nkeys);
+  targets->kids[0] = sub->kids[SQLSIM_SEL_TARGETS]->kids[0];
+  sub->kids[SQLSIM_SEL_TARGETS] = targets;
+  targets->kids[0]->text = rule_fresh_name(c, "_v");
+  const char *keys[MAXKEYS];
+  for (uint32_t j = 0; j < nkeys; j++) {
+    sqlsim_node *t = node_new(c->q->arena, SQLSIM_N_TARGET, 1);
+    t->kids[0] = node_clone(c->q->arena, inner[j]);
+    targets->kids[j + 1] = t;
+    t->text = keys[j] = rule_fresh_name(c, "_k");
+    group->kids[j] = node_clone(c->q->arena, inner[j]);
+  }
+  sub->kids[SQLSIM_SEL_GROUP] = group;
+  sqlsim_node *lw = NULL;
+  if (nlocal == 1) lw = local[0];
+  if (nlocal > 1) {
+    lw = node_new(c->q->arena, SQLSIM_N_AND, (int)nlocal);
+    memcpy(lw->kids, local, sizeof *local * nlocal);
+  }
+  sub->kids[SQLSIM_SEL_WHERE] = lw;
+  sqlsim_node *item = node_new(c->q->arena, SQLSIM_N_SUBQUERY, 1);
+  item->kids[0] = sub;
+  item->alias = rule_fresh_name(c, "_d");
+
+  /* joined on the correlation, to the last FROM item of the outer query */
+  sqlsim_node *on = nkeys == 1 ? NULL : node_new(c->q->arena, SQLSIM_N_AND, (int)nkeys);
+  for (uint32_t j = 0; j < nkeys; j++) {
+    qualify(outer[j]);
+    sqlsim_node *k = rule_column(c, item, keys[j], -1);
+    sqlsim_node *eq = inner_left[j] ? rule_binop(c, SQLSIM_OP_EQ, k, outer[j]) : rule_binop(c, SQLSIM_OP_EQ, outer[j], k);
+    if (on) on->kids[j] = eq;
+    else on = eq;
+  }
+  sqlsim_node *from = sel->kids[SQLSIM_SEL_FROM];
+  sqlsim_node *join = node_new(c->q->arena, SQLSIM_N_JOIN, 4);
+  join->op = (shape == 2 || !in_where) ? SQLSIM_JOIN_LEFT : SQLSIM_JOIN_INNER;
+  join->kids[0] = from->kids[from->nkids - 1];
+  join->kids[1] = item;
+  join->kids[2] = on;
+  from->kids[from->nkids - 1] = join;
+
+  /* the subquery's place now reads the joined value */
+  sqlsim_node *v = rule_column(c, item, targets->kids[0]->text, -1);
+  if (shape == 2) v = rule_func(c, "coalesce", v, rule_int(c, "0"));
+  int32_t start = sublink->start, end = sublink->end;
+  *sublink = *v;
+  sublink->start = start;
+  sublink->end = end;
+  c->changed++;
+  return 1;
+}
+
+static int is_scalar(const sqlsim_node *n) {
+  return n && n->kind == SQLSIM_N_SUBLINK && n->op == SQLSIM_SUB_SCALAR && !(n->flags & SQLSIM_F_NOT);
+}
+
+int rule_decorrelate(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  rule_ctx *c = ctx;
+  if (!is_plain_select(n)) return SQLSIM_WALK_CONTINUE;
+  sqlsim_node *where = n->kids[SQLSIM_SEL_WHERE];
+  for (uint32_t i = 0; i < rule_nterms(where); i++) {
+    sqlsim_node *t = rule_term(where, i);
+    if (t->kind != SQLSIM_N_BINOP || t->op < SQLSIM_OP_EQ || t->op > SQLSIM_OP_GE) continue;
+    for (int s = 0; s < 2; s++)
+      if (is_scalar(t->kids[s]) && !rule_has_subquery(t->kids[1 - s])) {
+        decorrelate_at(c, n, t->kids[s], 1);
+        break;
+      }
+    where = n->kids[SQLSIM_SEL_WHERE];
+  }
+  /* select items: only where no grouping could see the joined rows */
+  sqlsim_node *targets = n->kids[SQLSIM_SEL_TARGETS];
+  if (!targets || n->kids[SQLSIM_SEL_GROUP] || rule_has_aggregate(targets)) return SQLSIM_WALK_CONTINUE;
+  for (uint32_t i = 0; i < targets->nkids; i++)
+    if (targets->kids[i]->nkids && is_scalar(targets->kids[i]->kids[0]))
+      decorrelate_at(c, n, targets->kids[i]->kids[0], 0);
+  return SQLSIM_WALK_CONTINUE;
+}

@@ -441,6 +441,10 @@ int sqlsim_ex_bird(const sqlsim_result *gold, const sqlsim_result *pred);
 /* Stricter than both: the same columns in the same order, and the same rows
  * as multisets (duplicates counted), or as sequences when ordered is set. */
 int sqlsim_same_rows(const sqlsim_result *a, const sqlsim_result *b, int ordered);
+/* For results whose last nkeys columns are the ORDER BY keys: the same key
+ * sequence, and within each run of equal keys (a tie group) the same rows as
+ * multisets. */
+int sqlsim_same_rows_ties(const sqlsim_result *a, const sqlsim_result *b, int nkeys);
 int sqlsim_ex_spider(const sqlsim_result *gold, const sqlsim_result *pred, int ordered);
 /* The official Spider evaluator's preparation of a query for execution:
  * "> =" joined, and every DISTINCT token removed (its keep_distinct off).

@@ -66,6 +66,33 @@ int sqlsim_same_rows(const sqlsim_result *a, const sqlsim_result *b, int ordered
   return eq;
 }
 
+static uint64_t key_hash(const sqlsim_result *r, long row, int nkeys) {
+  uint64_t h = 0x6b657973ULL;
+  for (int j = r->ncols - nkeys; j < r->ncols; j++) h = mix64(h ^ r->cells[row * r->ncols + j]);
+  return h;
+}
+
+int sqlsim_same_rows_ties(const sqlsim_result *a, const sqlsim_result *b, int nkeys) {
+  if (a->ncols != b->ncols || a->nrows != b->nrows || nkeys < 1 || nkeys > a->ncols) return 0;
+  for (long i = 0; i < a->nrows; i++)
+    if (key_hash(a, i, nkeys) != key_hash(b, i, nkeys)) return 0;
+  uint64_t *x = malloc(sizeof *x * (size_t)(a->nrows + 1)), *y = malloc(sizeof *y * (size_t)(b->nrows + 1));
+  int eq = 1;
+  for (long s = 0, e; s < a->nrows && eq; s = e) {
+    uint64_t k = key_hash(a, s, nkeys);
+    for (e = s; e < a->nrows && key_hash(a, e, nkeys) == k; e++) {
+      x[e - s] = row_hash(a, e, NULL);
+      y[e - s] = row_hash(b, e, NULL);
+    }
+    qsort(x, (size_t)(e - s), sizeof *x, cmp_u64);
+    qsort(y, (size_t)(e - s), sizeof *y, cmp_u64);
+    eq = !memcmp(x, y, sizeof *x * (size_t)(e - s));
+  }
+  free(x);
+  free(y);
+  return eq;
+}
+
 /* ---------------------------------------------------------------- Spider */
 
 typedef struct perm_search {

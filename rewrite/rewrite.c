@@ -30,6 +30,7 @@
 typedef struct cand {
   unsigned rules;
   char *sql;
+  char *keyed; /* sql with the ORDER BY keys as extra columns, or NULL */
   int alive;
   int verdict; /* SQLSIM_REWRITE_*, once it is not alive */
   char why[400];
@@ -58,6 +59,81 @@ static int same_rows(const sqlsim_result *a, const sqlsim_result *b, int ordered
   snprintf(why, wn, ordered ? "the rows differ or come in another order (the original has ORDER BY)"
                             : "different rows (as multisets)");
   return 0;
+}
+
+/* The query with its ORDER BY keys appended as result columns, printed, so
+ * that tie groups can be told apart; NULL when the keys cannot be added
+ * without changing the rows (compound, DISTINCT) or there is no ORDER BY.
+ * *nkeys: how many were added. */
+static char *keyed_sql(const sqlsim_node *root, int *nkeys) {
+  *nkeys = 0;
+  if (root->kind != SQLSIM_N_SELECT || root->op != SQLSIM_SET_NONE || (root->flags & SQLSIM_F_DISTINCT) ||
+      !root->kids[SQLSIM_SEL_ORDER] || !root->kids[SQLSIM_SEL_TARGETS])
+    return NULL;
+  const sqlsim_node *targets = root->kids[SQLSIM_SEL_TARGETS], *order = root->kids[SQLSIM_SEL_ORDER];
+  uint32_t nt = targets->nkids, no = order->nkids;
+  sqlsim_node **kids = calloc(nt + no, sizeof *kids), *keys = calloc(no, sizeof *keys);
+  memcpy(kids, targets->kids, sizeof *kids * nt);
+  int ok = 1;
+  for (uint32_t i = 0; i < no && ok; i++) {
+    sqlsim_node *e = order->kids[i]->kids[0];
+    if (e->kind == SQLSIM_N_CONST && e->op == SQLSIM_CONST_INT) { /* ORDER BY 2 */
+      long k = strtol(e->text, NULL, 10);
+      ok = k >= 1 && k <= (long)nt && targets->kids[k - 1]->nkids;
+      if (ok) e = targets->kids[k - 1]->kids[0];
+    } else if (e->kind == SQLSIM_N_COLUMN && (e->flags & SQLSIM_F_ALIASREF)) { /* ORDER BY an alias */
+      ok = 0;
+      for (uint32_t j = 0; j < nt && !ok; j++)
+        if (targets->kids[j]->text && !strcmp(targets->kids[j]->text, e->text) && targets->kids[j]->nkids) {
+          e = targets->kids[j]->kids[0];
+          ok = 1;
+        }
+    }
+    keys[i].kind = SQLSIM_N_TARGET;
+    keys[i].nkids = 1;
+    keys[i].kids = &kids[nt + i]; /* a target node whose one kid is e */
+    kids[nt + i] = e;
+  }
+  char *sql = NULL;
+  if (ok) {
+    /* the same SELECT, with a target list of its own */
+    sqlsim_node sel = *root, list = *targets, **slots = calloc(SQLSIM_SEL__COUNT, sizeof *slots);
+    sqlsim_node **tkids = calloc(nt + no, sizeof *tkids);
+    memcpy(slots, root->kids, sizeof *slots * root->nkids);
+    memcpy(tkids, targets->kids, sizeof *tkids * nt);
+    for (uint32_t i = 0; i < no; i++) tkids[nt + i] = &keys[i];
+    list.kids = tkids;
+    list.nkids = nt + no;
+    slots[SQLSIM_SEL_TARGETS] = &list;
+    sel.kids = slots;
+    sql = sqlsim_print_sql(&sel, 0);
+    free(tkids);
+    free(slots);
+    *nkeys = (int)no;
+  }
+  free(kids);
+  free(keys);
+  return sql;
+}
+
+/* Whether the candidate's result r equals the original's r0 on db: the same
+ * rows as multisets or, under a top-level ORDER BY, in the same order with
+ * rows of equal sort keys (a tie group) in any order among themselves; for
+ * that the keyed forms (keyed_sql) of both are run. */
+static int check_rows(sqlsim_db *db, const sqlsim_result *r0, const sqlsim_result *r, int ordered, const char *k0,
+                      const char *kc, int nkeys, char *why, size_t wn) {
+  if (same_rows(r0, r, ordered, why, wn)) return 1;
+  if (!ordered || !k0 || !kc || r0->status != SQLSIM_EXEC_OK || r->status != SQLSIM_EXEC_OK ||
+      !sqlsim_same_rows(r0, r, 0))
+    return 0;
+  sqlsim_result a, b;
+  sqlsim_exec(db, k0, &a);
+  sqlsim_exec(db, kc, &b);
+  int ok = a.status == SQLSIM_EXEC_OK && b.status == SQLSIM_EXEC_OK && sqlsim_same_rows_ties(&a, &b, nkeys);
+  if (!ok) snprintf(why, wn, "the rows come in another order than the original's ORDER BY allows (tie groups compared as multisets)");
+  sqlsim_result_free(&a);
+  sqlsim_result_free(&b);
+  return ok;
 }
 
 /* ---------------------------------------------------------------- copies */
@@ -191,8 +267,9 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   sqlsim_catalog *cat = NULL;
   sqlsim_query *q = NULL;
   sqlsim_db *db = NULL;
-  cand cands[1u << SQLSIM_NRULES];
-  int ncand = 0, rc = 0;
+  cand *cands = calloc(1u << SQLSIM_NRULES, sizeof *cands);
+  int ncand = 0, rc = 0, nkeys = 0;
+  char *keyed0 = NULL;
   strbuf notes = {0};
   sqlsim_result r0 = {0};
   rewrite_facts facts = {NULL, db_path, NULL, NULL};
@@ -222,12 +299,20 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
     sb_free(&ignore);
     if (changed) {
       if (single) applicable |= set;
-      cand *k = &cands[ncand++];
-      memset(k, 0, sizeof *k);
-      k->rules = set;
-      k->sql = sqlsim_print_sql(c->root, 0);
-      k->alive = k->sql != NULL;
-      if (!k->alive) k->verdict = SQLSIM_REWRITE_UNCHECKED;
+      char *text = sqlsim_print_sql(c->root, 0);
+      int dup = 0;
+      for (int i = 0; i < ncand && text && !dup; i++) dup = !strcmp(cands[i].sql, text);
+      if (dup || !text) { /* the same SQL by another combination */
+        free(text);
+      } else {
+        cand *k = &cands[ncand++];
+        memset(k, 0, sizeof *k);
+        k->rules = set;
+        k->sql = text;
+        int nk;
+        k->keyed = keyed_sql(c->root, &nk);
+        k->alive = 1;
+      }
     }
     sqlsim_query_free(c);
   }
@@ -239,13 +324,28 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
     goto done;
   }
 
-  /* 1. the user's database */
+  /* 1. the user's database; a candidate ten times slower than the original
+   * (at least 2 s) is stopped there: it will not be offered */
   int ordered = r0.has_order_by;
+  keyed0 = keyed_sql(q->root, &nkeys);
+  sqlsim_exec_opts ceo = eo;
+  double limit = o.timeout_s > 0 ? o.timeout_s : 30;
+  ceo.timeout_s = 10 * r0.total_s > 2 ? 10 * r0.total_s : 2;
+  if (ceo.timeout_s > limit) ceo.timeout_s = limit;
+  sqlsim_db *cdb0 = NULL;
+  if ((rc = sqlsim_db_open(db_path, &ceo, &cdb0, err))) goto done;
   for (int i = 0; i < ncand; i++) {
     sqlsim_result r;
-    sqlsim_exec(db, cands[i].sql, &r);
+    sqlsim_exec(cdb0, cands[i].sql, &r);
     char why[300];
-    if (!same_rows(&r0, &r, ordered, why, sizeof why)) {
+    if (r.status == SQLSIM_EXEC_TIMEOUT) {
+      snprintf(cands[i].why, sizeof cands[i].why,
+               "not faster: stopped after %.1f s on the database, where the original takes %.3f s", ceo.timeout_s,
+               r0.total_s);
+      cands[i].alive = 0;
+      cands[i].verdict = SQLSIM_REWRITE_NOT_FASTER;
+      out->rejected_speed++;
+    } else if (!check_rows(cdb0, &r0, &r, ordered, keyed0, cands[i].keyed, nkeys, why, sizeof why)) {
       snprintf(cands[i].why, sizeof cands[i].why, "changes the result on the database: %s", why);
       cands[i].alive = 0;
       cands[i].verdict = SQLSIM_REWRITE_CHANGES_RESULT;
@@ -253,6 +353,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
     }
     sqlsim_result_free(&r);
   }
+  sqlsim_db_close(cdb0);
   /* 2. the adversarial copies */
   int any = 0;
   for (int i = 0; i < ncand; i++) any |= cands[i].alive;
@@ -278,7 +379,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
           if (!cands[i].alive) continue;
           sqlsim_result r;
           sqlsim_exec(cdb, cands[i].sql, &r);
-          if (!same_rows(&ro, &r, ordered, why, sizeof why)) {
+          if (!check_rows(cdb, &ro, &r, ordered, keyed0, cands[i].keyed, nkeys, why, sizeof why)) {
             snprintf(cands[i].why, sizeof cands[i].why, "changes the result on a copy with %s: %s", stage_names[k],
                      why);
             cands[i].alive = 0;
@@ -343,7 +444,12 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   }
 
 done:
-  for (int i = 0; i < ncand; i++) free(cands[i].sql);
+  for (int i = 0; i < ncand; i++) {
+    free(cands[i].sql);
+    free(cands[i].keyed);
+  }
+  free(cands);
+  free(keyed0);
   if (!out->notes) out->notes = sb_take(&notes);
   sqlsim_result_free(&r0);
   sqlsim_db_close(db);

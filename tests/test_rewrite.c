@@ -274,6 +274,23 @@ static void test_count_pk(void **state) {
          NULL);
 }
 
+/* Under ORDER BY, rows of equal keys may come in any order among themselves. */
+static void test_tie_groups(void **state) {
+  (void)state;
+  sqlsim_db *db;
+  assert_int_equal(sqlsim_db_open(path, NULL, &db, NULL), 0);
+  static const char *const sql[] = {"VALUES ('a', 1), ('b', 1), ('c', 2)", "VALUES ('b', 1), ('a', 1), ('c', 2)",
+                                    "VALUES ('a', 1), ('c', 2), ('b', 1)", "VALUES ('a', 1), ('b', 2), ('c', 2)"};
+  sqlsim_result r[4];
+  for (int i = 0; i < 4; i++) sqlsim_exec(db, sql[i], &r[i]);
+  assert_true(sqlsim_same_rows_ties(&r[0], &r[1], 1));
+  assert_false(sqlsim_same_rows(&r[0], &r[1], 1));
+  assert_false(sqlsim_same_rows_ties(&r[0], &r[2], 1)); /* the key sequence differs */
+  assert_false(sqlsim_same_rows_ties(&r[0], &r[3], 1));
+  for (int i = 0; i < 4; i++) sqlsim_result_free(&r[i]);
+  sqlsim_db_close(db);
+}
+
 static unsigned long checksum(void) {
   FILE *f = fopen(path, "rb");
   unsigned long h = 5381;
@@ -295,6 +312,7 @@ static void test_proof(void **state) {
       "SELECT age FROM users WHERE id IN (SELECT user_id FROM badges)",
       "SELECT district FROM account AS a WHERE 0 = (SELECT count(*) FROM loan AS l WHERE l.account_id = a.account_id)",
       "SELECT name FROM users WHERE id = (SELECT max(id) FROM users)",
+      "SELECT loan_id, amount FROM loan WHERE account_id IN (SELECT account_id FROM account) ORDER BY amount",
   };
   unsigned long before = checksum();
   sqlsim_rewrite_opts o = {0};
@@ -333,6 +351,7 @@ int main(void) {
       cmocka_unit_test(test_decorrelate),
       cmocka_unit_test(test_top1),
       cmocka_unit_test(test_count_pk),
+      cmocka_unit_test(test_tie_groups),
       cmocka_unit_test(test_proof),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -13,6 +13,7 @@
  * results, for not being faster, and in the offered rewrite. */
 #include "cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,49 @@ typedef struct tally {
   int candidate, rejected_results, rejected_speed, offered;
 } tally;
 
+/* VES and R-VES of the predictions before and after the offered rewrites:
+ * each item's prediction timed against its gold (BIRD's protocol, full
+ * fetch), and the rewrite timed against the gold where one was offered;
+ * where none was, the item keeps its measured ratio. Items whose prediction
+ * does not match the gold (BIRD EX) count 0, as in VES. */
+typedef struct ves_sum {
+  int n, correct;
+  double ves[2], rves[2];
+} ves_sum;
+
+static void ves_item(ves_sum *v, const char *path, const char *gold, const char *pred, const sqlsim_rewrite_result *r,
+                     const sqlsim_rewrite_opts *o, strbuf *json) {
+  v->n++;
+  sqlsim_db *db;
+  char why[256];
+  int ex = 0;
+  sqlsim_exec_opts eo = {o->timeout_s, 0, o->fixed_now};
+  if (!sqlsim_db_open(path, &eo, &db, NULL)) {
+    ex = sqlsim_ex_bird_item(db, gold, pred, why, sizeof why) == 1;
+    sqlsim_db_close(db);
+  }
+  if (json) sb_printf(json, ",\"ex\":%d", ex);
+  if (!ex) return;
+  v->correct++;
+  sqlsim_timing_opts to = {o->iterations > 0 ? o->iterations : 20, o->timeout_s, o->fixed_now, 1, 0};
+  sqlsim_timing before, after;
+  sqlsim_time_pair(path, gold, pred, &to, &before);
+  double rb = before.ok ? before.ratio : 0, ra = rb;
+  if (r->offered) {
+    sqlsim_time_pair(path, gold, r->sql, &to, &after);
+    ra = after.ok ? after.ratio : 0;
+  }
+  if (rb > 0) {
+    v->ves[0] += sqrt(rb);
+    v->rves[0] += sqrt(sqlsim_rves_reward(rb));
+  }
+  if (ra > 0) {
+    v->ves[1] += sqrt(ra);
+    v->rves[1] += sqrt(sqlsim_rves_reward(ra));
+  }
+  if (json) sb_printf(json, ",\"ves_ratio_before\":%.4f,\"ves_ratio_after\":%.4f", rb, ra);
+}
+
 static int batch(const char *db_dir, const char *sqlite, const char *pred_path, const char *gold_path, const sqlsim_rewrite_opts *o,
                  int json) {
   sqlsim_itemset *pred = NULL, *gold = NULL;
@@ -109,6 +153,7 @@ static int batch(const char *db_dir, const char *sqlite, const char *pred_path, 
     return -1;
   }
   tally t[SQLSIM_NRULES] = {{0}};
+  ves_sum vs = {0};
   int offered = 0, failed = 0, none = 0;
   double ratio_sum = 0, worst = 1e30;
   for (int i = 0; i < pred->n; i++) {
@@ -151,22 +196,30 @@ static int batch(const char *db_dir, const char *sqlite, const char *pred_path, 
       ratio_sum += r.timing.ratio;
       if (r.timing.ratio < worst) worst = r.timing.ratio;
     }
+    strbuf sb = {0};
     if (json) {
-      strbuf sb = {0};
       sb_printf(&sb, "{\"index\":%d,\"db_id\":", i);
       sb_json_str(&sb, db_id);
       sb_putc(&sb, ',');
       json_one(&sb, &r);
-      printf("%s}\n", sb.buf);
-      sb_free(&sb);
     }
+    if (gold) ves_item(&vs, path, gold->items[i].sql, pred->items[i].sql, &r, o, json ? &sb : NULL);
+    if (json) printf("%s}\n", sb.buf);
+    sb_free(&sb);
     sqlsim_rewrite_result_free(&r);
   }
   FILE *f = json ? stderr : stdout;
   fprintf(f, "%s: %d queries, %d with no rule applying, %d could not be read or run, %d rewrites offered", pred_path,
           pred->n, none, failed, offered);
   if (offered) fprintf(f, " (mean ratio %.2f, worst %.2f)", ratio_sum / offered, worst);
-  fprintf(f, "\n%-16s %10s %16s %15s %8s\n", "rule", "candidate", "changed results", "not faster", "offered");
+  fprintf(f, "\n");
+  if (gold && vs.n)
+    fprintf(f,
+            "VES %.2f -> %.2f, R-VES %.2f -> %.2f with the offered rewrites (%d of %d predictions match their gold; "
+            "each timed against it, %d alternating full runs)\n",
+            100 * vs.ves[0] / vs.n, 100 * vs.ves[1] / vs.n, 100 * vs.rves[0] / vs.n, 100 * vs.rves[1] / vs.n, vs.correct,
+            vs.n, o->iterations > 0 ? o->iterations : 20);
+  fprintf(f, "%-16s %10s %16s %15s %8s\n", "rule", "candidate", "changed results", "not faster", "offered");
   for (int k = 0; k < SQLSIM_NRULES; k++)
     fprintf(f, "%-16s %10d %16d %15d %8d\n", sqlsim_rule_names[k], t[k].candidate, t[k].rejected_results,
             t[k].rejected_speed, t[k].offered);

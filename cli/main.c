@@ -21,7 +21,8 @@ static const struct cmd {
      "              [--per-item FILE] [--format text|json]"},
     {"rewrite", cmd_rewrite,
      "sqlsim rewrite --sqlite DB [--rules LIST] [--iterations N] [--timeout S] [--format text|json] SQL|-\n"
-     "              sqlsim rewrite (--db-dir DIR | --sqlite DB) --pred FILE [--gold FILE] [--rules LIST] [--format text|json]"},
+     "              sqlsim rewrite (--db-dir DIR | --sqlite DB) --pred FILE [--gold FILE] [--rules LIST] [--format text|json]\n"
+     "              (with --gold: VES and R-VES of the predictions before and after the offered rewrites)"},
     {"diff", cmd_diff,
      "sqlsim diff [--tables FILE --db ID | --sqlite FILE] [--format text|json] GOLD PRED"},
     {"parse", cmd_parse,

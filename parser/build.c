@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct build_ctx {
   sqlsim_arena *a;
@@ -89,6 +90,37 @@ static const char *raw_name(build_ctx *c, const char *s) {
   return s;
 }
 static const char *fold(build_ctx *c, const char *s) { return fold_dup(c->a, s, strlen(s)); }
+
+/* The identifier PostgreSQL calls pgname, as the user spelled it at token
+ * tok: PostgreSQL folds unquoted names to lower case, SQLite keeps their case
+ * (it shows in result column names). pgname when tok is not that word. */
+static const char *spelled(build_ctx *c, int tok, const char *pgname) {
+  if (tok < 0 || tok >= c->fe->ntoks || c->fe->toks[tok].type != FT_WORD) return pgname;
+  const char *s = c->fe->orig + c->fe->toks[tok].start;
+  size_t n = strlen(pgname);
+  if ((size_t)c->fe->toks[tok].len != n || strncasecmp(s, pgname, n)) return pgname;
+  return sqlsim_arena_strndup(c->a, s, n);
+}
+
+/* The token of a target's alias: after its start, at its depth, before the
+ * next comma there; the one after AS when there is one. -1 if none. */
+static int alias_token(build_ctx *c, int start, const char *alias) {
+  int t = start >= 0 ? fe_token_at(c->fe, start) : -1, found = -1, prev = -1;
+  if (t < 0) return -1;
+  int depth = c->fe->toks[t].depth;
+  for (int i = fe_next_sig(c->fe, t); i < c->fe->ntoks; prev = i, i = fe_next_sig(c->fe, i)) {
+    const fe_tok *k = &c->fe->toks[i];
+    if (k->depth < depth || (k->depth == depth && (k->type == FT_COMMA || k->type == FT_SEMI)))
+      break;
+    if (k->depth != depth || k->type != FT_WORD || (size_t)k->len != strlen(alias) ||
+        strncasecmp(c->fe->orig + k->start, alias, (size_t)k->len))
+      continue;
+    int after_as = prev >= 0 && c->fe->toks[prev].len == 2 && !strncasecmp(c->fe->orig + c->fe->toks[prev].start, "as", 2);
+    if (after_as) return i;
+    if (found < 0) found = i;
+  }
+  return found;
+}
 
 /* ---------------------------------------------------------------- lists */
 
@@ -192,10 +224,11 @@ static sqlsim_node *build_columnref(build_ctx *c, const cJSON *b) {
   }
   if (name) {
     name = raw_name(c, name);
-    n->raw = sqlsim_arena_strdup(c->a, name);
+    int t = start >= 0 ? fe_token_at(c->fe, start) : -1, lastt = t;
+    for (int k = 1; k < nf && lastt >= 0 && lastt < c->fe->ntoks; k++) lastt = fe_next_sig(c->fe, fe_next_sig(c->fe, lastt));
+    n->raw = sqlsim_arena_strdup(c->a, spelled(c, lastt, name));
     n->text = fold(c, name);
     /* A lone "word" in double quotes may be a string (SQLite's fallback). */
-    int t = start >= 0 ? fe_token_at(c->fe, start) : -1;
     if (nf == 1 && t >= 0 && c->fe->toks[t].type == FT_QUOTED && c->fe->toks[t].quote == '"')
       n->flags |= SQLSIM_F_DQSTRING;
   }
@@ -682,10 +715,12 @@ static sqlsim_node *build_from(build_ctx *c, const cJSON *w) {
   if (!strcmp(t, "RangeVar")) {
     sqlsim_node *n = node_new(c->a, SQLSIM_N_TABLE, 0);
     const char *rel = raw_name(c, jstr(b, "relname") ? jstr(b, "relname") : "");
-    n->raw = sqlsim_arena_strdup(c->a, rel);
+    n->start = loc(c, b);
+    int tok = n->start >= 0 ? fe_token_at(c->fe, n->start) : -1;
+    if (jstr(b, "schemaname") && tok >= 0) tok = fe_next_sig(c->fe, fe_next_sig(c->fe, tok));
+    n->raw = sqlsim_arena_strdup(c->a, spelled(c, tok, rel));
     n->text = fold(c, rel);
     n->alias = alias_of(c, b, &n->flags);
-    n->start = loc(c, b);
     return n;
   }
   if (!strcmp(t, "RangeSubselect")) {
@@ -754,12 +789,12 @@ static sqlsim_node *build_target(build_ctx *c, const cJSON *w) {
   sqlsim_node *n = node_new(c->a, SQLSIM_N_TARGET, 1);
   n->kids[0] = build_expr(c, jget(b, "val"));
   const char *name = jstr(b, "name");
+  n->start = loc(c, b);
   if (name) {
     name = raw_name(c, name);
-    n->raw = sqlsim_arena_strdup(c->a, name);
+    n->raw = sqlsim_arena_strdup(c->a, spelled(c, alias_token(c, n->start, name), name));
     n->text = fold(c, name);
   }
-  n->start = loc(c, b);
   return c->rc ? NULL : n;
 }
 

@@ -545,7 +545,7 @@ static void p_node(printer *p, const sqlsim_node *n) {
   case SQLSIM_N_COLLATE:
     p_operand(p, n->kids[0], PR_COLLATE);
     sb_puts(&p->sb, " COLLATE ");
-    p_ident(p, n->text);
+    p_ident(p, name_of(n));
     break;
   case SQLSIM_N_ROW:
     sb_putc(&p->sb, '(');

@@ -110,10 +110,25 @@ static void test_quoting(void **state) {
   sqlsim_query_free(q);
 }
 
+/* Unquoted names keep the user's case (SQLite keeps it in result column
+ * names; PostgreSQL's parser folds it). */
+static void test_case_kept(void **state) {
+  (void)state;
+  sqlsim_query *q;
+  const char *sql = "SELECT Name AS SingerName, T1.Age, count(*) Cnt, x.* FROM main.Singer AS T1, Song x ORDER BY SingerName";
+  assert_int_equal(sqlsim_parse(sql, strlen(sql), NULL, 0, &q, NULL), 0);
+  char *p = sqlsim_print_sql(q->root, 0);
+  assert_string_equal(p, "SELECT Name AS SingerName, t1.Age, count(*) AS Cnt, x.* FROM Singer AS t1, Song AS x ORDER BY "
+                         "SingerName");
+  free(p);
+  sqlsim_query_free(q);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_roundtrip),
       cmocka_unit_test(test_quoting),
+      cmocka_unit_test(test_case_kept),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,6 +28,7 @@ int main(int argc, char **argv) {
   sqlsim_rewrite_opts o = {0};
   o.iterations = 10;
   o.timeout_s = 60;
+  o.rules = SQLSIM_RULES_ALL; /* the paper's forward forms too: measured, not assumed */
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--db-dir") && i + 1 < argc) dir = argv[++i];
     else if (!strcmp(argv[i], "--queries") && i + 1 < argc) queries = argv[++i];

@@ -264,7 +264,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
                    sqlsim_rewrite_result *out, sqlsim_error *err) {
   memset(out, 0, sizeof *out);
   sqlsim_rewrite_opts o = opts ? *opts : (sqlsim_rewrite_opts){0};
-  if (!o.rules) o.rules = (1u << SQLSIM_NRULES) - 1;
+  if (!o.rules) o.rules = SQLSIM_RULES_DEFAULT;
   if (o.iterations <= 0) o.iterations = 20;
   if (o.min_speedup <= 0) o.min_speedup = 1.1;
   if (o.copy_rows <= 0) o.copy_rows = 200;
@@ -446,7 +446,20 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   } else {
     char names[128];
     rules_text(cands[best].rules, names, sizeof names);
-    snprintf(out->reason, sizeof out->reason, "%.100s: %.400s", names, cands[best].why);
+    snprintf(out->reason, sizeof out->reason, "%.100s: %.300s", names, cands[best].why);
+    /* and how the other candidates ended, briefly */
+    for (int i = 0; i < ncand; i++) {
+      if (i == best) continue;
+      size_t len = strlen(out->reason);
+      rules_text(cands[i].rules, names, sizeof names);
+      const char *how = cands[i].verdict == SQLSIM_REWRITE_CHANGES_RESULT ? "changes results"
+                        : cands[i].verdict == SQLSIM_REWRITE_NOT_FASTER   ? "not faster"
+                                                                          : "unchecked";
+      if (cands[i].verdict == SQLSIM_REWRITE_NOT_FASTER && cands[i].timing.ok)
+        snprintf(out->reason + len, sizeof out->reason - len, "; %s: %.2fx", names, cands[i].timing.ratio);
+      else
+        snprintf(out->reason + len, sizeof out->reason - len, "; %s: %s", names, how);
+    }
   }
 
 done:

@@ -402,17 +402,53 @@ int rule_indexed(rule_ctx *c, const sqlsim_node *colnode) {
 
 static const char *const aggregates[] = {"count", "sum", "avg", "min", "max", "total", "group_concat", NULL};
 
+/* An aggregate call (min/max with one argument; not a window function). */
+static int is_aggregate_call(const sqlsim_node *n) {
+  if (n->kind != SQLSIM_N_FUNC || (n->nkids > 2 && n->kids[2])) return 0;
+  int nargs = n->kids[0] ? (int)n->kids[0]->nkids : 0;
+  for (int i = 0; aggregates[i]; i++)
+    if (!strcmp(n->text, aggregates[i]) && (i < 3 || i > 4 || nargs == 1 || (n->flags & SQLSIM_F_STAR))) return 1;
+  return 0;
+}
+
 static int find_aggregate(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   if (n->kind == SQLSIM_N_SELECT) return SQLSIM_WALK_PRUNE;
-  if (n->kind != SQLSIM_N_FUNC || (n->nkids > 2 && n->kids[2])) return SQLSIM_WALK_CONTINUE;
-  int nargs = n->kids[0] ? (int)n->kids[0]->nkids : 0;
-  for (int i = 0; aggregates[i]; i++)
-    if (!strcmp(n->text, aggregates[i]) && (i < 3 || i > 4 || nargs == 1 || (n->flags & SQLSIM_F_STAR))) {
-      *(int *)ctx = 1;
-      return SQLSIM_WALK_ABORT;
-    }
-  return SQLSIM_WALK_CONTINUE;
+  if (!is_aggregate_call(n)) return SQLSIM_WALK_CONTINUE;
+  *(int *)ctx = 1;
+  return SQLSIM_WALK_ABORT;
+}
+
+typedef struct bare_ctx {
+  const sqlsim_node *group;
+  int bare;
+} bare_ctx;
+
+static int find_bare(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  bare_ctx *k = ctx;
+  if (n->kind == SQLSIM_N_SELECT || is_aggregate_call(n)) return SQLSIM_WALK_PRUNE;
+  if (n->kind == SQLSIM_N_STAR) k->bare = 1;
+  if (n->kind != SQLSIM_N_COLUMN || (n->flags & SQLSIM_F_ALIASREF)) return k->bare ? SQLSIM_WALK_ABORT : SQLSIM_WALK_CONTINUE;
+  for (uint32_t i = 0; k->group && i < k->group->nkids; i++) {
+    const sqlsim_node *g = k->group->kids[i];
+    if (g->kind == SQLSIM_N_COLUMN && g->source == n->source &&
+        (g->column >= 0 ? g->column == n->column : !strcmp(g->text, n->text)))
+      return SQLSIM_WALK_CONTINUE;
+  }
+  k->bare = 1;
+  return SQLSIM_WALK_ABORT;
+}
+
+/* Whether an aggregated query shows a column that is neither grouped nor
+ * aggregated: SQLite takes it from whichever row of the group it reads
+ * last, an order a new join changes. */
+static int has_bare_column(const sqlsim_node *sel) {
+  const sqlsim_node *targets = sel->kids[SQLSIM_SEL_TARGETS];
+  if (!sel->kids[SQLSIM_SEL_GROUP] && !sel->kids[SQLSIM_SEL_HAVING] && !rule_has_aggregate(targets)) return 0;
+  bare_ctx k = {sel->kids[SQLSIM_SEL_GROUP], 0};
+  if (targets) sqlsim_walk((sqlsim_node *)targets, find_bare, NULL, &k);
+  return k.bare;
 }
 
 int rule_has_aggregate(const sqlsim_node *n) {
@@ -637,6 +673,12 @@ static int qualify_own(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
 
 int rule_open_scope(rule_ctx *c, const char *rule, sqlsim_node *sel) {
   open_ctx k = {sel, 0};
+  if (has_bare_column(sel)) {
+    rule_note(c, rule, sel,
+              "a column neither grouped nor aggregated takes its value from whichever row SQLite reads last, an order a "
+              "new join changes");
+    return -1;
+  }
   sqlsim_node *targets = sel->kids[SQLSIM_SEL_TARGETS], *from = sel->kids[SQLSIM_SEL_FROM];
   /* a bare '*' would take the new item's columns too */
   for (uint32_t i = 0; targets && i < targets->nkids; i++) {

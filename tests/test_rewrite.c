@@ -184,6 +184,11 @@ static void test_in_join(void **state) {
   assert_false(same_result("SELECT id FROM users WHERE id IN (SELECT code FROM codes)",
                            "SELECT id FROM users, (SELECT DISTINCT code AS k FROM codes) AS d WHERE users.id = d.k", NULL));
   expect("SELECT id FROM users WHERE id IN (SELECT code FROM codes)", SQLSIM_RULE_IN_JOIN, 0, NULL, "affinity");
+  /* a bare column under GROUP BY comes from whichever row is read last */
+  expect("SELECT user_id, name FROM badges WHERE user_id IN (SELECT id FROM users) GROUP BY user_id", SQLSIM_RULE_IN_JOIN,
+         0, NULL, "neither grouped nor aggregated");
+  expect("SELECT user_id, count(*) FROM badges WHERE user_id IN (SELECT id FROM users) GROUP BY user_id",
+         SQLSIM_RULE_IN_JOIN, 1, NULL, NULL);
   /* OR above the IN: not a WHERE term */
   expect("SELECT name FROM users WHERE age = 25 OR id IN (SELECT user_id FROM badges)", SQLSIM_RULE_IN_JOIN, 0, NULL,
          NULL);

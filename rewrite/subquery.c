@@ -34,6 +34,17 @@
  *               aggregate in the subquery (the added term would filter
  *               before them).
  *
+ *  in_plus      x IN (SELECT y FROM t) -> +x IN (SELECT y FROM t)
+ *               (REWRITE.md rule 4) The unary plus stops x's index from
+ *               driving the IN, so the index on y can: only when y leads an
+ *               index and the subquery has no WHERE (with one it measured
+ *               slower). +x keeps x's collation but drops its affinity, so x
+ *               and y must have the same affinity, a real one (not BLOB).
+ *
+ *  subquery_order  ORDER BY dropped in an IN or EXISTS subquery without
+ *               LIMIT/OFFSET: order means nothing to a set test (REWRITE.md
+ *               rule 8; SQLite keeps the sort otherwise).
+ *
  *  decorrelate  E op (SELECT agg(v) FROM t WHERE t.k = o.e AND w) ->
  *                 ... JOIN (SELECT agg(v) AS _v1, t.k AS _k1 FROM t WHERE w
  *                 GROUP BY t.k) AS _d1 ON _d1._k1 = o.e ... E op _d1._v1
@@ -230,6 +241,61 @@ int rule_in_exists(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   if (!is_plain_select(n)) return SQLSIM_WALK_CONTINUE;
   for (uint32_t i = 0; i < rule_nterms(n->kids[SQLSIM_SEL_WHERE]); i++)
     in_exists_at(c, n, rule_term(n->kids[SQLSIM_SEL_WHERE], i));
+  return SQLSIM_WALK_CONTINUE;
+}
+
+/* ---------------------------------------------------------------- in_plus */
+
+static int in_plus_at(rule_ctx *c, sqlsim_node *term) {
+  if (term->kind != SQLSIM_N_SUBLINK || term->op != SQLSIM_SUB_IN) return 0;
+  sqlsim_node *y = in_place(c, "in_plus", term);
+  if (!y) return 0;
+  sqlsim_node *x = term->kids[0], *sub = term->kids[1];
+  if (!rule_base_column(c, x) || !rule_base_column(c, y) || sub->kids[SQLSIM_SEL_FROM]->nkids != 1 ||
+      sub->kids[SQLSIM_SEL_FROM]->kids[0] != y->source || sub->kids[SQLSIM_SEL_GROUP] || sub->kids[SQLSIM_SEL_HAVING])
+    return 0;
+  if (sub->kids[SQLSIM_SEL_WHERE]) {
+    rule_note(c, "in_plus", term, "the subquery has a WHERE: REWRITE.md measured +x IN slower then");
+    return 0;
+  }
+  int ax = rule_affinity(c, x), ay = rule_affinity(c, y);
+  if (ax != ay || ay == 'B') {
+    rule_note(c, "in_plus", term, "+x has no affinity: x and y must share one (not BLOB) for the comparison to stay");
+    return 0;
+  }
+  if (!rule_indexed(c, y)) {
+    rule_note(c, "in_plus", term, "the inner column leads no index: nothing for the IN to drive");
+    return 0;
+  }
+  sqlsim_node *plus = node_new(c->q->arena, SQLSIM_N_UNOP, 1);
+  plus->op = SQLSIM_OP_PLUS;
+  plus->kids[0] = x;
+  term->kids[0] = plus;
+  c->changed++;
+  return 1;
+}
+
+int rule_in_plus(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  rule_ctx *c = ctx;
+  if (!is_plain_select(n)) return SQLSIM_WALK_CONTINUE;
+  for (uint32_t i = 0; i < rule_nterms(n->kids[SQLSIM_SEL_WHERE]); i++)
+    in_plus_at(c, rule_term(n->kids[SQLSIM_SEL_WHERE], i));
+  return SQLSIM_WALK_CONTINUE;
+}
+
+/* ---------------------------------------------------------------- subquery_order */
+
+int rule_subquery_order(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  rule_ctx *c = ctx;
+  if (n->kind != SQLSIM_N_SUBLINK || (n->op != SQLSIM_SUB_IN && n->op != SQLSIM_SUB_EXISTS)) return SQLSIM_WALK_CONTINUE;
+  sqlsim_node *sub = n->kids[1];
+  if (sub && sub->kind == SQLSIM_N_SELECT && sub->kids[SQLSIM_SEL_ORDER] && !sub->kids[SQLSIM_SEL_LIMIT] &&
+      !sub->kids[SQLSIM_SEL_OFFSET]) {
+    sub->kids[SQLSIM_SEL_ORDER] = NULL;
+    c->changed++;
+  }
   return SQLSIM_WALK_CONTINUE;
 }
 

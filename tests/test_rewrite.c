@@ -208,6 +208,28 @@ static void test_in_exists(void **state) {
          NULL, "NOT IN");
 }
 
+static void test_in_plus(void **state) {
+  (void)state;
+  expect("SELECT age FROM users WHERE id IN (SELECT user_id FROM badges)", SQLSIM_RULE_IN_PLUS, 1,
+         "SELECT age FROM users WHERE +id IN (SELECT user_id FROM badges)", NULL);
+  expect("SELECT age FROM users WHERE id IN (SELECT user_id FROM badges WHERE name = 'gold')", SQLSIM_RULE_IN_PLUS, 0,
+         NULL, "has a WHERE");
+  /* REWRITE.md A1.22: +x drops x's affinity; TEXT code against INTEGER id */
+  expect("SELECT code FROM users WHERE code IN (SELECT id FROM badges)", SQLSIM_RULE_IN_PLUS, 0, NULL, "affinity");
+  expect("SELECT id FROM users WHERE name IN (SELECT name FROM badges)", SQLSIM_RULE_IN_PLUS, 0, NULL, NULL);
+}
+
+static void test_subquery_order(void **state) {
+  (void)state;
+  expect("SELECT name FROM users WHERE id IN (SELECT user_id FROM badges ORDER BY date)", SQLSIM_RULE_SUBQUERY_ORDER, 1,
+         "SELECT name FROM users WHERE id IN (SELECT user_id FROM badges)", NULL);
+  /* with LIMIT the order picks the rows (REWRITE.md A1: IN 1,3 against 1,2,3) */
+  expect("SELECT name FROM users WHERE id IN (SELECT user_id FROM badges ORDER BY date LIMIT 1)",
+         SQLSIM_RULE_SUBQUERY_ORDER, 0, NULL, NULL);
+  expect("SELECT name FROM users WHERE id = (SELECT user_id FROM badges ORDER BY date DESC)", SQLSIM_RULE_SUBQUERY_ORDER,
+         0, NULL, NULL);
+}
+
 static void test_decorrelate(void **state) {
   (void)state;
   /* COUNT is 0 over no rows: an inner join would lose accounts 3 (REWRITE.md C, rule 1) */
@@ -353,6 +375,8 @@ int main(void) {
       cmocka_unit_test(test_distinct_group),
       cmocka_unit_test(test_in_join),
       cmocka_unit_test(test_in_exists),
+      cmocka_unit_test(test_in_plus),
+      cmocka_unit_test(test_subquery_order),
       cmocka_unit_test(test_decorrelate),
       cmocka_unit_test(test_top1),
       cmocka_unit_test(test_count_pk),

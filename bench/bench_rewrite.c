@@ -51,6 +51,7 @@ int main(int argc, char **argv) {
   char line[8192];
   int n = 0, found = 0, proved = 0, offered = 0, errors = 0;
   double ratios[512], ves_after = 0, rves_after = 0, slowest = 1e30;
+  setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows while it runs */
   printf("%-3s %-20s %-5s %-5s %-7s %-8s %s\n", "#", "kind", "found", "proved", "offered", "ratio", "rules / reason");
   while (fgets(line, sizeof line, f)) {
     if (line[0] == '#' || line[0] == '\n') continue;
@@ -89,6 +90,7 @@ int main(int argc, char **argv) {
       printf("%-3d %-20s %-5d %-6d %-7s %8.2f %s (interval %.2f-%.2f; %.2f ms -> %.2f ms)\n", n, kind, r.candidates,
              pr, "yes", ratio, rules, r.timing.ci_low, r.timing.ci_high, r.timing.gold_median_s * 1e3,
              r.timing.pred_median_s * 1e3);
+      printf("    rewrite: %s\n", r.sql); /* for checking it independently */
     } else {
       printf("%-3d %-20s %-5d %-6d %-7s %8s %s\n", n, kind, r.candidates, pr, "no", "-", r.reason);
     }

@@ -173,6 +173,7 @@ static int in_join_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
     sub->flags |= SQLSIM_F_DISTINCT;
     sub->kids[SQLSIM_SEL_ORDER] = NULL;
     sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->text = key;
+    sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->raw = NULL; /* the alias as written gives way */
     sqlsim_node *item = node_new(c->q->arena, SQLSIM_N_SUBQUERY, 1);
     item->kids[0] = sub;
     item->alias = alias;
@@ -223,6 +224,7 @@ static int in_exists_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
   for (uint32_t i = 0; i < from->nkids; i++) rename_own(c, sub, from->kids[i]);
   sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->kids[0] = rule_int(c, "1");
   sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->text = NULL;
+  sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->raw = NULL;
   sub->flags &= ~SQLSIM_F_DISTINCT;
   sub->kids[SQLSIM_SEL_ORDER] = NULL;
   rule_add_where(c, sub, rule_binop(c, SQLSIM_OP_EQ, x, y));
@@ -410,6 +412,7 @@ static int decorrelate_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *sublink, i
   targets->kids[0] = sub->kids[SQLSIM_SEL_TARGETS]->kids[0];
   sub->kids[SQLSIM_SEL_TARGETS] = targets;
   targets->kids[0]->text = rule_fresh_name(c, "_v");
+  targets->kids[0]->raw = NULL;
   const char *keys[MAXKEYS];
   for (uint32_t j = 0; j < nkeys; j++) {
     sqlsim_node *t = node_new(c->q->arena, SQLSIM_N_TARGET, 1);

@@ -166,6 +166,8 @@ static void test_in_join(void **state) {
   expect("SELECT age FROM users WHERE id IN (SELECT user_id FROM badges)", SQLSIM_RULE_IN_JOIN, 1,
          "SELECT users.age FROM users, (SELECT DISTINCT user_id AS _k1 FROM badges) AS _in1 WHERE users.id = _in1._k1",
          NULL);
+  /* the subquery's own alias gives way to the join key's */
+  expect("SELECT age FROM users WHERE id IN (SELECT user_id AS uid FROM badges)", SQLSIM_RULE_IN_JOIN, 1, NULL, NULL);
   /* a unique inner column: the table itself is joined */
   expect("SELECT count(*) FROM badges WHERE user_id IN (SELECT id FROM users WHERE age = 30)", SQLSIM_RULE_IN_JOIN, 1,
          "SELECT count(*) FROM badges, users AS _in1 WHERE badges.user_id = _in1.id AND _in1.age = 30", NULL);
@@ -196,6 +198,7 @@ static void test_in_join(void **state) {
 
 static void test_in_exists(void **state) {
   (void)state;
+  expect("SELECT age FROM users WHERE id IN (SELECT user_id AS u FROM badges)", SQLSIM_RULE_IN_EXISTS, 1, NULL, NULL);
   expect("SELECT age FROM users WHERE id IN (SELECT user_id FROM badges)", SQLSIM_RULE_IN_EXISTS, 1,
          "SELECT age FROM users WHERE EXISTS (SELECT 1 FROM badges AS _ex1 WHERE users.id = _ex1.user_id)", NULL);
   expect("SELECT name FROM users AS u WHERE id IN (SELECT user_id FROM badges AS b WHERE b.date > u.created)",
@@ -247,7 +250,7 @@ static void test_decorrelate(void **state) {
   expect("SELECT loan_id FROM loan AS l WHERE amount > (SELECT avg(amount) FROM loan AS m WHERE m.account_id = "
          "l.account_id AND m.status IS NOT NULL)",
          SQLSIM_RULE_DECORRELATE, 1, NULL, NULL);
-  expect("SELECT u.name, (SELECT max(b.date) FROM badges AS b WHERE b.user_id = u.id) FROM users AS u",
+  expect("SELECT u.name, (SELECT max(b.date) AS last FROM badges AS b WHERE b.user_id = u.id) AS last_badge FROM users AS u",
          SQLSIM_RULE_DECORRELATE, 1, NULL, NULL);
   expect("SELECT u.name, (SELECT count(*) FROM badges AS b WHERE b.user_id = u.id) * 2 FROM users AS u",
          SQLSIM_RULE_DECORRELATE, 0, NULL, NULL);

@@ -511,6 +511,7 @@ enum {
   SQLSIM_RULE_DECORRELATE,    /* correlated aggregate subquery -> join to a grouped derived table */
   SQLSIM_RULE_TOP1_MAX,       /* ORDER BY x LIMIT 1 -> x = (SELECT MAX(x) ..), x unique NOT NULL */
   SQLSIM_RULE_MAX_TOP1,       /* x = (SELECT MAX(x) ..) -> ORDER BY x DESC LIMIT 1, x unique */
+  SQLSIM_RULE_JOIN_IN,        /* JOIN t ON x = t.y, t.y unique, t read nowhere else -> x IN (SELECT y ..) */
   SQLSIM_RULE_IN_PLUS,        /* x IN (SELECT y FROM t) -> +x IN (..): the index on y drives */
   SQLSIM_RULE_SUBQUERY_ORDER, /* ORDER BY dropped in an IN/EXISTS subquery without LIMIT */
   SQLSIM_RULE_COUNT_PK,       /* COUNT(*) -> COUNT(pk) (BIRD's rule 2) */

@@ -98,6 +98,7 @@ int rule_decorrelate(sqlsim_node *n, sqlsim_node *parent, void *ctx);
 int rule_top1_max(sqlsim_node *n, sqlsim_node *parent, void *ctx);
 int rule_max_top1(sqlsim_node *n, sqlsim_node *parent, void *ctx);
 int rule_in_plus(sqlsim_node *n, sqlsim_node *parent, void *ctx);
+int rule_join_in(sqlsim_node *n, sqlsim_node *parent, void *ctx);
 int rule_subquery_order(sqlsim_node *n, sqlsim_node *parent, void *ctx);
 
 #endif

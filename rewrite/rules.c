@@ -53,7 +53,7 @@
 
 const char *const sqlsim_rule_names[SQLSIM_NRULES] = {
     "count_star", "date_range", "distinct_group", "in_join", "in_exists",
-    "decorrelate", "top1_max", "max_top1", "in_plus", "subquery_order", "count_pk"};
+    "decorrelate", "top1_max", "max_top1", "join_in", "in_plus", "subquery_order", "count_pk"};
 
 void rule_note(rule_ctx *c, const char *rule, const sqlsim_node *at, const char *why) {
   char *s = sqlsim_print_sql(at, SQLSIM_PRINT_QUALIFY);
@@ -763,7 +763,7 @@ int sqlsim_rewrite_apply(sqlsim_query *q, int rule, rewrite_facts *facts, strbuf
       [SQLSIM_RULE_DISTINCT_GROUP] = distinct_group, [SQLSIM_RULE_IN_JOIN] = rule_in_join,
       [SQLSIM_RULE_IN_EXISTS] = rule_in_exists, [SQLSIM_RULE_DECORRELATE] = rule_decorrelate,
       [SQLSIM_RULE_TOP1_MAX] = rule_top1_max,   [SQLSIM_RULE_MAX_TOP1] = rule_max_top1,
-      [SQLSIM_RULE_IN_PLUS] = rule_in_plus,     [SQLSIM_RULE_SUBQUERY_ORDER] = rule_subquery_order,
+      [SQLSIM_RULE_JOIN_IN] = rule_join_in,     [SQLSIM_RULE_IN_PLUS] = rule_in_plus,     [SQLSIM_RULE_SUBQUERY_ORDER] = rule_subquery_order,
       [SQLSIM_RULE_COUNT_PK] = count_pk};
   if (rule >= 0 && rule < SQLSIM_NRULES) sqlsim_walk(q->root, rules[rule], NULL, &c);
   free(c.nullable);

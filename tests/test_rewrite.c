@@ -211,6 +211,29 @@ static void test_in_exists(void **state) {
          NULL, "NOT IN");
 }
 
+/* The reverse of in_join's first form: a join to a unique key whose table is
+ * read nowhere else. */
+static void test_join_in(void **state) {
+  (void)state;
+  expect("SELECT count(*) FROM badges AS b JOIN users AS u ON b.user_id = u.id WHERE u.age = 30", SQLSIM_RULE_JOIN_IN, 1,
+         "SELECT count(*) FROM badges AS b WHERE b.user_id IN (SELECT u.id FROM users AS u WHERE u.age = 30)", NULL);
+  expect("SELECT b.name FROM badges AS b JOIN users AS u ON u.id = b.user_id AND u.age = 30 AND b.id > 1 ORDER BY b.id",
+         SQLSIM_RULE_JOIN_IN, 1, NULL, NULL);
+  expect("SELECT b.name, u.name FROM badges AS b JOIN users AS u ON b.user_id = u.id", SQLSIM_RULE_JOIN_IN, 0, NULL,
+         "read outside");
+  expect("SELECT * FROM badges AS b JOIN users AS u ON b.user_id = u.id", SQLSIM_RULE_JOIN_IN, 0, NULL, "read outside");
+  expect("SELECT b.name FROM badges AS b JOIN users AS u ON b.user_id = u.id WHERE u.age > b.id", SQLSIM_RULE_JOIN_IN, 0,
+         NULL, "with another");
+  /* a join to a key that is not unique repeats rows (user 1 has two badges): IN would not */
+  assert_false(same_result("SELECT u.name FROM users AS u JOIN badges AS b ON u.id = b.user_id",
+                           "SELECT u.name FROM users AS u WHERE u.id IN (SELECT b.user_id FROM badges AS b)", NULL));
+  expect("SELECT u.name FROM users AS u JOIN badges AS b ON u.id = b.user_id", SQLSIM_RULE_JOIN_IN, 0, NULL, NULL);
+  /* an outer join keeps the rows without a match */
+  expect("SELECT b.name FROM badges AS b LEFT JOIN users AS u ON b.user_id = u.id", SQLSIM_RULE_JOIN_IN, 0, NULL, NULL);
+  /* affinity: TEXT codes '1' and '01' are both unique and both equal INTEGER 1 */
+  expect("SELECT u.name FROM users AS u JOIN codes AS k ON u.id = k.code", SQLSIM_RULE_JOIN_IN, 0, NULL, "affinity");
+}
+
 static void test_in_plus(void **state) {
   (void)state;
   expect("SELECT age FROM users WHERE id IN (SELECT user_id FROM badges)", SQLSIM_RULE_IN_PLUS, 1,
@@ -378,6 +401,7 @@ int main(void) {
       cmocka_unit_test(test_distinct_group),
       cmocka_unit_test(test_in_join),
       cmocka_unit_test(test_in_exists),
+      cmocka_unit_test(test_join_in),
       cmocka_unit_test(test_in_plus),
       cmocka_unit_test(test_subquery_order),
       cmocka_unit_test(test_decorrelate),

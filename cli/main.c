@@ -24,7 +24,7 @@ static const struct cmd {
      "              sqlsim rewrite (--db-dir DIR | --sqlite DB) --pred FILE [--gold FILE] [--rules LIST] [--format text|json]\n"
      "              (with --gold: VES and R-VES of the predictions before and after the offered rewrites)\n"
      "              rules: count_star, date_range, distinct_group, in_join, in_exists, decorrelate, max_top1,\n"
-     "              in_plus, subquery_order (the default), and the BIRD paper's forward forms top1_max,\n"
+     "              join_in, in_plus, subquery_order (the default), and the BIRD paper's forward forms top1_max,\n"
      "              count_pk when listed"},
     {"diff", cmd_diff,
      "sqlsim diff [--tables FILE --db ID | --sqlite FILE] [--format text|json] GOLD PRED"},

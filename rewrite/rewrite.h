@@ -81,8 +81,9 @@ void rule_rename_item(sqlsim_node *scope, sqlsim_node *from_item, const char *al
 /* Prepares sel to take one more FROM item: every column of its own FROM items
  * is written qualified, and a bare '*' names the one item it expanded to.
  * Returns 0, or -1 (with a note) when that cannot be done safely: an alias
- * used outside ORDER BY, or a column of an aggregated query that is neither
- * grouped nor aggregated (its row depends on the scan order). */
+ * used outside ORDER BY, a LIMIT without ORDER BY, or a column of an
+ * aggregated query that is neither grouped nor aggregated (the rows these
+ * pick depend on the scan order). */
 int rule_open_scope(rule_ctx *c, const char *rule, sqlsim_node *sel);
 /* New nodes (in the query's arena). */
 sqlsim_node *rule_column(rule_ctx *c, sqlsim_node *from_item, const char *name, int column);

@@ -673,6 +673,10 @@ static int qualify_own(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
 
 int rule_open_scope(rule_ctx *c, const char *rule, sqlsim_node *sel) {
   open_ctx k = {sel, 0};
+  if ((sel->kids[SQLSIM_SEL_LIMIT] || sel->kids[SQLSIM_SEL_OFFSET]) && !sel->kids[SQLSIM_SEL_ORDER]) {
+    rule_note(c, rule, sel, "LIMIT without ORDER BY keeps whichever rows come first, an order a new join changes");
+    return -1;
+  }
   if (has_bare_column(sel)) {
     rule_note(c, rule, sel,
               "a column neither grouped nor aggregated takes its value from whichever row SQLite reads last, an order a "

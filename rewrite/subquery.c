@@ -339,6 +339,10 @@ static int join_in_at(rule_ctx *c, sqlsim_node *sel) {
     else return 0;
   }
   if (!key) return 0;
+  if ((sel->kids[SQLSIM_SEL_LIMIT] || sel->kids[SQLSIM_SEL_OFFSET]) && !sel->kids[SQLSIM_SEL_ORDER]) {
+    rule_note(c, "join_in", key, "LIMIT without ORDER BY keeps whichever rows come first, an order the rewrite changes");
+    return 0;
+  }
   const char *why;
   if (!one_match(c, key->kids[0], key->kids[1], y, &why) || !one_match(c, x, y, y, &why)) {
     rule_note(c, "join_in", key, why);

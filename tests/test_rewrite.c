@@ -191,6 +191,8 @@ static void test_in_join(void **state) {
          0, NULL, "neither grouped nor aggregated");
   expect("SELECT user_id, count(*) FROM badges WHERE user_id IN (SELECT id FROM users) GROUP BY user_id",
          SQLSIM_RULE_IN_JOIN, 1, NULL, NULL);
+  expect("SELECT name FROM badges WHERE user_id IN (SELECT id FROM users) LIMIT 1", SQLSIM_RULE_IN_JOIN, 0, NULL,
+         "LIMIT without ORDER BY");
   /* OR above the IN: not a WHERE term */
   expect("SELECT name FROM users WHERE age = 25 OR id IN (SELECT user_id FROM badges)", SQLSIM_RULE_IN_JOIN, 0, NULL,
          NULL);

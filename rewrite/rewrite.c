@@ -249,6 +249,56 @@ static void copy_stage(copy_db *c, const sqlsim_schema *s, int k) {
   sqlite3_exec(c->w, "COMMIT", NULL, NULL, NULL);
 }
 
+/* ---------------------------------------------------------------- column names */
+
+/* The result column names of sql on the database at path (prepared on a
+ * read-only connection, never run); NULL when it does not prepare. */
+static char **column_names(const char *path, const char *sql, int *n) {
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  char **names = NULL;
+  char *uri = ro_uri(path);
+  *n = 0;
+  if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && st) {
+    *n = sqlite3_column_count(st);
+    names = calloc((size_t)*n + 1, sizeof *names);
+    for (int i = 0; i < *n; i++) names[i] = strdup(sqlite3_column_name(st, i) ? sqlite3_column_name(st, i) : "");
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  free(uri);
+  return names;
+}
+
+static void names_free(char **names, int n) {
+  for (int i = 0; names && i < n; i++) free(names[i]);
+  free(names);
+}
+
+/* Keeps the original's result column names: a select item of the rewrite
+ * whose name differs (COUNT(Id) is now count(*), a decorrelated subquery is
+ * now a column of the join) gets the original name as its alias. Returns
+ * whether it changed the tree. */
+static int keep_names(sqlsim_query *c, const char *path, const char *text, char **names0, int n0) {
+  sqlsim_node *sel = c->root;
+  while (sel && sel->kind == SQLSIM_N_SELECT && sel->op != SQLSIM_SET_NONE) sel = sel->kids[SQLSIM_SEL_LARG];
+  if (!sel || sel->kind != SQLSIM_N_SELECT || !sel->kids[SQLSIM_SEL_TARGETS]) return 0;
+  sqlsim_node *targets = sel->kids[SQLSIM_SEL_TARGETS];
+  if ((int)targets->nkids != n0) return 0; /* a '*' expands: leave the names */
+  for (uint32_t i = 0; i < targets->nkids; i++)
+    if (!targets->kids[i]->nkids || targets->kids[i]->kids[0]->kind == SQLSIM_N_STAR) return 0;
+  int n1, changed = 0;
+  char **names1 = column_names(path, text, &n1);
+  for (int i = 0; names1 && i < n0 && n1 == n0; i++)
+    if (strcmp(names0[i], names1[i])) {
+      targets->kids[i]->raw = targets->kids[i]->text = sqlsim_arena_strdup(c->arena, names0[i]);
+      changed = 1;
+    }
+  names_free(names1, n1);
+  return changed;
+}
+
 /* ---------------------------------------------------------------- search */
 
 static void rules_text(unsigned rules, char *buf, size_t n) {
@@ -274,8 +324,8 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   sqlsim_query *q = NULL;
   sqlsim_db *db = NULL;
   cand *cands = calloc(1u << SQLSIM_NRULES, sizeof *cands);
-  int ncand = 0, rc = 0, nkeys = 0;
-  char *keyed0 = NULL;
+  int ncand = 0, rc = 0, nkeys = 0, nnames0 = 0;
+  char *keyed0 = NULL, **names0 = NULL;
   strbuf notes = {0};
   sqlsim_result r0 = {0};
   rewrite_facts facts = {NULL, db_path, NULL, NULL};
@@ -290,6 +340,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
     goto done;
   }
 
+  names0 = column_names(db_path, sql, &nnames0);
   /* each rule alone (its notes say where it did not apply, and why), then every
    * combination of the rules that changed something */
   unsigned applicable = 0;
@@ -306,6 +357,10 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
     if (changed) {
       if (single) applicable |= set;
       char *text = sqlsim_print_sql(c->root, 0);
+      if (text && names0 && keep_names(c, db_path, text, names0, nnames0)) {
+        free(text);
+        text = sqlsim_print_sql(c->root, 0);
+      }
       int dup = 0;
       for (int i = 0; i < ncand && text && !dup; i++) dup = !strcmp(cands[i].sql, text);
       if (dup || !text) { /* the same SQL by another combination */
@@ -469,6 +524,7 @@ done:
   }
   free(cands);
   free(keyed0);
+  names_free(names0, nnames0);
   if (!out->notes) out->notes = sb_take(&notes);
   sqlsim_result_free(&r0);
   sqlsim_db_close(db);

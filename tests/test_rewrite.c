@@ -100,6 +100,20 @@ static int same_result(const char *a, const char *b, long *nrows) {
   return same;
 }
 
+/* Whether a and b name their result columns alike. */
+static int same_names(const char *a, const char *b) {
+  sqlite3 *db;
+  sqlite3_stmt *sa = NULL, *sb = NULL;
+  assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  int same = sqlite3_prepare_v2(db, a, -1, &sa, NULL) == SQLITE_OK && sqlite3_prepare_v2(db, b, -1, &sb, NULL) == SQLITE_OK &&
+             sqlite3_column_count(sa) == sqlite3_column_count(sb);
+  for (int i = 0; same && i < sqlite3_column_count(sa); i++) same = !strcmp(sqlite3_column_name(sa, i), sqlite3_column_name(sb, i));
+  sqlite3_finalize(sa);
+  sqlite3_finalize(sb);
+  sqlite3_close(db);
+  return same;
+}
+
 /* One rule on sql: the number of changes, the SQL it gives (when want_sql),
  * a note (when want_note); a rewrite must return what sql returns here. */
 static void expect(const char *sql, int rule, int changes, const char *want_sql, const char *want_note) {
@@ -378,6 +392,7 @@ static void test_proof(void **state) {
     assert_int_equal(sqlsim_rewrite(path, queries[i], &o, &r, &err), 0);
     if (r.offered) {
       assert_non_null(r.sql);
+      assert_true(same_names(queries[i], r.sql)); /* the result columns keep their names */
       assert_true(r.timing.ratio >= 1.1);
       assert_true(r.timing.ci_low > 1);
       assert_non_null(strstr(r.checks, "empty tables"));

@@ -151,6 +151,14 @@ static int is_plain_select(const sqlsim_node *n) {
          n->kids[SQLSIM_SEL_FROM]->nkids && !n->kids[SQLSIM_SEL_VALUES];
 }
 
+/* Calls at() on each top-level WHERE term of a plain SELECT n (the WHERE is
+ * read again after each call: a rule may have replaced the term). */
+static int each_where_term(sqlsim_node *n, rule_ctx *c, int (*at)(rule_ctx *, sqlsim_node *, sqlsim_node *)) {
+  if (!is_plain_select(n)) return SQLSIM_WALK_CONTINUE;
+  for (uint32_t i = 0; i < rule_nterms(n->kids[SQLSIM_SEL_WHERE]); i++) at(c, n, rule_term(n->kids[SQLSIM_SEL_WHERE], i));
+  return SQLSIM_WALK_CONTINUE;
+}
+
 /* ---------------------------------------------------------------- in_join */
 
 static int in_join_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
@@ -199,11 +207,7 @@ static int in_join_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
 
 int rule_in_join(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
-  rule_ctx *c = ctx;
-  if (!is_plain_select(n)) return SQLSIM_WALK_CONTINUE;
-  for (uint32_t i = 0; i < rule_nterms(n->kids[SQLSIM_SEL_WHERE]); i++)
-    in_join_at(c, n, rule_term(n->kids[SQLSIM_SEL_WHERE], i));
-  return SQLSIM_WALK_CONTINUE;
+  return each_where_term(n, ctx, in_join_at);
 }
 
 /* ---------------------------------------------------------------- in_exists */
@@ -246,17 +250,12 @@ static int in_exists_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
   ex->kids[1] = sub;
   rule_replace_term(c, sel, term, ex);
   c->changed++;
-  (void)sel;
   return 1;
 }
 
 int rule_in_exists(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
-  rule_ctx *c = ctx;
-  if (!is_plain_select(n)) return SQLSIM_WALK_CONTINUE;
-  for (uint32_t i = 0; i < rule_nterms(n->kids[SQLSIM_SEL_WHERE]); i++)
-    in_exists_at(c, n, rule_term(n->kids[SQLSIM_SEL_WHERE], i));
-  return SQLSIM_WALK_CONTINUE;
+  return each_where_term(n, ctx, in_exists_at);
 }
 
 /* ---------------------------------------------------------------- join_in */
@@ -398,7 +397,8 @@ int rule_join_in(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
 
 /* ---------------------------------------------------------------- in_plus */
 
-static int in_plus_at(rule_ctx *c, sqlsim_node *term) {
+static int in_plus_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
+  (void)sel;
   if (term->kind != SQLSIM_N_SUBLINK || term->op != SQLSIM_SUB_IN) return 0;
   sqlsim_node *y = in_place(c, "in_plus", term);
   if (!y) return 0;
@@ -429,11 +429,7 @@ static int in_plus_at(rule_ctx *c, sqlsim_node *term) {
 
 int rule_in_plus(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
-  rule_ctx *c = ctx;
-  if (!is_plain_select(n)) return SQLSIM_WALK_CONTINUE;
-  for (uint32_t i = 0; i < rule_nterms(n->kids[SQLSIM_SEL_WHERE]); i++)
-    in_plus_at(c, rule_term(n->kids[SQLSIM_SEL_WHERE], i));
-  return SQLSIM_WALK_CONTINUE;
+  return each_where_term(n, ctx, in_plus_at);
 }
 
 /* ---------------------------------------------------------------- subquery_order */

@@ -24,6 +24,8 @@
  * read-only ATTACH to copy rows out); nothing is ever written to it. */
 #include "rewrite.h"
 
+#include "parser/frontend.h"
+
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,10 +78,12 @@ static char *keyed_sql(const sqlsim_node *root, int *nkeys) {
   if (root->kind != SQLSIM_N_SELECT || root->op != SQLSIM_SET_NONE || (root->flags & SQLSIM_F_DISTINCT) ||
       !root->kids[SQLSIM_SEL_ORDER] || !root->kids[SQLSIM_SEL_TARGETS])
     return NULL;
-  const sqlsim_node *targets = root->kids[SQLSIM_SEL_TARGETS], *order = root->kids[SQLSIM_SEL_ORDER];
+  sqlsim_arena *a = sqlsim_arena_new();
+  sqlsim_node *sel = node_clone(a, root);
+  sqlsim_node *targets = sel->kids[SQLSIM_SEL_TARGETS], *order = sel->kids[SQLSIM_SEL_ORDER];
   uint32_t nt = targets->nkids, no = order->nkids;
-  sqlsim_node **kids = calloc(nt + no, sizeof *kids), *keys = calloc(no, sizeof *keys);
-  memcpy(kids, targets->kids, sizeof *kids * nt);
+  sqlsim_node *list = node_new(a, SQLSIM_N_LIST, (int)(nt + no));
+  memcpy(list->kids, targets->kids, sizeof *list->kids * nt);
   int ok = 1;
   for (uint32_t i = 0; i < no && ok; i++) {
     sqlsim_node *e = order->kids[i]->kids[0];
@@ -95,30 +99,13 @@ static char *keyed_sql(const sqlsim_node *root, int *nkeys) {
           ok = 1;
         }
     }
-    keys[i].kind = SQLSIM_N_TARGET;
-    keys[i].nkids = 1;
-    keys[i].kids = &kids[nt + i]; /* a target node whose one kid is e */
-    kids[nt + i] = e;
+    list->kids[nt + i] = node_new(a, SQLSIM_N_TARGET, 1);
+    list->kids[nt + i]->kids[0] = e;
   }
-  char *sql = NULL;
-  if (ok) {
-    /* the same SELECT, with a target list of its own */
-    sqlsim_node sel = *root, list = *targets, **slots = calloc(SQLSIM_SEL__COUNT, sizeof *slots);
-    sqlsim_node **tkids = calloc(nt + no, sizeof *tkids);
-    memcpy(slots, root->kids, sizeof *slots * root->nkids);
-    memcpy(tkids, targets->kids, sizeof *tkids * nt);
-    for (uint32_t i = 0; i < no; i++) tkids[nt + i] = &keys[i];
-    list.kids = tkids;
-    list.nkids = nt + no;
-    slots[SQLSIM_SEL_TARGETS] = &list;
-    sel.kids = slots;
-    sql = sqlsim_print_sql(&sel, 0);
-    free(tkids);
-    free(slots);
-    *nkeys = (int)no;
-  }
-  free(kids);
-  free(keys);
+  sel->kids[SQLSIM_SEL_TARGETS] = list;
+  char *sql = ok ? sqlsim_print_sql(sel, 0) : NULL;
+  if (sql) *nkeys = (int)no;
+  sqlsim_arena_free(a);
   return sql;
 }
 
@@ -257,9 +244,8 @@ static char **column_names(const char *path, const char *sql, int *n) {
   sqlite3 *db = NULL;
   sqlite3_stmt *st = NULL;
   char **names = NULL;
-  char *uri = ro_uri(path);
   *n = 0;
-  if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK &&
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
       sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && st) {
     *n = sqlite3_column_count(st);
     names = calloc((size_t)*n + 1, sizeof *names);
@@ -267,7 +253,6 @@ static char **column_names(const char *path, const char *sql, int *n) {
   }
   sqlite3_finalize(st);
   sqlite3_close(db);
-  free(uri);
   return names;
 }
 
@@ -323,8 +308,8 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   sqlsim_catalog *cat = NULL;
   sqlsim_query *q = NULL;
   sqlsim_db *db = NULL;
-  cand *cands = calloc(1u << SQLSIM_NRULES, sizeof *cands);
-  int ncand = 0, rc = 0, nkeys = 0, nnames0 = 0;
+  cand *cands = NULL;
+  int ncand = 0, capcand = 0, rc = 0, nkeys = 0, nnames0 = 0;
   char *keyed0 = NULL, **names0 = NULL;
   strbuf notes = {0};
   sqlsim_result r0 = {0};
@@ -366,6 +351,10 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
       if (dup || !text) { /* the same SQL by another combination */
         free(text);
       } else {
+        if (ncand == capcand) {
+          capcand = capcand ? 2 * capcand : 16;
+          cands = realloc(cands, sizeof *cands * (size_t)capcand);
+        }
         cand *k = &cands[ncand++];
         memset(k, 0, sizeof *k);
         k->rules = set;

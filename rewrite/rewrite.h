@@ -89,6 +89,7 @@ int rule_open_scope(rule_ctx *c, const char *rule, sqlsim_node *sel);
 sqlsim_node *rule_column(rule_ctx *c, sqlsim_node *from_item, const char *name, int column);
 sqlsim_node *rule_binop(rule_ctx *c, int op, sqlsim_node *l, sqlsim_node *r);
 sqlsim_node *rule_int(rule_ctx *c, const char *v);
+sqlsim_node *rule_string(rule_ctx *c, const char *v);
 sqlsim_node *rule_func(rule_ctx *c, const char *name, sqlsim_node *arg1, sqlsim_node *arg2);
 sqlsim_node *rule_list(rule_ctx *c, uint32_t n);
 

@@ -196,23 +196,6 @@ static int column_iso_dates(rule_ctx *c, const sqlsim_node *colnode, const char 
   return *known == 1;
 }
 
-static sqlsim_node *mk_const(sqlsim_arena *a, const char *text) {
-  sqlsim_node *k = node_new(a, SQLSIM_N_CONST, 0);
-  k->op = SQLSIM_CONST_STRING;
-  k->text = sqlsim_arena_strdup(a, text);
-  k->start = k->end = -1;
-  return k;
-}
-
-static sqlsim_node *mk_cmp(sqlsim_arena *a, int op, sqlsim_node *col, const char *lit) {
-  sqlsim_node *b = node_new(a, SQLSIM_N_BINOP, 2);
-  b->op = (uint16_t)op;
-  b->kids[0] = col;
-  b->kids[1] = mk_const(a, lit);
-  b->start = b->end = -1;
-  return b;
-}
-
 static int date_range(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   rule_ctx *c = ctx;
@@ -256,10 +239,9 @@ static int date_range(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     snprintf(lo, sizeof lo, "%04d-%02d-01", y, m);
     snprintf(hi, sizeof hi, "%04d-%02d-01", m == 12 ? y + 1 : y, m == 12 ? 1 : m + 1);
   }
-  sqlsim_arena *a = c->q->arena;
-  sqlsim_node *and = node_new(a, SQLSIM_N_AND, 2);
-  and->kids[0] = mk_cmp(a, SQLSIM_OP_GE, col, lo);
-  and->kids[1] = mk_cmp(a, SQLSIM_OP_LT, col, hi);
+  sqlsim_node *and = node_new(c->q->arena, SQLSIM_N_AND, 2);
+  and->kids[0] = rule_binop(c, SQLSIM_OP_GE, col, rule_string(c, lo));
+  and->kids[1] = rule_binop(c, SQLSIM_OP_LT, col, rule_string(c, hi));
   and->start = n->start;
   and->end = n->end;
   *n = *and;
@@ -368,25 +350,20 @@ static int count_pk(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
  * whose set-up SQLite reports as writes to the schema table). */
 static int read_indexed(const char *path, const char *table, const char *column) {
   sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
   int found = -1;
-  char *uri = sqlite3_mprintf("file:%s?mode=ro", path);
-  for (char *p = uri + 5; *p && *p != '?'; p++) /* no URI syntax from the path itself */
-    if (*p == '%' || *p == '#' || *p == '?') found = -2;
-  if (found == -1 && sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK) {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT count(*) FROM pragma_index_list(?1) AS l, pragma_index_info(l.name) AS i "
-                           "WHERE i.seqno = 0 AND i.name = ?2 COLLATE NOCASE",
-                           -1, &st, NULL) == SQLITE_OK) {
-      sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-      sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
-      if (sqlite3_step(st) == SQLITE_ROW) found = sqlite3_column_int(st, 0) > 0 ? 1 : -1;
-    }
-    sqlite3_finalize(st);
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+      sqlite3_prepare_v2(db,
+                         "SELECT count(*) FROM pragma_index_list(?1) AS l, pragma_index_info(l.name) AS i "
+                         "WHERE i.seqno = 0 AND i.name = ?2 COLLATE NOCASE",
+                         -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, column, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0) found = 1;
   }
+  sqlite3_finalize(st);
   sqlite3_close(db);
-  sqlite3_free(uri);
-  return found == 1 ? 1 : -1;
+  return found;
 }
 
 int rule_indexed(rule_ctx *c, const sqlsim_node *colnode) {
@@ -727,12 +704,15 @@ sqlsim_node *rule_binop(rule_ctx *c, int op, sqlsim_node *l, sqlsim_node *r) {
   return b;
 }
 
-sqlsim_node *rule_int(rule_ctx *c, const char *v) {
+static sqlsim_node *constant(rule_ctx *c, int op, const char *v) {
   sqlsim_node *k = node_new(c->q->arena, SQLSIM_N_CONST, 0);
-  k->op = SQLSIM_CONST_INT;
+  k->op = (uint16_t)op;
   k->text = sqlsim_arena_strdup(c->q->arena, v);
   return k;
 }
+
+sqlsim_node *rule_int(rule_ctx *c, const char *v) { return constant(c, SQLSIM_CONST_INT, v); }
+sqlsim_node *rule_string(rule_ctx *c, const char *v) { return constant(c, SQLSIM_CONST_STRING, v); }
 
 sqlsim_node *rule_list(rule_ctx *c, uint32_t n) { return node_new(c->q->arena, SQLSIM_N_LIST, (int)n); }
 

@@ -48,29 +48,13 @@ static int is_one(const sqlsim_node *n) {
 
 /* ---------------------------------------------------------------- top1_max */
 
-typedef struct remap_ctx {
-  const sqlsim_node *from;
-  sqlsim_node *to;
-} remap_ctx;
-
-static int remap(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
-  (void)parent;
-  remap_ctx *k = ctx;
-  if ((n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR) && n->source == k->from &&
-      !(n->flags & SQLSIM_F_ALIASREF)) {
-    n->source = k->to;
-    n->alias = k->to->alias;
-  }
-  return SQLSIM_WALK_CONTINUE;
-}
-
 int rule_top1_max(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   rule_ctx *c = ctx;
   sqlsim_node *t = single_table(n, 0);
   if (!t) return SQLSIM_WALK_CONTINUE;
   sqlsim_node *order = n->kids[SQLSIM_SEL_ORDER];
-  if ( !order || !is_one(n->kids[SQLSIM_SEL_LIMIT]) || n->kids[SQLSIM_SEL_OFFSET]) return SQLSIM_WALK_CONTINUE;
+  if (!order || !is_one(n->kids[SQLSIM_SEL_LIMIT]) || n->kids[SQLSIM_SEL_OFFSET]) return SQLSIM_WALK_CONTINUE;
   if (order->nkids != 1) {
     rule_note(c, "top1_max", order, "several sort keys: MAX/MIN keeps only the first, the others break ties");
     return SQLSIM_WALK_CONTINUE;
@@ -84,18 +68,15 @@ int rule_top1_max(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
                             : "the key is not unique: = MAX/MIN returns every tied row where LIMIT 1 returns one");
     return SQLSIM_WALK_CONTINUE;
   }
+  /* the subquery: a copy of FROM and WHERE (the copy's columns read the copy
+   * of the table), under an alias of its own */
   sqlsim_arena *a = c->q->arena;
-  sqlsim_node *t2 = node_clone(a, t);
-  t2->alias = rule_fresh_name(c, "_m");
-  t2->flags &= ~SQLSIM_F_SYNTHETIC;
   sqlsim_node *inner = node_new(a, SQLSIM_N_SELECT, SQLSIM_SEL__COUNT);
-  inner->kids[SQLSIM_SEL_FROM] = rule_list(c, 1);
-  inner->kids[SQLSIM_SEL_FROM]->kids[0] = t2;
-  if (n->kids[SQLSIM_SEL_WHERE]) {
-    remap_ctx k = {t, t2};
-    inner->kids[SQLSIM_SEL_WHERE] = node_clone(a, n->kids[SQLSIM_SEL_WHERE]);
-    sqlsim_walk(inner->kids[SQLSIM_SEL_WHERE], remap, NULL, &k);
-  }
+  inner->kids[SQLSIM_SEL_FROM] = n->kids[SQLSIM_SEL_FROM];
+  inner->kids[SQLSIM_SEL_WHERE] = n->kids[SQLSIM_SEL_WHERE];
+  inner = node_clone(a, inner);
+  sqlsim_node *t2 = inner->kids[SQLSIM_SEL_FROM]->kids[0];
+  rule_rename_item(inner, t2, rule_fresh_name(c, "_m"));
   sqlsim_node *target = node_new(a, SQLSIM_N_TARGET, 1);
   target->kids[0] = rule_func(c, sort->op == SQLSIM_SORT_DESC ? "max" : "min",
                               rule_column(c, t2, col->name, x->column), NULL);

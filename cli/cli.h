@@ -34,6 +34,15 @@ int cli_schema_arg(cli_schema_opts *o, int argc, char **argv, int *i);
 int cli_schema_load(cli_schema_opts *o);
 const sqlsim_schema *cli_schema_for(cli_schema_opts *o, const char *db_id);
 
+/* Option values checked at startup; each prints an error naming the option
+ * and returns -1 when the value is not one it accepts. */
+int cli_double(const char *opt, const char *v, double lo, double hi, double *out);
+int cli_int(const char *opt, const char *v, long lo, long hi, int *out);
+int cli_dir(const char *opt, const char *path);
+int cli_now(const char *opt, const char *v);
+/* The longest time limit sqlsim accepts for one query (a day). */
+#define CLI_MAX_TIMEOUT 86400.0
+
 int cmd_parse(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_diff(int argc, char **argv);

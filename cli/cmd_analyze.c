@@ -362,14 +362,29 @@ int cmd_analyze(int argc, char **argv) {
         return error("analyze: %s belongs to a benchmark: give --gold first", a);
       }
       if (!strcmp(a, "--tables")) g->tables = v;
-      else if (!strcmp(a, "--db-dir")) g->db_dir = v;
+      else if (!strcmp(a, "--db-dir")) {
+        if (cli_dir(a, v)) {
+          free(groups);
+          return -1;
+        }
+        g->db_dir = v;
+      }
       else if (!strcmp(a, "--sqlite")) g->sqlite = v;
       else if (g->npreds == 64) {
         free(groups);
         return error("analyze: at most 64 --pred files per benchmark");
       } else g->pred_paths[g->npreds++] = v;
-    } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) jobs = atoi(v);
-    else if (!strcmp(a, "--timeout")) timeout = atof(v);
+    } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+      if (cli_int(a, v, 1, 1024, &jobs)) {
+        free(groups);
+        return -1;
+      }
+    } else if (!strcmp(a, "--timeout")) {
+      if (cli_double(a, v, 0.001, CLI_MAX_TIMEOUT, &timeout)) {
+        free(groups);
+        return -1;
+      }
+    }
     else if (!strcmp(a, "--per-item")) per_item = v;
     else if (!strcmp(a, "--csv")) csv = v;
     else if (!strcmp(a, "--html")) html = v;
@@ -436,6 +451,10 @@ int cmd_analyze(int argc, char **argv) {
       }
     }
     if (rc) break;
+    if (check_setup(c, !no_exec, 1)) {
+      rc = -1;
+      break;
+    }
     g->bird = !strcmp(c->gold->format, "bird-json");
     if (!strcmp(c->gold->format, "bis-json")) c->now = "2023-01-17 00:00:00";
     size_t n = c->gold->n > 0 ? (size_t)c->gold->n : 1;

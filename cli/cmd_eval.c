@@ -391,13 +391,22 @@ int cmd_eval(int argc, char **argv) {
     else if (!strcmp(a, "--pred")) {
       if (c.npreds == 64) return error("eval: at most 64 --pred files");
       preds[c.npreds++] = v;
-    } else if (!strcmp(a, "--db-dir")) c.db_dir = v;
+    } else if (!strcmp(a, "--db-dir")) {
+      if (cli_dir(a, v)) return -1;
+      c.db_dir = v;
+    }
     else if (!strcmp(a, "--sqlite")) c.sqlite = v;
     else if (!strcmp(a, "--per-item")) per_item = v;
-    else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) c.jobs = atoi(v);
-    else if (!strcmp(a, "--iterations")) c.iterations = atoi(v);
-    else if (!strcmp(a, "--timeout")) c.timeout = atof(v);
-    else if (!strcmp(a, "--now")) c.now = v;
+    else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+      if (cli_int(a, v, 1, 1024, &c.jobs)) return -1;
+    } else if (!strcmp(a, "--iterations")) {
+      if (cli_int(a, v, 1, 1000000, &c.iterations)) return -1;
+    } else if (!strcmp(a, "--timeout")) {
+      if (cli_double(a, v, 0.001, CLI_MAX_TIMEOUT, &c.timeout)) return -1;
+    } else if (!strcmp(a, "--now")) {
+      if (cli_now(a, v)) return -1;
+      c.now = v;
+    }
     else if (!strcmp(a, "--mode")) {
       if (!strcmp(v, "compatible")) c.mode = SQLSIM_SPIDER_COMPATIBLE;
       else if (!strcmp(v, "corrected")) c.mode = SQLSIM_SPIDER_CORRECTED;
@@ -448,6 +457,10 @@ int cmd_eval(int argc, char **argv) {
         rc = error("%s: item %d (line %d) has no db_id", c.gold_path, i, c.gold->items[i].line);
         goto out;
       }
+  if (check_setup(&c, (c.metrics & M_DB) != 0, (c.metrics & (M_MATCH | M_BIS)) != 0)) {
+    rc = -1;
+    goto out;
+  }
   /* BIS fixes "now" at 2023-01-17 (its README); other benchmarks use the clock. */
   if (!c.now && !strcmp(c.gold->format, "bis-json")) c.now = "2023-01-17 00:00:00";
 

@@ -110,7 +110,7 @@ static void ves_item(ves_sum *v, const char *path, const char *gold, const char 
   sqlsim_db *db;
   char why[256];
   int ex = 0;
-  sqlsim_exec_opts eo = {o->timeout_s, 0, o->fixed_now};
+  sqlsim_exec_opts eo = {.timeout_s = o->timeout_s, .fixed_now = o->fixed_now};
   if (!sqlsim_db_open(path, &eo, &db, NULL)) {
     ex = sqlsim_ex_bird_item(db, gold, pred, why, sizeof why) == 1;
     sqlsim_db_close(db);
@@ -165,8 +165,18 @@ static int batch(const char *db_dir, const char *sqlite, const char *pred_path, 
       continue;
     }
     char path[1024];
-    if (sqlite) snprintf(path, sizeof path, "%s", sqlite);
-    else snprintf(path, sizeof path, "%s/%s/%s.sqlite", db_dir, db_id, db_id);
+    if (sqlite) {
+      snprintf(path, sizeof path, "%s", sqlite);
+    } else {
+      char *p = sqlsim_db_path(db_dir, db_id, &err);
+      if (!p) {
+        error("item %d: %s", i, err.message);
+        failed++;
+        continue;
+      }
+      snprintf(path, sizeof path, "%s", p);
+      free(p);
+    }
     sqlsim_rewrite_result r;
     if (sqlsim_rewrite(path, pred->items[i].sql, o, &r, &err)) {
       if (json) {
@@ -234,12 +244,18 @@ int cmd_rewrite(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--sqlite") && v) sqlite = argv[++i];
-    else if (!strcmp(a, "--db-dir") && v) db_dir = argv[++i];
+    else if (!strcmp(a, "--db-dir") && v) {
+      if (cli_dir(a, argv[++i])) return -1;
+      db_dir = argv[i];
+    }
     else if (!strcmp(a, "--pred") && v) pred = argv[++i];
     else if (!strcmp(a, "--gold") && v) gold = argv[++i];
     else if (!strcmp(a, "--format") && v) format = argv[++i];
-    else if (!strcmp(a, "--iterations") && v) o.iterations = atoi(argv[++i]);
-    else if (!strcmp(a, "--timeout") && v) o.timeout_s = atof(argv[++i]);
+    else if (!strcmp(a, "--iterations") && v) {
+      if (cli_int(a, argv[++i], 1, 1000000, &o.iterations)) return -1;
+    } else if (!strcmp(a, "--timeout") && v) {
+      if (cli_double(a, argv[++i], 0.001, CLI_MAX_TIMEOUT, &o.timeout_s)) return -1;
+    }
     else if (!strcmp(a, "--rules") && v) {
       if (parse_rules(argv[++i], &o.rules)) return -1;
     } else if (a[0] == '-' && a[1]) return error("rewrite: %s needs a value (or is unknown)", a);

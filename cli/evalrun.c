@@ -28,8 +28,43 @@ const char *model_name(const char *path) {
 const char *db_path(eval_ctx *c, const char *db_id, char *buf, size_t n) {
   if (c->sqlite) return c->sqlite;
   if (!c->db_dir || !db_id) return NULL;
-  snprintf(buf, n, "%s/%s/%s.sqlite", c->db_dir, db_id, db_id);
+  char *p = sqlsim_db_path(c->db_dir, db_id, NULL);
+  if (!p) return NULL;
+  snprintf(buf, n, "%s", p);
+  free(p);
   return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+int check_setup(eval_ctx *c, int need_db, int need_schema) {
+  int n = c->gold->n;
+  if (need_db && c->db_dir && n > 0) {
+    int found = 0, first = -1;
+    char buf[1024];
+    for (int i = 0; i < n && !found; i++) {
+      if (db_path(c, c->gold->items[i].db_id, buf, sizeof buf)) found = 1;
+      if (first < 0 && c->gold->items[i].db_id && !sqlsim_check_db_id(c->gold->items[i].db_id, NULL)) first = i;
+    }
+    if (!found) {
+      char *eg = first >= 0 ? sqlsim_db_path(c->db_dir, c->gold->items[first].db_id, NULL) : NULL;
+      error("--db-dir %s: no database for any of the %d gold items (expected DIR/<db_id>/<db_id>.sqlite%s%s)",
+            c->db_dir, n, eg ? ", e.g. " : "", eg ? eg : "");
+      free(eg);
+      return -1;
+    }
+  }
+  if (need_schema && c->catalog && !c->sqlite && n > 0) {
+    int found = 0, first = -1;
+    for (int i = 0; i < n && !found; i++) {
+      const char *id = c->gold->items[i].db_id;
+      if (id && sqlsim_catalog_find(c->catalog, id)) found = 1;
+      if (id && first < 0) first = i;
+    }
+    if (!found && first >= 0)
+      return error("--tables: no schema for any gold db_id (the first is '%.100s'): is it the tables.json of this "
+                   "benchmark?",
+                   c->gold->items[first].db_id);
+  }
+  return 0;
 }
 
 void set_gold_err(eval_ctx *c, int i, const char *msg) {
@@ -197,8 +232,10 @@ static void exec_item(eval_ctx *c, conn_cache *cc, int i) {
   char buf[1024];
   const char *path = db_path(c, gi->db_id, buf, sizeof buf);
   if (!path) {
-    char msg[300];
-    snprintf(msg, sizeof msg, "no database for db_id '%s'", gi->db_id ? gi->db_id : "");
+    char msg[400];
+    sqlsim_error e = {0};
+    if (c->db_dir && gi->db_id && sqlsim_check_db_id(gi->db_id, &e)) snprintf(msg, sizeof msg, "%.390s", e.message);
+    else snprintf(msg, sizeof msg, "no database for db_id '%.200s'", gi->db_id ? gi->db_id : "");
     set_gold_err(c, i, msg);
     return;
   }

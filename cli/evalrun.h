@@ -53,6 +53,10 @@ rec *R(eval_ctx *c, int p, int i);
 const char *model_name(const char *path);
 const char *db_path(eval_ctx *c, const char *db_id, char *buf, size_t n);
 void set_gold_err(eval_ctx *c, int i, const char *msg);
+/* After loading: a configuration under which nothing could be scored is an
+ * error (no database under --db-dir for any gold item; a --tables file with
+ * no schema for any gold db_id). Returns 0 or -1 after printing why. */
+int check_setup(eval_ctx *c, int need_db, int need_schema);
 const sqlsim_schema *schema_of(eval_ctx *c, const char *db_id);
 /* Phases; each fills its part of the records. */
 void phase_match(eval_ctx *c);

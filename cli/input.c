@@ -4,21 +4,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *read_stream(FILE *f, size_t *len) {
-  strbuf sb = {0};
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_putn(&sb, buf, n);
-  *len = sb.len;
-  return sb_take(&sb);
-}
+#include <sys/stat.h>
 
 int cli_read_lines(const char *path, cli_lines *out) {
   memset(out, 0, sizeof *out);
   size_t len = 0;
-  char *buf = !strcmp(path, "-") ? read_stream(stdin, &len) : file_slurp(path, &len);
-  if (!buf) return error("%s: cannot read: %s", path, strerror(errno));
+  char *buf;
+  sqlsim_error err = {0};
+  if (file_read(path, &buf, &len, &err)) return error("%s", err.message);
   int cap = 1024, n = 0;
   cli_line *lines = malloc(sizeof *lines * (size_t)cap);
   size_t i = 0;
@@ -82,4 +75,39 @@ const sqlsim_schema *cli_schema_for(cli_schema_opts *o, const char *db_id) {
   if (db_id && *db_id) return sqlsim_catalog_find(o->catalog, db_id);
   if (o->db) return sqlsim_catalog_find(o->catalog, o->db);
   return sqlsim_catalog_count(o->catalog) == 1 ? sqlsim_catalog_at(o->catalog, 0) : NULL;
+}
+
+/* ---------------------------------------------------------------- option values */
+
+int cli_double(const char *opt, const char *v, double lo, double hi, double *out) {
+  char *end;
+  errno = 0;
+  double d = strtod(v, &end);
+  if (!*v || *end || errno || !(d >= lo && d <= hi)) /* also false for NaN */
+    return error("%s needs a number from %g to %g, not '%s'", opt, lo, hi, v);
+  *out = d;
+  return 0;
+}
+
+int cli_int(const char *opt, const char *v, long lo, long hi, int *out) {
+  char *end;
+  errno = 0;
+  long n = strtol(v, &end, 10);
+  if (!*v || *end || errno || n < lo || n > hi)
+    return error("%s needs a whole number from %ld to %ld, not '%s'", opt, lo, hi, v);
+  *out = (int)n;
+  return 0;
+}
+
+int cli_dir(const char *opt, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) return error("%s %s: %s", opt, path, strerror(errno));
+  if (!S_ISDIR(st.st_mode)) return error("%s %s: not a directory", opt, path);
+  return 0;
+}
+
+int cli_now(const char *opt, const char *v) {
+  sqlsim_error err = {0};
+  if (sqlsim_check_now(v, &err)) return error("%s: %s", opt, err.message);
+  return 0;
 }

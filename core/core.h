@@ -44,9 +44,11 @@ void arena_reset(sqlsim_arena *a);
  * NULL on a syntax error with *err_offset set to the byte where it stopped. */
 cJSON *json_parse(sqlsim_arena *a, const char *text, size_t len, size_t *err_offset);
 
-/* Reads a whole file into a malloc'd NUL-terminated buffer; NULL on error
- * (errno set). */
-char *file_slurp(const char *path, size_t *len);
+/* Reads a whole input ("-" for standard input; a file, a pipe, /dev/fd/N)
+ * into a malloc'd NUL-terminated buffer the caller frees. Returns 0, or a
+ * negative code with err naming the path and what it is (a directory, a
+ * device, too large). core/file.c */
+int file_read(const char *path, char **out, size_t *len, sqlsim_error *err);
 
 /* ASCII case folding, the way SQLite compares identifiers. */
 static inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c; }

@@ -139,9 +139,9 @@ static int load_json(sqlsim_itemset *s, const char *buf, size_t len, sqlsim_erro
 int sqlsim_items_load(const char *path, sqlsim_itemset **out, sqlsim_error *err) {
   *out = NULL;
   size_t len;
-  char *buf = file_slurp(path, &len);
-  if (!buf)
-    return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: cannot read: %s", path, strerror(errno));
+  char *buf;
+  int rc0 = file_read(path, &buf, &len, err);
+  if (rc0) return rc0;
   sqlsim_itemset *s = calloc(1, sizeof *s);
   s->arena = sqlsim_arena_new();
   s->path = sqlsim_arena_strdup(s->arena, path);
@@ -186,4 +186,35 @@ int sqlsim_same_text(const char *a, const char *b) {
   core_span(a, &pa, &na);
   core_span(b, &pb, &nb);
   return na == nb && !memcmp(pa, pb, na);
+}
+
+/* ---------------------------------------------------------------- database directories */
+
+int sqlsim_check_db_id(const char *id, sqlsim_error *err) {
+  if (!id || !*id) return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "empty db_id");
+  size_t n = strlen(id);
+  if (n > 255) return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "db_id of %zu bytes (255 at most)", n);
+  if (id[0] == '.')
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "db_id '%.60s' starts with '.': not a database name", id);
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)id[i];
+    if (c == '/' || c == '\\' || c < 0x20 || c == 0x7f)
+      return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+                              "db_id '%.60s' has a path separator or control character at byte %zu: a db_id "
+                              "names a database, not a path",
+                              id, i);
+  }
+  return 0;
+}
+
+char *sqlsim_db_path(const char *dir, const char *id, sqlsim_error *err) {
+  if (sqlsim_check_db_id(id, err)) return NULL;
+  size_t n = strlen(dir) + 2 * strlen(id) + 16;
+  char *p = malloc(n);
+  if (!p) {
+    sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+    return NULL;
+  }
+  snprintf(p, n, "%s/%s/%s.sqlite", dir, id, id);
+  return p;
 }

@@ -41,28 +41,3 @@ cJSON *json_parse(sqlsim_arena *a, const char *text, size_t len, size_t *err_off
   }
   return doc;
 }
-
-char *file_slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  if (fseek(f, 0, SEEK_END) != 0) {
-    fclose(f);
-    return NULL;
-  }
-  long n = ftell(f);
-  if (n < 0) {
-    fclose(f);
-    return NULL;
-  }
-  rewind(f);
-  char *buf = malloc((size_t)n + 1);
-  if (!buf) {
-    fclose(f);
-    return NULL;
-  }
-  size_t got = fread(buf, 1, (size_t)n, f);
-  fclose(f);
-  buf[got] = '\0';
-  if (len) *len = got;
-  return buf;
-}

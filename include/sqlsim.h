@@ -162,6 +162,15 @@ void sqlsim_items_free(sqlsim_itemset *s);
  * trailing semicolons (so they parse to the same tree). */
 int sqlsim_same_text(const char *a, const char *b);
 
+/* A db_id from a benchmark file names a database, never a path: it must be
+ * non-empty, at most 255 bytes, not start with '.', and have no '/', '\'
+ * or control character. Returns 0 or SQLSIM_EFORMAT with err saying why. */
+int sqlsim_check_db_id(const char *db_id, sqlsim_error *err);
+/* DIR/<db_id>/<db_id>.sqlite (Spider's and BIRD's layout) for a checked
+ * db_id, so the path stays inside dir whatever a file says; malloc'd, or NULL
+ * with err set. Whether the file exists is not checked. */
+char *sqlsim_db_path(const char *dir, const char *db_id, sqlsim_error *err);
+
 /* ---------------------------------------------------------------- trees */
 
 typedef enum sqlsim_kind {
@@ -391,16 +400,24 @@ void sqlsim_spider_totals_final(const sqlsim_spider_totals *t, int mode, int lev
 
 /* ---------------------------------------------------------------- execution */
 
-/* The safe executor (metrics/exec.c): databases opened read-only, an
+/* The safe executor (exec/exec.c, on exec/sandbox.c): databases opened
+ * read-only and hardened (defensive, untrusted schema, no extensions), an
  * authorizer that refuses every write, ATTACH, state-changing PRAGMA and
- * extension loading, a wall-clock limit (progress handler plus a watchdog
- * calling sqlite3_interrupt), caps on rows and memory, one statement only.
- * Results are streamed into per-cell hashes, never held as values. */
+ * extension loading, one statement only, and limits on everything SQL can
+ * grow: time (progress handler, a watchdog, and time checks inside the string
+ * functions whose cost is more than linear), memory per connection, value and
+ * SQL size, rows. Results are streamed into per-cell hashes, never held as
+ * values. docs/execution.md lists every rule. */
 typedef struct sqlsim_exec_opts {
   double timeout_s;      /* per query; 0 = 30 s */
   long max_rows;         /* 0 = 10 million */
   const char *fixed_now; /* "YYYY-MM-DD HH:MM:SS" SQLite's 'now' and CURRENT_*, or NULL */
+  size_t max_memory;     /* bytes SQLite may hold for one connection; 0 = 512 MiB */
 } sqlsim_exec_opts;
+
+/* Checks a fixed "now" the way the executor reads it: 0, or SQLSIM_EFORMAT
+ * with err saying what is wrong (not a date, not a calendar date). */
+int sqlsim_check_now(const char *text, sqlsim_error *err);
 
 enum { SQLSIM_EXEC_OK, SQLSIM_EXEC_ERROR, SQLSIM_EXEC_REFUSED, SQLSIM_EXEC_TIMEOUT,
        SQLSIM_EXEC_TOO_BIG, SQLSIM_EXEC_MULTI };

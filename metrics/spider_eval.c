@@ -73,8 +73,9 @@ static schema_entry *schema_for(sqlsim_spider *e, const char *db_id) {
   se = sqlsim_arena_alloc(e->arena, sizeof *se);
   se->db_id = sqlsim_arena_strdup(e->arena, db_id);
   se->schema = sqlsim_catalog_find(e->cat, db_id);
-  const char *path = e->db_dir ? sqlsim_arena_printf(e->arena, "%s/%s/%s.sqlite", e->db_dir, db_id, db_id)
-                               : NULL;
+  char *p = e->db_dir ? sqlsim_db_path(e->db_dir, db_id, NULL) : NULL; /* NULL for a db_id that is a path */
+  const char *path = p ? sqlsim_arena_strdup(e->arena, p) : NULL;
+  free(p);
   se->sp = sp_schema_build(e->arena, se->schema, e->mode == SQLSIM_SPIDER_COMPATIBLE ? path : NULL);
   HASH_ADD_KEYPTR(hh, e->schemas, se->db_id, strlen(se->db_id), se);
   return se;

@@ -21,6 +21,8 @@
  * and the item is scored as the original scores it: as an empty query. */
 #include "spider.h"
 
+#include "exec/exec.h"
+
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -126,13 +128,17 @@ static void build_kmap(sqlsim_arena *a, sp_schema *sp, const sqlsim_schema *s) {
 sp_schema *sp_schema_build(sqlsim_arena *a, const sqlsim_schema *s, const char *db_path) {
   sp_schema *sp = sqlsim_arena_alloc(a, sizeof *sp);
   int cap = 0;
-  sqlite3 *db = NULL;
-  if (db_path && access(db_path, R_OK) == 0 &&
-      sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+  sqlsim_db *x = NULL;
+  if (db_path && sqlsim_db_open(db_path, NULL, &x, NULL) == 0) {
+    /* the official evaluator reads names from the file: through the safe executor here */
+    void *saved;
+    exec_enter(x, 30, &saved);
+    sqlite3 *db = exec_handle(x);
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type='table'", -1, &st,
                            NULL) == SQLITE_OK) {
       while (sqlite3_step(st) == SQLITE_ROW) {
+        if (!sqlite3_column_text(st, 0)) continue;
         const char *name = lower_dup(a, (const char *)sqlite3_column_text(st, 0));
         char *q = sqlite3_mprintf("PRAGMA table_info('%q')", name);
         sqlite3_stmt *ti = NULL;
@@ -140,6 +146,7 @@ sp_schema *sp_schema_build(sqlsim_arena *a, const sqlsim_schema *s, const char *
         int nc = 0, ccap = 0;
         if (sqlite3_prepare_v2(db, q, -1, &ti, NULL) == SQLITE_OK) {
           while (sqlite3_step(ti) == SQLITE_ROW) {
+            if (!sqlite3_column_text(ti, 1)) continue;
             if (nc + 1 >= ccap) {
               int ncap = ccap ? ccap * 2 : 16;
               const char **p = sqlsim_arena_alloc(a, sizeof *p * (size_t)ncap);
@@ -158,7 +165,8 @@ sp_schema *sp_schema_build(sqlsim_arena *a, const sqlsim_schema *s, const char *
       }
     }
     sqlite3_finalize(st);
-    sqlite3_close(db);
+    exec_leave(x, saved);
+    sqlsim_db_close(x);
   } else if (s) {
     for (int t = 0; t < s->ntables; t++) {
       const sqlsim_table *tab = &s->tables[t];

@@ -108,8 +108,13 @@ static int alias_token(build_ctx *c, int start, const char *alias) {
   int t = start >= 0 ? fe_token_at(c->fe, start) : -1, found = -1, prev = -1;
   if (t < 0) return -1;
   int depth = c->fe->toks[t].depth;
+  if (c->fe->toks[t].type == FT_LPAREN && c->fe->match[t] < c->fe->ntoks) prev = t = c->fe->match[t];
   for (int i = fe_next_sig(c->fe, t); i < c->fe->ntoks; prev = i, i = fe_next_sig(c->fe, i)) {
     const fe_tok *k = &c->fe->toks[i];
+    if (k->type == FT_LPAREN && k->depth == depth && c->fe->match[i] < c->fe->ntoks) {
+      i = c->fe->match[i]; /* over the group, to its ')' */
+      continue;
+    }
     if (k->depth < depth || (k->depth == depth && (k->type == FT_COMMA || k->type == FT_SEMI)))
       break;
     if (k->depth != depth || k->type != FT_WORD || (size_t)k->len != strlen(alias) ||
@@ -524,14 +529,8 @@ static const char *type_text(build_ctx *c, const cJSON *tn) {
       last = k;
       k = fe_next_sig(c->fe, k);
     }
-    if (k < c->fe->ntoks && c->fe->toks[k].type == FT_LPAREN) {
-      int d = c->fe->toks[k].depth;
-      for (int j = k + 1; j < c->fe->ntoks; j++)
-        if (c->fe->toks[j].type == FT_RPAREN && c->fe->toks[j].depth == d) {
-          last = j;
-          break;
-        }
-    }
+    if (k < c->fe->ntoks && c->fe->toks[k].type == FT_LPAREN && c->fe->match[k] < c->fe->ntoks)
+      last = c->fe->match[k];
     const fe_tok *a = &c->fe->toks[first], *z = &c->fe->toks[last];
     return sqlsim_arena_strndup(c->a, c->fe->orig + a->start, (size_t)(z->start + z->len - a->start));
   }

@@ -14,7 +14,7 @@ typedef struct fe_tok {
   uint8_t type;  /* fe_toktype */
   char quote;    /* FT_QUOTED: '"', '`' or '[' */
   uint8_t kw;    /* FT_WORD: keyword id in lexer.c, 0 for other words */
-  int16_t depth; /* parenthesis depth before the token */
+  int32_t depth; /* parenthesis depth before the token */
   int start, len;
 } fe_tok;
 
@@ -32,6 +32,8 @@ typedef struct fe_result {
   int nsegs;
   fe_tok *toks; /* tokens of the original text, in order */
   int ntoks;
+  int *match;   /* per token: for '(' the index of its ')' (ntoks if none), else -1 */
+  int nesting;  /* the bound on the tree's depth the budget checked (fe_translate) */
   /* Identifiers longer than PostgreSQL's 63 bytes travel as placeholders
    * "#sqlsim_idN"; longids[N] is the unescaped original, longquote[N] its quote. */
   const char **longids;
@@ -43,9 +45,18 @@ typedef struct fe_result {
 #define FE_SYNTH_ALIAS "#sqlsim_sq"
 #define FE_LONGID "#sqlsim_id"
 
+/* The input budget every parse is held to before libpg_query sees the text:
+ * its length, and a bound on the depth of the tree it can make (parentheses,
+ * CASE ... END and chains of operators, each counted; see lexer.c). No query
+ * of the Spider, BIRD or BIS corpora comes within a tenth of either. */
+#define FE_MAX_BYTES 1000000
+#define FE_MAX_NESTING 1000
+
 /* Tokenizes sql and rewrites the SQLite/MySQL forms libpg_query does not
  * accept. Returns 0, or SQLSIM_ESYNTAX with err at the original offset
- * (unterminated literal or comment). Everything lives in the arena. */
+ * (unterminated literal or comment), or SQLSIM_EUNSUPPORTED when the text is
+ * over the budget ("nesting deeper than 1000 at offset N"). Everything lives
+ * in the arena; the work is linear in the length of sql. */
 int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err);
 
 /* 1 if the keyword table is in the order its binary search needs. */
@@ -70,7 +81,9 @@ int build_tree(sqlsim_arena *a, sqlsim_arena *scratch, const fe_result *fe, cons
 
 /* Node helpers shared by build and normalize. */
 sqlsim_node *node_new(sqlsim_arena *a, int kind, int nkids);
-void normalize_query(sqlsim_query *q);
+/* Resolves names and puts the tree in canonical order. Returns 0, or
+ * SQLSIM_EUNSUPPORTED when resolving would pass the work budget. */
+int normalize_query(sqlsim_query *q, sqlsim_error *err);
 /* A deep copy of a subtree (parser/walk.c); sources into the subtree follow
  * the copy, sources outside it are kept. */
 sqlsim_node *node_clone(sqlsim_arena *a, const sqlsim_node *n);

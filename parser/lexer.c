@@ -27,9 +27,10 @@
 #include <string.h>
 
 typedef struct plan {
-  const char **before; /* per token: text emitted before it */
+  int *opens;         /* per token: '(' emitted before it (a = b = c) */
   const char **repl;  /* per token: replacement text, "" drops it, NULL keeps */
-  const char **after; /* per token: text emitted after it */
+  int *closes;        /* per token: ')' emitted after it (a = b = c) */
+  const char **after; /* per token: text emitted after it, after those ')' */
   int *order;         /* emission order of token indices */
 } plan;
 
@@ -50,68 +51,77 @@ static int is_hex(unsigned char c) {
  * FROM_END ends a FROM clause at its depth; NOT_ALIAS cannot be a bare alias
  * after a FROM item; PG_RESERVED is reserved in PostgreSQL but an ordinary
  * name in SQLite; PG_FUNC has special call syntax in PostgreSQL but is a plain
- * function in SQLite; BOUND ends a run of comparisons (a = b = c). */
-enum { KF_FROM_END = 1, KF_NOT_ALIAS = 2, KF_PG_RESERVED = 4, KF_PG_FUNC = 8, KF_BOUND = 16 };
+ * function in SQLite; BOUND ends a run of comparisons (a = b = c); NEST can
+ * put one expression inside another without parentheses (NOT x, x IS y, x
+ * COLLATE c); RESET starts a new expression (a clause, WHEN, THEN). */
+enum { KF_FROM_END = 1, KF_NOT_ALIAS = 2, KF_PG_RESERVED = 4, KF_PG_FUNC = 8, KF_BOUND = 16, KF_NEST = 32,
+       KF_RESET = 64 };
 #define FE_KEYWORDS(X)                                                        \
   X(ALL, "all", 0) X(ANALYSE, "analyse", KF_PG_RESERVED) X(AND, "and", KF_BOUND) \
   X(ARRAY, "array", KF_PG_RESERVED) X(AS, "as", 0)                            \
   X(ASYMMETRIC, "asymmetric", KF_PG_RESERVED)                                 \
   X(AUTHORIZATION, "authorization", KF_PG_RESERVED)                           \
-  X(BETWEEN, "between", KF_BOUND) X(BIGINT, "bigint", KF_PG_FUNC)             \
+  X(BETWEEN, "between", KF_BOUND | KF_NEST) X(BIGINT, "bigint", KF_PG_FUNC)             \
   X(BINARY, "binary", KF_PG_RESERVED) X(BIT, "bit", KF_PG_FUNC)               \
   X(BOOLEAN, "boolean", KF_PG_FUNC) X(BOTH, "both", KF_PG_RESERVED)           \
   X(BY, "by", KF_BOUND) X(CASE, "case", KF_BOUND) X(CAST, "cast", 0)          \
   X(CHAR, "char", KF_PG_FUNC) X(CHARACTER, "character", KF_PG_FUNC)           \
-  X(COALESCE, "coalesce", KF_PG_FUNC) X(COLLATION, "collation", KF_PG_RESERVED) \
+  X(COALESCE, "coalesce", KF_PG_FUNC) X(COLLATE, "collate", KF_NEST)                 \
+  X(COLLATION, "collation", KF_PG_RESERVED) \
   X(CONCURRENTLY, "concurrently", KF_PG_RESERVED) X(CROSS, "cross", KF_NOT_ALIAS) \
   X(CURRENT_CATALOG, "current_catalog", KF_PG_RESERVED)                       \
   X(CURRENT_ROLE, "current_role", KF_PG_RESERVED)                             \
   X(CURRENT_SCHEMA, "current_schema", KF_PG_RESERVED)                         \
   X(CURRENT_USER, "current_user", KF_PG_RESERVED) X(DEC, "dec", KF_PG_FUNC)   \
   X(DECIMAL, "decimal", KF_PG_FUNC) X(DISTINCT, "distinct", 0)                \
-  X(DOCUMENT, "document", 0) X(ELSE, "else", KF_BOUND) X(END, "end", KF_BOUND) \
-  X(ESCAPE, "escape", KF_BOUND) X(EXCEPT, "except", KF_FROM_END | KF_NOT_ALIAS) \
+  X(DOCUMENT, "document", 0) X(ELSE, "else", KF_BOUND | KF_RESET) X(END, "end", KF_BOUND) \
+  X(ESCAPE, "escape", KF_BOUND | KF_NEST)                                     \
+  X(EXCEPT, "except", KF_FROM_END | KF_NOT_ALIAS) X(EXISTS, "exists", KF_NEST) \
   X(FALSE, "false", 0) X(FETCH, "fetch", KF_PG_RESERVED)                      \
   X(FLOAT, "float", KF_PG_FUNC) X(FREEZE, "freeze", KF_PG_RESERVED)           \
-  X(FROM, "from", KF_BOUND) X(FULL, "full", KF_NOT_ALIAS)                     \
-  X(GLOB, "glob", KF_BOUND) X(GRANT, "grant", KF_PG_RESERVED)                 \
+  X(FROM, "from", KF_BOUND | KF_RESET) X(FULL, "full", KF_NOT_ALIAS)                     \
+  X(GLOB, "glob", KF_BOUND | KF_NEST) X(GRANT, "grant", KF_PG_RESERVED)                 \
   X(GREATEST, "greatest", KF_PG_FUNC)                                         \
-  X(GROUP, "group", KF_FROM_END | KF_NOT_ALIAS)                               \
-  X(HAVING, "having", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND) X(IN, "in", KF_BOUND) \
+  X(GROUP, "group", KF_FROM_END | KF_NOT_ALIAS | KF_RESET)                               \
+  X(HAVING, "having", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND | KF_RESET)        \
+  X(IN, "in", KF_BOUND | KF_NEST) \
   X(INDEXED, "indexed", KF_NOT_ALIAS) X(INNER, "inner", KF_NOT_ALIAS)         \
   X(INT, "int", KF_PG_FUNC) X(INTEGER, "integer", KF_PG_FUNC)                 \
-  X(INTERSECT, "intersect", KF_FROM_END | KF_NOT_ALIAS) X(IS, "is", KF_BOUND) \
+  X(INTERSECT, "intersect", KF_FROM_END | KF_NOT_ALIAS) X(IS, "is", KF_BOUND | KF_NEST) \
+  X(ISNULL, "isnull", KF_NEST) \
   X(JOIN, "join", KF_NOT_ALIAS) X(JSON, "json", 0)                            \
   X(LATERAL, "lateral", KF_PG_RESERVED) X(LEADING, "leading", KF_PG_RESERVED) \
   X(LEAST, "least", KF_PG_FUNC) X(LEFT, "left", KF_NOT_ALIAS)                 \
-  X(LIKE, "like", KF_BOUND) X(LIMIT, "limit", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND) \
+  X(LIKE, "like", KF_BOUND | KF_NEST)                                         \
+  X(LIMIT, "limit", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND | KF_RESET) \
   X(LOCALTIME, "localtime", KF_PG_RESERVED)                                   \
-  X(LOCALTIMESTAMP, "localtimestamp", KF_PG_RESERVED) X(MATCH, "match", KF_BOUND) \
+  X(LOCALTIMESTAMP, "localtimestamp", KF_PG_RESERVED) X(MATCH, "match", KF_BOUND | KF_NEST) \
   X(NATIONAL, "national", KF_PG_FUNC) X(NATURAL, "natural", KF_NOT_ALIAS)     \
   X(NCHAR, "nchar", KF_PG_FUNC) X(NORMALIZED, "normalized", 0)                \
-  X(NOT, "not", KF_NOT_ALIAS | KF_BOUND) X(NULL_, "null", 0)                  \
+  X(NOT, "not", KF_NOT_ALIAS | KF_BOUND | KF_NEST)                            \
+  X(NOTNULL, "notnull", KF_NEST) X(NULL_, "null", 0)                  \
   X(NULLIF, "nullif", KF_PG_FUNC) X(NUMERIC, "numeric", KF_PG_FUNC)           \
-  X(OF, "of", 0) X(OFFSET, "offset", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND)   \
-  X(ON, "on", KF_NOT_ALIAS | KF_BOUND) X(ONLY, "only", KF_PG_RESERVED)        \
-  X(OR, "or", KF_BOUND) X(ORDER, "order", KF_FROM_END | KF_NOT_ALIAS)         \
+  X(OF, "of", 0) X(OFFSET, "offset", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND | KF_RESET)   \
+  X(ON, "on", KF_NOT_ALIAS | KF_BOUND | KF_RESET) X(ONLY, "only", KF_PG_RESERVED)        \
+  X(OR, "or", KF_BOUND) X(ORDER, "order", KF_FROM_END | KF_NOT_ALIAS | KF_RESET)         \
   X(OUTER, "outer", KF_NOT_ALIAS) X(OVERLAPS, "overlaps", KF_PG_RESERVED)     \
   X(PLACING, "placing", KF_PG_RESERVED) X(REAL, "real", KF_PG_FUNC)           \
-  X(REGEXP, "regexp", KF_BOUND)                                               \
+  X(REGEXP, "regexp", KF_BOUND | KF_NEST)                                               \
   X(RETURNING, "returning", KF_FROM_END | KF_NOT_ALIAS)                       \
-  X(RIGHT, "right", KF_NOT_ALIAS) X(SELECT, "select", KF_BOUND)               \
+  X(RIGHT, "right", KF_NOT_ALIAS) X(SELECT, "select", KF_BOUND | KF_RESET)               \
   X(SESSION_USER, "session_user", KF_PG_RESERVED) X(SET, "set", KF_BOUND)     \
   X(SMALLINT, "smallint", KF_PG_FUNC) X(SUBSTRING, "substring", KF_PG_FUNC)   \
   X(SYMMETRIC, "symmetric", KF_PG_RESERVED)                                   \
-  X(TABLESAMPLE, "tablesample", KF_PG_RESERVED) X(THEN, "then", KF_BOUND)     \
+  X(TABLESAMPLE, "tablesample", KF_PG_RESERVED) X(THEN, "then", KF_BOUND | KF_RESET)     \
   X(TIME, "time", KF_PG_FUNC) X(TIMESTAMP, "timestamp", KF_PG_FUNC)           \
   X(TRAILING, "trailing", KF_PG_RESERVED) X(TRIM, "trim", KF_PG_FUNC)         \
   X(TRUE, "true", 0) X(UNION, "union", KF_FROM_END | KF_NOT_ALIAS)            \
   X(UNKNOWN, "unknown", 0) X(USER, "user", KF_PG_RESERVED)                    \
-  X(USING, "using", KF_NOT_ALIAS) X(VALUES, "values", KF_BOUND)               \
+  X(USING, "using", KF_NOT_ALIAS) X(VALUES, "values", KF_BOUND | KF_RESET)               \
   X(VARCHAR, "varchar", KF_PG_FUNC) X(VARIADIC, "variadic", KF_PG_RESERVED)   \
-  X(VERBOSE, "verbose", KF_PG_RESERVED) X(WHEN, "when", KF_BOUND)             \
-  X(WHERE, "where", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND)                    \
-  X(WINDOW, "window", KF_FROM_END | KF_NOT_ALIAS) X(WITH, "with", 0)
+  X(VERBOSE, "verbose", KF_PG_RESERVED) X(WHEN, "when", KF_BOUND | KF_RESET)             \
+  X(WHERE, "where", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND | KF_RESET)                    \
+  X(WINDOW, "window", KF_FROM_END | KF_NOT_ALIAS | KF_RESET) X(WITH, "with", KF_RESET)
 
 enum {
   KW_NONE,
@@ -178,7 +188,7 @@ static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_
   while (i < n) {
     fe_tok t = {0};
     t.start = i;
-    t.depth = (int16_t)depth;
+    t.depth = depth;
     unsigned char c = (unsigned char)s[i];
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
       while (i < n && strchr(" \t\n\r\f\v", s[i]) && s[i]) i++;
@@ -274,7 +284,7 @@ static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_
       i++;
       t.type = FT_RPAREN;
       if (depth > 0) depth--;
-      t.depth = (int16_t)depth;
+      t.depth = depth;
     } else if (c == ',') {
       i++;
       t.type = FT_COMMA;
@@ -352,11 +362,126 @@ static int tok_op(const fe_result *r, int i, const char *op) {
 }
 
 /* Index of the ')' matching the '(' at i, or ntoks. */
-static int match_paren(const fe_result *r, int i) {
-  int d = r->toks[i].depth;
-  for (int j = i + 1; j < r->ntoks; j++)
-    if (r->toks[j].type == FT_RPAREN && r->toks[j].depth == d) return j;
-  return r->ntoks;
+static int match_paren(const fe_result *r, int i) { return r->match[i]; }
+
+/* Pairs every '(' with its ')' in one pass (a stack of open parentheses). */
+static void pair_parens(sqlsim_arena *a, fe_result *r) {
+  int n = r->ntoks;
+  r->match = sqlsim_arena_alloc(a, sizeof *r->match * (size_t)(n + 1));
+  int *open = sqlsim_arena_alloc(a, sizeof *open * (size_t)(n + 1)), nopen = 0;
+  for (int i = 0; i < n; i++) {
+    r->match[i] = -1;
+    if (r->toks[i].type == FT_LPAREN) {
+      r->match[i] = n;
+      open[nopen++] = i;
+    } else if (r->toks[i].type == FT_RPAREN && nopen) {
+      r->match[open[--nopen]] = i;
+    }
+  }
+  r->match[n] = -1;
+}
+
+/* ---------------------------------------------------------------- budget */
+
+/* A bound on the depth of the tree PostgreSQL's parser (and sqlsim's tree
+ * after it) can build from the tokens, in one linear pass. Depth without
+ * parentheses comes from chains: a + b + c, NOT NOT x, x COLLATE a COLLATE
+ * b, a BETWEEN b AND c BETWEEN ..., each operator one level; a JOIN chain and
+ * a chain of UNIONs one level per link. AND and OR lists are flat in the
+ * tree, and so are lists separated by commas, so they end a chain (the AND
+ * of a BETWEEN does not). A group -- parentheses, or CASE ... END -- adds its
+ * own chains to the deepest group inside it, plus a constant for the nodes a
+ * group makes (3; 8 for a subquery). The bound of the whole text is the
+ * root's: constant + longest chain + links + deepest child. */
+typedef struct nest_frame {
+  int value;      /* constant + longest chain + links so far */
+  int run, maxrun, links, child;
+  int between;    /* a BETWEEN waits for its AND */
+  int is_case, first;
+  int start;      /* offset where the group opens */
+} nest_frame;
+
+static int frame_total(const nest_frame *f) { return f->value + f->maxrun + f->links + f->child; }
+
+static int nesting_check(sqlsim_arena *a, fe_result *r, sqlsim_error *err) {
+  int cap = FE_MAX_NESTING / 3 + 2, top = 0;
+  nest_frame *st = sqlsim_arena_alloc(a, sizeof *st * (size_t)cap);
+  st[0].value = 8;
+  for (int i = 0; i < r->ntoks; i++) {
+    const fe_tok *t = &r->toks[i];
+    if (t->type == FT_WS || t->type == FT_COMMENT) continue;
+    nest_frame *f = &st[top];
+    int kw = t->type == FT_WORD ? t->kw : 0;
+    if (f->first) { /* the first word inside a group says whether it is a subquery */
+      f->first = 0;
+      if (kw == KW_SELECT || kw == KW_WITH || kw == KW_VALUES) f->value = 8;
+    }
+    if (t->type == FT_LPAREN || kw == KW_CASE) {
+      if (top + 1 >= cap)
+        return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, t->start,
+                                "nesting deeper than %d at offset %d (sqlsim's limit for one query)", FE_MAX_NESTING,
+                                t->start);
+      if (kw == KW_CASE) f->run++, f->maxrun = f->run > f->maxrun ? f->run : f->maxrun;
+      nest_frame *g = &st[++top];
+      memset(g, 0, sizeof *g);
+      g->value = 3;
+      g->is_case = kw == KW_CASE;
+      g->first = !g->is_case;
+      g->start = t->start;
+      continue;
+    }
+    if (t->type == FT_RPAREN || (kw == KW_END && f->is_case)) {
+      /* a ')' also closes any CASE left open inside its parentheses */
+      int closes_paren = t->type == FT_RPAREN;
+      if (closes_paren) {
+        int k = top;
+        while (k > 0 && st[k].is_case) k--;
+        if (k == 0) continue; /* a ')' with no '(' */
+      }
+      do {
+        int v = frame_total(&st[top]);
+        if (v > FE_MAX_NESTING)
+          return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, st[top].start,
+                                  "nesting deeper than %d at offset %d (sqlsim's limit for one query)",
+                                  FE_MAX_NESTING, st[top].start);
+        int was_case = st[top].is_case;
+        top--;
+        if (v > st[top].child) st[top].child = v;
+        if (!closes_paren || !was_case) break;
+      } while (top > 0);
+      continue;
+    }
+    if (t->type == FT_COMMA || t->type == FT_SEMI) {
+      f->run = 0;
+      f->between = 0;
+    } else if (kw == KW_AND || kw == KW_OR) {
+      if (f->between && kw == KW_AND) f->between = 0;
+      else f->run = 0;
+    } else if (kw == KW_UNION || kw == KW_INTERSECT || kw == KW_EXCEPT || kw == KW_JOIN) {
+      f->links++;
+      f->run = 0;
+    } else if (kw && (keywords[kw].flags & KF_RESET)) {
+      f->run = 0;
+    } else if (t->type == FT_OP || (kw && (keywords[kw].flags & KF_NEST))) {
+      if (kw == KW_BETWEEN) f->between = 1;
+      if (++f->run > f->maxrun) f->maxrun = f->run;
+    }
+    if (frame_total(f) > FE_MAX_NESTING)
+      return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, t->start,
+                              "nesting deeper than %d at offset %d (sqlsim's limit for one query)", FE_MAX_NESTING,
+                              t->start);
+  }
+  /* groups left open at the end fold into the root */
+  while (top > 0) {
+    int v = frame_total(&st[top]);
+    top--;
+    if (v > st[top].child) st[top].child = v;
+  }
+  r->nesting = frame_total(&st[0]);
+  if (r->nesting > FE_MAX_NESTING)
+    return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, 0,
+                            "nesting deeper than %d (sqlsim's limit for one query)", FE_MAX_NESTING);
+  return 0;
 }
 
 char *fe_ident_text(sqlsim_arena *a, const fe_result *r, int i) {
@@ -447,7 +572,7 @@ static int cmp_class(const fe_result *r, int i) {
 /* a = b = c: SQLite reads (a = b) = c; PostgreSQL's comparisons do not
  * associate, so the left part gets explicit parentheses. A run restarts at
  * every word, comma or parenthesis that ends an operand list. */
-static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
+static void plan_comparison_chains(fe_result *r, plan *p) {
   enum { MAXD = 64 };
   int start[MAXD], cls[MAXD];
   for (int d = 0; d < MAXD; d++) start[d] = -1, cls[d] = 0;
@@ -468,8 +593,8 @@ static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
     }
     int c = cmp_class(r, i);
     if (c && start[d] >= 0 && cls[d] == c) {
-      append(a, &p->before[start[d]], "(");
-      append(a, &p->after[prev_sig(r, i)], ")");
+      p->opens[start[d]]++;
+      p->closes[prev_sig(r, i)]++;
     }
     if (c) cls[d] = c;
     if (start[d] < 0) start[d] = i;
@@ -477,7 +602,7 @@ static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
 }
 
 static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
-  plan_comparison_chains(a, r, p);
+  plan_comparison_chains(r, p);
   int n = r->ntoks;
   int nsynth = 0;
   /* FROM-clause state per depth (parentheses rarely nest past 64). */
@@ -514,6 +639,10 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
         int j = nx, comma = -1;
         for (; j < n; j++) {
           const fe_tok *u = &r->toks[j];
+          if (u->type == FT_LPAREN && u->depth == t->depth && r->match[j] < n) {
+            j = r->match[j] - 1; /* over the group: its ')' ends the scan next */
+            continue;
+          }
           if (u->depth < t->depth || (u->depth == t->depth && u->type == FT_RPAREN)) break;
           if (u->depth == t->depth && (u->type == FT_SEMI)) break;
           if (u->depth == t->depth && u->type == FT_WORD &&
@@ -677,16 +806,31 @@ static void emit(strbuf *sb, fe_seg **segs, int *nsegs, int *cap, sqlsim_arena *
   sb_putn(sb, text, (size_t)len);
 }
 
+/* Emits one parenthesis n times, mapped to orig. */
+static void emit_repeat(strbuf *sb, fe_seg **segs, int *nsegs, int *cap, sqlsim_arena *a, char ch, int n, int orig) {
+  static const char opens[] = "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((";
+  static const char closes[] = "))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))";
+  const int chunk = (int)sizeof opens - 1;
+  for (; n > 0; n -= chunk)
+    emit(sb, segs, nsegs, cap, a, ch == '(' ? opens : closes, n < chunk ? n : chunk, orig, 0);
+}
+
 int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err) {
   memset(r, 0, sizeof *r);
   r->orig = sql;
   r->orig_len = len;
+  if (len > FE_MAX_BYTES)
+    return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, FE_MAX_BYTES,
+                            "query of %d bytes: longer than %d (sqlsim's limit for one query)", len, FE_MAX_BYTES);
   int rc = tokenize(a, sql, len, r, err);
   if (rc) return rc;
+  pair_parens(a, r);
+  if ((rc = nesting_check(a, r, err))) return rc;
   int n = r->ntoks;
   plan p;
-  p.before = sqlsim_arena_alloc(a, sizeof *p.before * (size_t)(n + 1));
+  p.opens = sqlsim_arena_alloc(a, sizeof *p.opens * (size_t)(n + 1));
   p.repl = sqlsim_arena_alloc(a, sizeof *p.repl * (size_t)(n + 1));
+  p.closes = sqlsim_arena_alloc(a, sizeof *p.closes * (size_t)(n + 1));
   p.after = sqlsim_arena_alloc(a, sizeof *p.after * (size_t)(n + 1));
   p.order = sqlsim_arena_alloc(a, sizeof *p.order * (size_t)(n + 1));
   for (int i = 0; i < n; i++) p.order[i] = i;
@@ -699,12 +843,12 @@ int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim
   for (int k = 0; k < n; k++) {
     int i = p.order[k];
     const fe_tok *t = &r->toks[i];
-    if (p.before[i])
-      emit(&sb, &segs, &nsegs, &cap, a, p.before[i], (int)strlen(p.before[i]), t->start, 0);
+    emit_repeat(&sb, &segs, &nsegs, &cap, a, '(', p.opens[i], t->start);
     if (p.repl[i])
       emit(&sb, &segs, &nsegs, &cap, a, p.repl[i], (int)strlen(p.repl[i]), t->start, 0);
     else
       emit(&sb, &segs, &nsegs, &cap, a, sql + t->start, t->len, t->start, 1);
+    emit_repeat(&sb, &segs, &nsegs, &cap, a, ')', p.closes[i], t->start + t->len);
     if (p.after[i])
       emit(&sb, &segs, &nsegs, &cap, a, p.after[i], (int)strlen(p.after[i]),
            t->start + t->len, 0);

@@ -51,7 +51,19 @@ typedef struct norm_ctx {
   int nctes, ctecap;
   uint32_t next_instance;
   scope *cur;
+  long work; /* names compared so far: a hostile query can make resolution quadratic */
 } norm_ctx;
+
+/* Name comparisons one query may cost (the largest any Spider or BIRD query
+ * needs is under 200); past it the query is refused rather than resolved for
+ * minutes. */
+#define NORM_WORK_LIMIT 20000000L
+
+/* Charges n comparisons; 1 when the query is over its budget. */
+static int over_budget(norm_ctx *c, long n) {
+  c->work += n;
+  return c->work > NORM_WORK_LIMIT;
+}
 
 static void resolve_select(norm_ctx *c, sqlsim_node *sel, scope *outer);
 
@@ -67,6 +79,7 @@ static void scope_add(norm_ctx *c, scope *s, source src) {
 }
 
 static sqlsim_node *find_cte(norm_ctx *c, const char *name) {
+  if (over_budget(c, c->nctes)) return NULL;
   for (int i = c->nctes - 1; i >= 0; i--)
     if (!strcmp(c->ctes[i]->text, name)) return c->ctes[i];
   return NULL;
@@ -100,15 +113,19 @@ static const char *target_name(const sqlsim_node *t) {
 
 /* Does the SELECT (with optional CTE column list) output a column `name`?
  * 1 yes, 0 no, -1 unknown (a * in the list). */
-static int select_outputs(sqlsim_node *sel, sqlsim_node *collist, const char *name) {
+static int select_outputs(norm_ctx *c, sqlsim_node *sel, sqlsim_node *collist, const char *name) {
+  if (over_budget(c, collist ? (long)collist->nkids : 1)) return -1;
   if (collist) {
     for (uint32_t i = 0; i < collist->nkids; i++)
       if (!strcmp(collist->kids[i]->text, name)) return 1;
     return 0;
   }
-  sqlsim_node *s = leftmost(sel);
+  sqlsim_node *s = sel;
+  long links = 0;
+  while (s && s->op != SQLSIM_SET_NONE && s->kids[SQLSIM_SEL_LARG]) s = s->kids[SQLSIM_SEL_LARG], links++;
+  if (over_budget(c, links)) return -1;
   sqlsim_node *tl = s ? s->kids[SQLSIM_SEL_TARGETS] : NULL;
-  if (!tl) return -1;
+  if (!tl || over_budget(c, (long)tl->nkids)) return -1;
   int unknown = 0;
   for (uint32_t i = 0; i < tl->nkids; i++) {
     const sqlsim_node *t = tl->kids[i];
@@ -128,7 +145,7 @@ static int source_has(norm_ctx *c, const source *s, const char *name, int *col) 
     if (!strcmp(name, "rowid") || !strcmp(name, "oid") || !strcmp(name, "_rowid_")) return 1;
     return 0;
   }
-  if (s->body) return select_outputs(s->body, s->cte ? s->cte->kids[1] : NULL, name);
+  if (s->body) return select_outputs(c, s->body, s->cte ? s->cte->kids[1] : NULL, name);
   return -1; /* unknown table or table-valued function */
 }
 
@@ -190,8 +207,9 @@ static void flag(norm_ctx *c, sqlsim_node *n, uint32_t f) {
 }
 
 /* A select-list alias named `name` in the scope's SELECT, or NULL. */
-static sqlsim_node *find_alias(scope *s, const char *name) {
+static sqlsim_node *find_alias(norm_ctx *c, scope *s, const char *name) {
   sqlsim_node *tl = s->sel ? s->sel->kids[SQLSIM_SEL_TARGETS] : NULL;
+  if (tl && over_budget(c, (long)tl->nkids)) return NULL;
   for (uint32_t i = 0; tl && i < tl->nkids; i++) {
     const char *nm = s->compound ? target_name(tl->kids[i]) : tl->kids[i]->text;
     if (nm && !strcmp(nm, name)) return tl->kids[i];
@@ -209,6 +227,7 @@ static void bind(sqlsim_node *col, const source *src, int column) {
 static int resolve_qualified(norm_ctx *c, sqlsim_node *col) {
   int depth = 0;
   for (scope *s = c->cur; s; s = s->outer, depth++) {
+    if (over_budget(c, s->nsrc + 1)) return 1;
     for (int i = 0; i < s->nsrc; i++) {
       const source *src = &s->src[i];
       /* An alias hides the table name, as in SQLite. */
@@ -241,7 +260,7 @@ static void resolve_column(norm_ctx *c, sqlsim_node *col) {
   scope *s0 = c->cur;
   /* ORDER BY: a bare select-list alias wins over a column (SQLite's rule). */
   if (s0 && s0->clause == SQLSIM_SEL_ORDER) {
-    sqlsim_node *t = find_alias(s0, col->text);
+    sqlsim_node *t = find_alias(c, s0, col->text);
     if (t) {
       col->flags |= SQLSIM_F_ALIASREF;
       col->source = t;
@@ -252,6 +271,7 @@ static void resolve_column(norm_ctx *c, sqlsim_node *col) {
   for (scope *s = s0; s; s = s->outer, depth++) {
     /* SQLite resolves GROUP BY terms in their own query only. */
     if (depth && s0->clause == SQLSIM_SEL_GROUP) break;
+    if (over_budget(c, s->nsrc + 1)) return;
     int found = 0, unknown = 0;
     for (int i = 0; i < s->nsrc; i++) {
       int ci;
@@ -278,7 +298,7 @@ static void resolve_column(norm_ctx *c, sqlsim_node *col) {
     }
     /* WHERE, GROUP BY, HAVING may name a select-list alias after the columns. */
     if (!depth && s->clause != SQLSIM_SEL_TARGETS) {
-      sqlsim_node *t = find_alias(s, col->text);
+      sqlsim_node *t = find_alias(c, s, col->text);
       if (t) {
         col->flags |= SQLSIM_F_ALIASREF;
         col->source = t;
@@ -305,7 +325,7 @@ static int resolve_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     return SQLSIM_WALK_PRUNE;
   case SQLSIM_N_STAR:
     if (n->alias) {
-      for (scope *s = c->cur; s; s = s->outer)
+      for (scope *s = c->cur; s && !over_budget(c, s->nsrc + 1); s = s->outer)
         for (int i = 0; i < s->nsrc; i++)
           if (s->src[i].name && !strcmp(s->src[i].name, n->alias)) {
             n->source = s->src[i].node;
@@ -563,11 +583,16 @@ void normalize_reorder(sqlsim_query *q) {
   q->ndialect = nd;
 }
 
-void normalize_query(sqlsim_query *q) {
+int normalize_query(sqlsim_query *q, sqlsim_error *err) {
   norm_ctx c = {0};
   c.q = q;
   c.a = q->arena;
   c.schema = q->schema;
   resolve_select(&c, q->root, NULL);
+  if (c.work > NORM_WORK_LIMIT)
+    return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, 0,
+                            "too many names to resolve (over %ld name comparisons, sqlsim's limit for one query)",
+                            NORM_WORK_LIMIT);
   sqlsim_walk(q->root, NULL, canon_post, &c);
+  return 0;
 }

@@ -4,6 +4,7 @@
  * libpg_query's JSON tree (parsed by cJSON into the arena), and the sqlsim
  * tree; sqlsim_query_free() releases all of it at once. */
 #include "frontend.h"
+#include "exec/sandbox.h"
 
 #include <pg_query.h>
 #include <pthread.h>
@@ -38,6 +39,7 @@ void sqlsim_thread_cleanup(void) {
   }
   if (pg_used) pg_query_exit(); /* it crashes when it never ran in this thread */
   pg_used = 0;
+  sqlfuncs_thread_cleanup();
 }
 
 /* Byte offset of the 1-based character position pos in s (UTF-8). */
@@ -80,7 +82,7 @@ int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsig
   arena_reset(scratch);
   pg_query_free_parse_result(pr);
   if (rc) goto fail;
-  if (!(options & SQLSIM_PARSE_NO_NORMALIZE)) normalize_query(q);
+  if (!(options & SQLSIM_PARSE_NO_NORMALIZE) && (rc = normalize_query(q, err))) goto fail;
   *out = q;
   return 0;
 fail:

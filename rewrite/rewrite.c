@@ -11,7 +11,7 @@
  *      values compared as BIRD's EX does, 1 = 1.0, floats exactly); a
  *      candidate still running at 10x the original's time (2 s at least) is
  *      stopped there as not faster;
- *   2. do the same on a temporary copy of the first rows of every table,
+ *   2. do the same on an in-memory copy of the first rows of every table,
  *      mutated in stages: as copied, NULLs in nullable columns, duplicated
  *      maxima, duplicated rows, empty tables;
  *   3. be faster: original and candidate timed alternately on fresh
@@ -20,17 +20,18 @@
  * The best candidate that passes all three is offered; otherwise the
  * original stands and the reason says which check failed.
  *
- * The user's database is opened read-only (the safe executor, and a
- * read-only ATTACH to copy rows out); nothing is ever written to it. */
+ * The user's database is only ever opened through the safe executor; nothing
+ * is written to it, and nothing is written to disk at all. */
 #include "rewrite.h"
 
 #include "parser/frontend.h"
+#include "exec/exec.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
 /* The longest sequence of rules tried together. */
 enum { MAX_SEQUENCE = 3 };
@@ -131,75 +132,204 @@ static int check_rows(sqlsim_db *db, const sqlsim_result *r0, const sqlsim_resul
 
 /* ---------------------------------------------------------------- copies */
 
-/* A file: URI for path, read-only. */
-static char *ro_uri(const char *path) {
-  strbuf b = {0};
-  sb_puts(&b, "file:");
-  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-    if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7f) sb_printf(&b, "%%%02X", *p);
-    else sb_putc(&b, (char)*p);
-  }
-  sb_puts(&b, "?mode=ro");
-  return sb_take(&b);
-}
-
+/* The adversarial copies are built in a private in-memory database (nothing
+ * touches the disk, nothing is left behind on an interrupt), then handed to
+ * the executor as a read-only image, one per stage. The user's schema is
+ * data: each table, index and view is re-created from its CREATE text one
+ * statement at a time, under an authorizer that allows creating that one
+ * object and nothing else (no ATTACH, no second statement, no other object),
+ * and the rows are copied as bound values read through the executor. */
 typedef struct copy_db {
-  char dir[64], path[128];
   sqlite3 *w;
+  sbx_account *acct;
+  sbx_guard guard;
 } copy_db;
 
-static int copy_open(copy_db *c, const char *src, const sqlsim_schema *s, int rows, char *why, size_t wn) {
-  memset(c, 0, sizeof *c);
-  snprintf(c->dir, sizeof c->dir, "/tmp/sqlsim-rewrite-XXXXXX");
-  if (!mkdtemp(c->dir)) {
-    snprintf(why, wn, "could not make a temporary directory");
-    return -1;
+typedef struct ddl_auth {
+  int kind;         /* the SQLITE_CREATE_* action the text must be */
+  const char *name; /* of the object it must create */
+  int created, refused;
+} ddl_auth;
+
+static int ddl_authorize(void *ctx, int action, const char *a1, const char *a2, const char *db, const char *trig) {
+  (void)a2;
+  (void)db;
+  (void)trig;
+  ddl_auth *d = ctx;
+  switch (action) {
+  case SQLITE_CREATE_TABLE:
+  case SQLITE_CREATE_INDEX:
+  case SQLITE_CREATE_VIEW:
+    if (action == d->kind && a1 && !sqlite3_stricmp(a1, d->name) && !d->created) {
+      d->created = 1;
+      return SQLITE_OK;
+    }
+    break;
+  case SQLITE_INSERT: /* the new row of sqlite_schema */
+  case SQLITE_UPDATE:
+    if (a1 && (!sqlite3_stricmp(a1, "sqlite_master") || !sqlite3_stricmp(a1, "sqlite_schema"))) return SQLITE_OK;
+    break;
+  case SQLITE_SELECT:
+  case SQLITE_READ:
+  case SQLITE_FUNCTION: /* inside CHECK, DEFAULT and view bodies */
+    return SQLITE_OK;
   }
-  snprintf(c->path, sizeof c->path, "%s/copy.sqlite", c->dir);
-  if (sqlite3_open_v2(c->path, &c->w, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, NULL) !=
-      SQLITE_OK) {
-    snprintf(why, wn, "could not create the copy: %s", sqlite3_errmsg(c->w));
-    return -1;
-  }
-  sqlite3_db_config(c->w, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-  char *uri = ro_uri(src);
-  sqlite3_stmt *st;
-  int rc = sqlite3_prepare_v2(c->w, "ATTACH ?1 AS src", -1, &st, NULL);
-  if (rc == SQLITE_OK) {
-    sqlite3_bind_text(st, 1, uri, -1, SQLITE_TRANSIENT);
-    rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-  }
-  sqlite3_finalize(st);
-  free(uri);
-  if (rc != SQLITE_OK) {
-    snprintf(why, wn, "could not read the database for the copy: %s", sqlite3_errmsg(c->w));
-    return -1;
-  }
-  /* the tables as declared (constraints, types, collations kept), then their first rows */
-  sqlite3_exec(c->w, "BEGIN", NULL, NULL, NULL);
-  if (sqlite3_prepare_v2(c->w,
-                         "SELECT name, sql FROM src.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' "
-                         "AND sql NOT LIKE 'CREATE VIRTUAL%'",
-                         -1, &st, NULL) == SQLITE_OK) {
-    while (sqlite3_step(st) == SQLITE_ROW) {
-      const char *name = (const char *)sqlite3_column_text(st, 0), *ddl = (const char *)sqlite3_column_text(st, 1);
-      if (!name || !ddl || sqlite3_exec(c->w, ddl, NULL, NULL, NULL) != SQLITE_OK) continue;
-      char *ins = sqlite3_mprintf("INSERT INTO main.\"%w\" SELECT * FROM src.\"%w\" LIMIT %d", name, name, rows);
-      sqlite3_exec(c->w, ins, NULL, NULL, NULL);
-      sqlite3_free(ins);
+  d->refused = 1;
+  return SQLITE_DENY;
+}
+
+static int blank_tail(const char *p) {
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' || *p == '\v' || *p == ';') p++;
+    if (p[0] == '-' && p[1] == '-') {
+      while (*p && *p != '\n') p++;
+    } else if (p[0] == '/' && p[1] == '*') {
+      const char *e = strstr(p + 2, "*/");
+      if (!e) return 1;
+      p = e + 2;
+    } else {
+      return *p == '\0';
     }
   }
+}
+
+/* Re-creates one schema object from its text; 0 when it was exactly one
+ * CREATE of that object and ran. */
+static int replay_ddl(sqlite3 *w, const char *type, const char *name, const char *sql) {
+  ddl_auth d = {!strcmp(type, "table")   ? SQLITE_CREATE_TABLE
+                : !strcmp(type, "index") ? SQLITE_CREATE_INDEX
+                                         : SQLITE_CREATE_VIEW,
+                name, 0, 0};
+  sqlite3_stmt *st = NULL;
+  const char *tail = NULL;
+  sqlite3_set_authorizer(w, ddl_authorize, &d);
+  int ok = sqlite3_prepare_v2(w, sql, -1, &st, &tail) == SQLITE_OK && st && blank_tail(tail ? tail : "") &&
+           d.created && !d.refused && sqlite3_step(st) == SQLITE_DONE;
   sqlite3_finalize(st);
-  sqlite3_exec(c->w, "COMMIT", NULL, NULL, NULL);
-  sqlite3_exec(c->w, "DETACH src", NULL, NULL, NULL);
-  (void)s;
+  sqlite3_set_authorizer(w, NULL, NULL);
+  return ok ? 0 : -1;
+}
+
+static int copy_progress(void *ctx) {
+  sbx_guard *g = ctx;
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9 > g->deadline;
+}
+
+/* Copies the first rows of one table from the executor connection x into the copy. */
+static void copy_rows(copy_db *c, sqlsim_db *x, const char *table, int rows) {
+  sqlite3 *src = exec_handle(x);
+  strbuf cols = {0}, marks = {0};
+  char *q = sqlite3_mprintf("PRAGMA table_xinfo(\"%w\")", table);
+  sqlite3_stmt *st = NULL;
+  int n = 0;
+  if (q && sqlite3_prepare_v2(src, q, -1, &st, NULL) == SQLITE_OK)
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      const char *cn = (const char *)sqlite3_column_text(st, 1);
+      if (!cn || sqlite3_column_int(st, 6) != 0) continue; /* hidden or generated */
+      char *qc = sqlite3_mprintf("%s\"%w\"", n ? "," : "", cn);
+      sb_puts(&cols, qc);
+      sqlite3_free(qc);
+      sb_puts(&marks, n ? ",?" : "?");
+      n++;
+    }
+  sqlite3_finalize(st);
+  sqlite3_free(q);
+  if (n) {
+    char *sel = sqlite3_mprintf("SELECT %s FROM \"%w\" LIMIT %d", cols.buf, table, rows);
+    char *ins = sqlite3_mprintf("INSERT INTO main.\"%w\" (%s) VALUES (%s)", table, cols.buf, marks.buf);
+    sqlite3_stmt *rd = NULL, *wr = NULL;
+    if (sel && ins && sqlite3_prepare_v2(src, sel, -1, &rd, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(c->w, ins, -1, &wr, NULL) == SQLITE_OK)
+      while (sqlite3_step(rd) == SQLITE_ROW) {
+        for (int i = 0; i < n; i++) sqlite3_bind_value(wr, i + 1, sqlite3_column_value(rd, i));
+        sqlite3_step(wr); /* a row the copy's constraints refuse is left out */
+        sqlite3_reset(wr);
+      }
+    sqlite3_finalize(rd);
+    sqlite3_finalize(wr);
+    sqlite3_free(sel);
+    sqlite3_free(ins);
+  }
+  sb_free(&cols);
+  sb_free(&marks);
+}
+
+static int copy_open(copy_db *c, const char *src, int rows, double timeout, char *why, size_t wn) {
+  memset(c, 0, sizeof *c);
+  sqlsim_exec_opts eo = {timeout, 0, NULL, 0};
+  sqlsim_db *x = NULL;
+  sqlsim_error err = {0};
+  if (sqlsim_db_open(src, &eo, &x, &err)) {
+    snprintf(why, wn, "could not read the database for the copy: %.200s", err.message);
+    return -1;
+  }
+  c->acct = sbx_account_new(0);
+  c->guard.deadline = 0;
+  sbx_account *prev = sbx_enter(c->acct);
+  int rc = sqlite3_open_v2(":memory:", &c->w, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc == SQLITE_OK) {
+    sqlite3_db_config(c->w, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0);
+    sqlite3_db_config(c->w, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+    sqlite3_db_config(c->w, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0);
+    sqlite3_db_config(c->w, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)0);
+    sqlite3_limit(c->w, SQLITE_LIMIT_ATTACHED, 0);
+    sqlite3_limit(c->w, SQLITE_LIMIT_LENGTH, SBX_DEFAULT_VALUE);
+    sqlite3_limit(c->w, SQLITE_LIMIT_SQL_LENGTH, SBX_DEFAULT_SQL);
+    sqlite3_progress_handler(c->w, 1000, copy_progress, &c->guard);
+    sqlfuncs_register(c->w, &c->guard);
+  }
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  c->guard.deadline = (double)t.tv_sec + (double)t.tv_nsec * 1e-9 + timeout;
+  void *saved;
+  exec_enter(x, timeout, &saved);
+  sbx_enter(c->acct); /* the copy's allocations are its own, not the source's */
+  sqlite3 *s = exec_handle(x);
+  sqlite3_stmt *st = NULL;
+  if (rc == SQLITE_OK &&
+      sqlite3_prepare_v2(s,
+                         "SELECT type, name, sql FROM sqlite_schema WHERE type IN ('table', 'index', 'view') "
+                         "AND sql IS NOT NULL AND name NOT LIKE 'sqlite%' ORDER BY type <> 'table', rowid",
+                         -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_exec(c->w, "BEGIN", NULL, NULL, NULL);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      const char *type = (const char *)sqlite3_column_text(st, 0), *name = (const char *)sqlite3_column_text(st, 1),
+                 *ddl = (const char *)sqlite3_column_text(st, 2);
+      if (!type || !name || !ddl || replay_ddl(c->w, type, name, ddl)) continue;
+      if (!strcmp(type, "table")) copy_rows(c, x, name, rows);
+    }
+    sqlite3_exec(c->w, "COMMIT", NULL, NULL, NULL);
+  }
+  sqlite3_finalize(st);
+  exec_leave(x, saved);
+  sbx_leave(prev);
+  sqlsim_db_close(x);
+  if (rc != SQLITE_OK) {
+    snprintf(why, wn, "could not create the copy in memory");
+    return -1;
+  }
   return 0;
 }
 
 static void copy_close(copy_db *c) {
+  sbx_account *prev = sbx_enter(c->acct);
   if (c->w) sqlite3_close(c->w);
-  if (c->path[0]) unlink(c->path);
-  if (c->dir[0]) rmdir(c->dir);
+  sbx_leave(prev);
+  sbx_account_release(c->acct);
+  memset(c, 0, sizeof *c);
+}
+
+/* The copy as it is now, as an executor connection. */
+static sqlsim_db *copy_snapshot(copy_db *c, const sqlsim_exec_opts *eo) {
+  sqlite3_int64 n = 0;
+  sbx_account *prev = sbx_enter(c->acct);
+  unsigned char *img = sqlite3_serialize(c->w, "main", &n, 0);
+  sbx_leave(prev);
+  sqlsim_db *d = NULL;
+  if (img && exec_open_image(img, (size_t)n, eo, &d, NULL)) d = NULL;
+  return d;
 }
 
 static const char *const stage_names[] = {"sample", "nulls", "duplicated maxima", "duplicated rows", "empty tables"};
@@ -207,8 +337,12 @@ enum { NSTAGES = 5 };
 
 /* Mutates the copy into stage k (cumulative). Statements a table's
  * constraints refuse are skipped (OR IGNORE, or the error is ignored). */
-static void copy_stage(copy_db *c, const sqlsim_schema *s, int k) {
+static void copy_stage(copy_db *c, const sqlsim_schema *s, int k, double timeout) {
   if (k == 0) return;
+  sbx_account *prev = sbx_enter(c->acct);
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  c->guard.deadline = (double)now.tv_sec + (double)now.tv_nsec * 1e-9 + timeout;
   sqlite3_exec(c->w, "BEGIN", NULL, NULL, NULL);
   for (int t = 0; t < s->ntables; t++) {
     const sqlsim_table *tb = &s->tables[t];
@@ -234,25 +368,29 @@ static void copy_stage(copy_db *c, const sqlsim_schema *s, int k) {
     }
   }
   sqlite3_exec(c->w, "COMMIT", NULL, NULL, NULL);
+  sbx_leave(prev);
 }
 
 /* ---------------------------------------------------------------- column names */
 
-/* The result column names of sql on the database at path (prepared on a
- * read-only connection, never run); NULL when it does not prepare. */
+/* The result column names of sql on the database at path (prepared on an
+ * executor connection, never run); NULL when it does not prepare. */
 static char **column_names(const char *path, const char *sql, int *n) {
-  sqlite3 *db = NULL;
+  sqlsim_db *x = NULL;
   sqlite3_stmt *st = NULL;
   char **names = NULL;
   *n = 0;
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-      sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && st) {
+  if (sqlsim_db_open(path, NULL, &x, NULL)) return NULL;
+  void *saved;
+  exec_enter(x, 30, &saved);
+  if (sqlite3_prepare_v2(exec_handle(x), sql, -1, &st, NULL) == SQLITE_OK && st) {
     *n = sqlite3_column_count(st);
     names = calloc((size_t)*n + 1, sizeof *names);
     for (int i = 0; i < *n; i++) names[i] = strdup(sqlite3_column_name(st, i) ? sqlite3_column_name(st, i) : "");
   }
   sqlite3_finalize(st);
-  sqlite3_close(db);
+  exec_leave(x, saved);
+  sqlsim_db_close(x);
   return names;
 }
 
@@ -303,7 +441,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   if (o.iterations <= 0) o.iterations = 20;
   if (o.min_speedup <= 0) o.min_speedup = 1.1;
   if (o.copy_rows <= 0) o.copy_rows = 200;
-  sqlsim_exec_opts eo = {o.timeout_s, 0, o.fixed_now};
+  sqlsim_exec_opts eo = {.timeout_s = o.timeout_s, .fixed_now = o.fixed_now};
 
   sqlsim_catalog *cat = NULL;
   sqlsim_query *q = NULL;
@@ -411,7 +549,8 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   if (any) {
     copy_db cp;
     char why[300];
-    if (copy_open(&cp, db_path, s, o.copy_rows, why, sizeof why)) {
+    double copy_timeout = o.timeout_s > 0 ? o.timeout_s : 30;
+    if (copy_open(&cp, db_path, o.copy_rows, copy_timeout, why, sizeof why)) {
       for (int i = 0; i < ncand; i++)
         if (cands[i].alive) {
           snprintf(cands[i].why, sizeof cands[i].why, "not checked on copies: %s", why);
@@ -420,9 +559,9 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
         }
     } else {
       for (int k = 0; k < NSTAGES; k++) {
-        copy_stage(&cp, s, k);
-        sqlsim_db *cdb;
-        if (sqlsim_db_open(cp.path, &eo, &cdb, NULL)) break;
+        copy_stage(&cp, s, k, copy_timeout);
+        sqlsim_db *cdb = copy_snapshot(&cp, &eo);
+        if (!cdb) break;
         sqlsim_result ro;
         sqlsim_exec(cdb, sql, &ro);
         for (int i = 0; i < ncand; i++) {

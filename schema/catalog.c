@@ -300,9 +300,9 @@ static int load_entry(sqlsim_catalog *c, const cJSON *db, int pos, sqlsim_error 
 int sqlsim_catalog_load_tables_json(const char *path, sqlsim_catalog **out, sqlsim_error *err) {
   *out = NULL;
   size_t len;
-  char *text = file_slurp(path, &len);
-  if (!text)
-    return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: cannot read: %s", path, strerror(errno));
+  char *text;
+  int rc0 = file_read(path, &text, &len, err);
+  if (rc0) return rc0;
   sqlsim_catalog *c = catalog_new();
   sqlsim_arena *tmp = sqlsim_arena_new(); /* the DOM; schemas copy what they keep */
   size_t at = 0;

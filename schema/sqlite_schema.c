@@ -1,11 +1,15 @@
 /* sqlite_schema.c -- schemas read from SQLite files, and schema-only databases.
  *
- * sqlsim_catalog_load_sqlite() opens a database read-only and reads tables
- * and views, declared types, primary keys, NOT NULL, collations, UNIQUE
- * indexes and foreign keys through PRAGMAs. sqlsim_schema_ddl() and
+ * sqlsim_catalog_load_sqlite() opens a database through the safe executor
+ * (read-only, hardened, under a time limit and a memory budget: the file may
+ * be hostile) and reads tables and views, declared types, primary keys, NOT
+ * NULL, collations, UNIQUE indexes and foreign keys through PRAGMAs; schema
+ * text is never run. sqlsim_schema_ddl() and
  * sqlsim_schema_create_sqlite() go the other way: a tables.json entry becomes
  * an empty database that later stages use to check that a query prepares. */
 #include "schema.h"
+
+#include "exec/exec.h"
 
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -51,25 +55,31 @@ static const char *base_name(sqlsim_arena *a, const char *path) {
   return sqlsim_arena_strndup(a, b, dot && dot != b ? (size_t)(dot - b) : strlen(b));
 }
 
+/* Time allowed for reading a schema (a hostile one can make SQLite work). */
+#define SCHEMA_TIMEOUT 30.0
+
+static int load_sqlite(sqlite3 *db, const char *path, sqlsim_catalog **out, sqlsim_error *err);
+
 int sqlsim_catalog_load_sqlite(const char *path, sqlsim_catalog **out, sqlsim_error *err) {
   *out = NULL;
-  sqlite3 *db = NULL;
-  if (access(path, R_OK) != 0)
-    return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: no such readable file", path);
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    int rc = sqlite_fail(err, db, path, "open");
-    sqlite3_close(db);
-    return rc;
-  }
+  sqlsim_db *x;
+  int rc = sqlsim_db_open(path, NULL, &x, err);
+  if (rc) return rc;
+  void *saved;
+  exec_enter(x, SCHEMA_TIMEOUT, &saved);
+  rc = load_sqlite(exec_handle(x), path, out, err);
+  exec_leave(x, saved);
+  sqlsim_db_close(x);
+  return rc;
+}
+
+static int load_sqlite(sqlite3 *db, const char *path, sqlsim_catalog **out, sqlsim_error *err) {
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(db,
                          "SELECT name FROM sqlite_schema WHERE type IN ('table','view') "
                          "AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
-                         -1, &st, NULL) != SQLITE_OK) {
-    int rc = sqlite_fail(err, db, path, "reading sqlite_schema (not a database?)");
-    sqlite3_close(db);
-    return rc;
-  }
+                         -1, &st, NULL) != SQLITE_OK)
+    return sqlite_fail(err, db, path, "reading sqlite_schema (not a database?)");
   sqlsim_catalog *c = catalog_new();
   sqlsim_arena *a = c->arena;
   sqlsim_schema *s = sqlsim_arena_alloc(a, sizeof *s);
@@ -166,7 +176,6 @@ int sqlsim_catalog_load_sqlite(const char *path, sqlsim_catalog **out, sqlsim_er
     }
     sqlite3_finalize(fk);
   }
-  sqlite3_close(db);
   /* Move the arrays into the arena so the catalog frees them in one go. */
   sqlsim_table *tabs = sqlsim_arena_alloc(a, sizeof *tabs * (size_t)(s->ntables + 1));
   memcpy(tabs, s->tables, sizeof *tabs * (size_t)s->ntables);
@@ -184,7 +193,6 @@ int sqlsim_catalog_load_sqlite(const char *path, sqlsim_catalog **out, sqlsim_er
   *out = c;
   return 0;
 fail:
-  sqlite3_close(db);
   free(s->tables);
   free(s->columns);
   free(s->fkeys);

@@ -1,19 +1,21 @@
 /* exec.c -- the safe executor: model-written SQL run against a user's database.
  *
- * A database is opened read-only (SQLITE_OPEN_READONLY, PRAGMA query_only,
- * defensive mode, untrusted schema, extension loading off) with an authorizer
- * that allows reading and nothing else: no INSERT/UPDATE/DELETE, no schema
- * change, no ATTACH/DETACH, no transaction control, no PRAGMA but a few
- * read-only ones, no load_extension(). Only the first statement of a text is
- * prepared, and a text with a second statement is refused before anything
- * runs. A progress handler enforces the wall-clock limit, and a watchdog
- * thread interrupts a single long step. Rows are hashed cell by cell as they
- * stream (cells[]); nothing else is kept.
+ * Connections come from the sandbox (exec/sandbox.c): read-only, hardened,
+ * limited in value size, SQL length and memory, with the quadratic string
+ * functions replaced. On top of that the executor adds an authorizer that
+ * allows reading and nothing else: no INSERT/UPDATE/DELETE, no schema change,
+ * no ATTACH/DETACH, no transaction control, no PRAGMA but a few read-only
+ * ones, no load_extension(). Only the first statement of a text is prepared,
+ * and a text with a second statement is refused before anything runs.
  *
- * "now": SQLite takes the time for 'now' and CURRENT_* from the VFS, so a
- * fixed time is a VFS that wraps the default one and answers
- * xCurrentTimeInt64 with that time -- every date function sees it. */
-#include "core.h"
+ * Time: each statement gets a deadline. The progress handler stops it between
+ * virtual-machine steps once the deadline has passed; the replaced functions
+ * stop inside one call; and one watchdog thread for the whole process (not
+ * one per connection) interrupts a statement whose single step outlives the
+ * deadline. Arming the watchdog links the connection into its list under a
+ * mutex; the thread polls every 50 ms and leaves when nothing has been armed
+ * for a second. Rows are hashed cell by cell as they stream (cells[]). */
+#include "exec.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -25,21 +27,20 @@
 
 #define DEFAULT_TIMEOUT 30.0
 #define DEFAULT_MAX_ROWS 10000000L
-#define HEAP_LIMIT ((sqlite3_int64)4 << 30)
+#define DEFAULT_RESULT_BYTES ((size_t)256 << 20)
 
 struct sqlsim_db {
   sqlite3 *db;
+  sbx_guard guard;       /* the deadline the progress handler and functions read */
+  sbx_account *acct;     /* the connection's memory budget */
+  size_t mem_cap;
   double timeout;
   long max_rows;
-  double deadline;
-  int timed_out;
+  volatile int timed_out;
   char denied[200];
-  /* watchdog: polls the deadline; arming a query costs a store, no syscall */
-  pthread_t watchdog;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  volatile int armed;
-  int stop;
+  /* the watchdog's list of armed connections */
+  struct sqlsim_db *wd_prev, *wd_next;
+  int wd_armed;
 };
 
 static double now_s(void) {
@@ -52,62 +53,6 @@ static double cpu_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* ---------------------------------------------------------------- fixed now */
-
-typedef struct now_vfs {
-  sqlite3_vfs vfs;
-  sqlite3_int64 ijd; /* Julian day times 86400000 */
-  char name[64];
-  struct now_vfs *next;
-} now_vfs;
-
-static now_vfs *now_vfs_list;
-static pthread_mutex_t now_mu = PTHREAD_MUTEX_INITIALIZER;
-
-static int fixed_time_int64(sqlite3_vfs *v, sqlite3_int64 *out) {
-  *out = ((now_vfs *)v)->ijd;
-  return SQLITE_OK;
-}
-static int fixed_time(sqlite3_vfs *v, double *out) {
-  *out = (double)((now_vfs *)v)->ijd / 86400000.0;
-  return SQLITE_OK;
-}
-
-/* Registers (once) a VFS whose clock says fixed ("YYYY-MM-DD[ HH:MM:SS]", UTC);
- * returns its name, or NULL when the text is not a date. */
-static const char *fixed_now_vfs(const char *fixed) {
-  struct tm tm;
-  memset(&tm, 0, sizeof tm);
-  const char *e = strptime(fixed, "%Y-%m-%d %H:%M:%S", &tm);
-  if (!e) {
-    memset(&tm, 0, sizeof tm);
-    e = strptime(fixed, "%Y-%m-%d", &tm);
-  }
-  if (!e || *e) return NULL;
-  sqlite3_int64 unix_s = (sqlite3_int64)timegm(&tm);
-  sqlite3_int64 ijd = unix_s * 1000 + (sqlite3_int64)210866760000000LL;
-  pthread_mutex_lock(&now_mu);
-  now_vfs *v;
-  for (v = now_vfs_list; v; v = v->next)
-    if (v->ijd == ijd) break;
-  if (!v) {
-    sqlite3_vfs *base = sqlite3_vfs_find(NULL);
-    v = calloc(1, sizeof *v);
-    v->vfs = *base;
-    v->ijd = ijd;
-    snprintf(v->name, sizeof v->name, "sqlsim-now-%lld", (long long)ijd);
-    v->vfs.zName = v->name;
-    v->vfs.xCurrentTimeInt64 = fixed_time_int64;
-    v->vfs.xCurrentTime = fixed_time;
-    v->vfs.pNext = NULL;
-    sqlite3_vfs_register(&v->vfs, 0);
-    v->next = now_vfs_list;
-    now_vfs_list = v;
-  }
-  pthread_mutex_unlock(&now_mu);
-  return v->name;
 }
 
 /* ---------------------------------------------------------------- authorizer */
@@ -161,85 +106,175 @@ static int authorize(void *ctx, int action, const char *a1, const char *a2, cons
 
 static int progress(void *ctx) {
   sqlsim_db *d = ctx;
-  if (now_s() > d->deadline) {
+  if (now_s() > d->guard.deadline) {
     d->timed_out = 1;
     return 1;
   }
   return 0;
 }
 
-/* Wakes every 100 ms; a query still running half a second past its deadline
- * (one long step the progress handler cannot reach) is interrupted. */
+/* The process's one watchdog. */
+static struct {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  sqlsim_db *head;
+  int running;
+} wd = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0};
+
 static void *watchdog_main(void *arg) {
-  sqlsim_db *d = arg;
-  pthread_mutex_lock(&d->mu);
-  while (!d->stop) {
-    if (__atomic_load_n(&d->armed, __ATOMIC_ACQUIRE) && now_s() > d->deadline + 0.5) {
-      d->timed_out = 1;
-      sqlite3_interrupt(d->db);
-      __atomic_store_n(&d->armed, 0, __ATOMIC_RELEASE);
-    }
+  (void)arg;
+  pthread_mutex_lock(&wd.mu);
+  double idle_since = now_s();
+  for (;;) {
+    double t = now_s();
+    if (wd.head) idle_since = t;
+    else if (t - idle_since > 1.0) break;
+    for (sqlsim_db *d = wd.head; d; d = d->wd_next)
+      if (t > d->guard.deadline && !d->timed_out) {
+        d->timed_out = 1;
+        sqlite3_interrupt(d->db);
+      }
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 100000000L;
+    ts.tv_nsec += 50000000L;
     if (ts.tv_nsec >= 1000000000L) {
       ts.tv_sec++;
       ts.tv_nsec -= 1000000000L;
     }
-    pthread_cond_timedwait(&d->cv, &d->mu, &ts);
+    pthread_cond_timedwait(&wd.cv, &wd.mu, &ts);
   }
-  pthread_mutex_unlock(&d->mu);
+  wd.running = 0;
+  pthread_mutex_unlock(&wd.mu);
   return NULL;
 }
 
-static pthread_once_t heap_once = PTHREAD_ONCE_INIT;
-static void heap_limit(void) { sqlite3_hard_heap_limit64(HEAP_LIMIT); }
+/* A forked child has no watchdog thread and may have inherited a held lock. */
+static void wd_after_fork(void) {
+  pthread_mutex_init(&wd.mu, NULL);
+  pthread_cond_init(&wd.cv, NULL);
+  wd.head = NULL;
+  wd.running = 0;
+}
 
-int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **out,
-                   sqlsim_error *err) {
-  *out = NULL;
-  pthread_once(&heap_once, heap_limit);
-  if (access(path, R_OK) != 0)
-    return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: %s", path, strerror(errno));
-  const char *vfs = NULL;
-  if (opts && opts->fixed_now && !(vfs = fixed_now_vfs(opts->fixed_now)))
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "fixed now '%s' is not YYYY-MM-DD[ HH:MM:SS]",
-                            opts->fixed_now);
-  sqlsim_db *d = calloc(1, sizeof *d);
+static pthread_once_t wd_once = PTHREAD_ONCE_INIT;
+static void wd_setup(void) { pthread_atfork(NULL, NULL, wd_after_fork); }
+
+static void wd_arm(sqlsim_db *d) {
+  pthread_once(&wd_once, wd_setup);
+  pthread_mutex_lock(&wd.mu);
+  d->wd_prev = NULL;
+  d->wd_next = wd.head;
+  if (wd.head) wd.head->wd_prev = d;
+  wd.head = d;
+  d->wd_armed = 1;
+  if (!wd.running) {
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    pthread_t th;
+    if (pthread_create(&th, &at, watchdog_main, NULL) == 0) wd.running = 1;
+    pthread_attr_destroy(&at);
+  }
+  pthread_mutex_unlock(&wd.mu);
+}
+
+static void wd_disarm(sqlsim_db *d) {
+  if (!d->wd_armed) return;
+  pthread_mutex_lock(&wd.mu);
+  if (d->wd_prev) d->wd_prev->wd_next = d->wd_next;
+  else wd.head = d->wd_next;
+  if (d->wd_next) d->wd_next->wd_prev = d->wd_prev;
+  d->wd_armed = 0;
+  pthread_mutex_unlock(&wd.mu);
+}
+
+/* ---------------------------------------------------------------- connections */
+
+static int db_finish_open(sqlsim_db *d, const sqlsim_exec_opts *opts) {
   d->timeout = opts && opts->timeout_s > 0 ? opts->timeout_s : DEFAULT_TIMEOUT;
   d->max_rows = opts && opts->max_rows > 0 ? opts->max_rows : DEFAULT_MAX_ROWS;
-  if (sqlite3_open_v2(path, &d->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, vfs) != SQLITE_OK) {
-    int rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "%s: %s", path,
-                              d->db ? sqlite3_errmsg(d->db) : "cannot open");
-    sqlite3_close(d->db);
-    free(d);
-    return rc;
-  }
-  sqlite3_db_config(d->db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)0);
-  sqlite3_db_config(d->db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
-  sqlite3_db_config(d->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)0);
-  sqlite3_exec(d->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
-  sqlite3_limit(d->db, SQLITE_LIMIT_ATTACHED, 0);
   sqlite3_set_authorizer(d->db, authorize, d);
   sqlite3_progress_handler(d->db, 1000, progress, d);
-  pthread_mutex_init(&d->mu, NULL);
-  pthread_cond_init(&d->cv, NULL);
-  pthread_create(&d->watchdog, NULL, watchdog_main, d);
+  return 0;
+}
+
+static sqlsim_db *db_new(const sqlsim_exec_opts *opts) {
+  sqlsim_db *d = calloc(1, sizeof *d);
+  if (!d) return NULL;
+  d->mem_cap = opts && opts->max_memory > 0 ? opts->max_memory : SBX_DEFAULT_MEM;
+  d->acct = sbx_account_new(d->mem_cap);
+  if (!d->acct) {
+    free(d);
+    return NULL;
+  }
+  return d;
+}
+
+static void db_free(sqlsim_db *d) {
+  sbx_account_release(d->acct);
+  free(d);
+}
+
+int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **out, sqlsim_error *err) {
+  *out = NULL;
+  sqlsim_db *d = db_new(opts);
+  if (!d) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  sbx_limits lim = {d->mem_cap, 0, 0};
+  int rc = sbx_open(path, opts ? opts->fixed_now : NULL, &lim, d->acct, &d->guard, &d->db, err);
+  if (rc) {
+    db_free(d);
+    return rc;
+  }
+  db_finish_open(d, opts);
   *out = d;
   return 0;
 }
 
+int exec_open_image(unsigned char *image, size_t n, const sqlsim_exec_opts *opts, sqlsim_db **out,
+                    sqlsim_error *err) {
+  *out = NULL;
+  sqlsim_db *d = db_new(opts);
+  if (!d) {
+    sqlite3_free(image);
+    return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  }
+  sbx_limits lim = {d->mem_cap, 0, 0};
+  int rc = sbx_open_image(image, n, opts ? opts->fixed_now : NULL, &lim, d->acct, &d->guard, &d->db, err);
+  if (rc) {
+    db_free(d);
+    return rc;
+  }
+  db_finish_open(d, opts);
+  *out = d;
+  return 0;
+}
+
+sqlite3 *exec_handle(sqlsim_db *d) { return d ? d->db : NULL; }
+
+void exec_enter(sqlsim_db *d, double timeout_s, void **saved) {
+  *saved = sbx_enter(d->acct);
+  d->timed_out = 0;
+  d->guard.stopped = 0;
+  d->guard.deadline = now_s() + (timeout_s > 0 ? timeout_s : d->timeout);
+}
+
+void exec_leave(sqlsim_db *d, void *saved) {
+  (void)d;
+  sbx_leave(saved);
+}
+
+void exec_trust(sqlsim_db *d, int trusted) {
+  if (trusted) sqlite3_set_authorizer(d->db, NULL, NULL);
+  else sqlite3_set_authorizer(d->db, authorize, d);
+}
+
 void sqlsim_db_close(sqlsim_db *d) {
   if (!d) return;
-  pthread_mutex_lock(&d->mu);
-  d->stop = 1;
-  pthread_cond_signal(&d->cv);
-  pthread_mutex_unlock(&d->mu);
-  pthread_join(d->watchdog, NULL);
-  pthread_mutex_destroy(&d->mu);
-  pthread_cond_destroy(&d->cv);
+  wd_disarm(d);
+  sbx_account *prev = sbx_enter(d->acct);
   sqlite3_close(d->db);
-  free(d);
+  sbx_leave(prev);
+  db_free(d);
 }
 
 /* ---------------------------------------------------------------- hashing */
@@ -303,24 +338,58 @@ static void fail(sqlsim_result *r, int status, const char *fmt, const char *deta
 
 void sqlsim_exec(sqlsim_db *d, const char *sql, sqlsim_result *r) { sqlsim_exec_flags(d, sql, 0, r); }
 
+/* Why a statement stopped, from SQLite's code and what the guards saw. */
+static void fail_from(sqlsim_db *d, sqlsim_result *r, int rc) {
+  if (d->timed_out || d->guard.stopped || rc == SQLITE_INTERRUPT) {
+    char t[32];
+    snprintf(t, sizeof t, "%g", d->timeout);
+    fail(r, SQLSIM_EXEC_TIMEOUT, "stopped: over the %s s time limit", t);
+  } else if (rc == SQLITE_NOMEM) {
+    char m[32];
+    snprintf(m, sizeof m, "%zu", d->mem_cap >> 20);
+    fail(r, SQLSIM_EXEC_TOO_BIG, "stopped: over the memory limit (%s MiB per query)", m);
+  } else if (rc == SQLITE_TOOBIG) {
+    fail(r, SQLSIM_EXEC_TOO_BIG, "stopped: %s", sqlite3_errmsg(d->db));
+  } else if (d->denied[0]) {
+    fail(r, SQLSIM_EXEC_REFUSED, "%s", d->denied);
+  } else {
+    fail(r, SQLSIM_EXEC_ERROR, "%s", sqlite3_errmsg(d->db));
+  }
+}
+
+/* Grows the result arrays to hold cap cells; 0 when that would pass the
+ * result budget or memory runs out. */
+static int grow_cells(sqlsim_result *r, long cap, unsigned flags) {
+  size_t per = sizeof(uint64_t) + ((flags & SQLSIM_EXEC_VALUES) ? sizeof(double) + 1 : 0);
+  if ((size_t)cap * per > DEFAULT_RESULT_BYTES) return 0;
+  uint64_t *p = realloc(r->cells, sizeof *p * (size_t)cap);
+  if (!p) return 0;
+  r->cells = p;
+  if (flags & SQLSIM_EXEC_VALUES) {
+    double *q = realloc(r->nums, sizeof *q * (size_t)cap);
+    if (!q) return 0;
+    r->nums = q;
+    uint8_t *k = realloc(r->kinds, (size_t)cap);
+    if (!k) return 0;
+    r->kinds = k;
+  }
+  return 1;
+}
+
 void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_result *r) {
   memset(r, 0, sizeof *r);
   d->denied[0] = '\0';
-  d->timed_out = 0;
   double t0 = now_s(), c0 = cpu_s();
-  d->deadline = t0 + d->timeout;
+  void *saved;
+  exec_enter(d, d->timeout, &saved);
+  wd_arm(d);
   sqlite3_stmt *st = NULL;
   const char *tail = NULL;
   int rc = sqlite3_prepare_v2(d->db, sql, -1, &st, &tail);
-  if (rc != SQLITE_OK) {
-    if (d->denied[0]) fail(r, SQLSIM_EXEC_REFUSED, "%s", d->denied);
-    else fail(r, SQLSIM_EXEC_ERROR, "%s", sqlite3_errmsg(d->db));
-    sqlite3_finalize(st);
-    return;
-  }
-  if (!st) {
-    fail(r, SQLSIM_EXEC_ERROR, "empty query%s", NULL);
-    return;
+  if (rc != SQLITE_OK || !st) {
+    if (rc != SQLITE_OK) fail_from(d, r, rc);
+    else fail(r, SQLSIM_EXEC_ERROR, "empty query%s", NULL);
+    goto done;
   }
   const char *rest = skip_blank(tail ? tail : "");
   if (*rest) {
@@ -328,18 +397,15 @@ void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_res
     snprintf(where, sizeof where, "%ld", (long)(rest - sql));
     fail(r, SQLSIM_EXEC_MULTI, "more than one statement (the second starts at offset %s); nothing was run",
          where);
-    sqlite3_finalize(st);
-    return;
+    goto done;
   }
   if (!sqlite3_stmt_readonly(st)) {
     fail(r, SQLSIM_EXEC_REFUSED, "refused: the statement would write%s", NULL);
-    sqlite3_finalize(st);
-    return;
+    goto done;
   }
   int nc = sqlite3_column_count(st);
   r->ncols = nc;
   long cap = 0;
-  __atomic_store_n(&d->armed, 1, __ATOMIC_RELEASE);
   int first = 1;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (first) {
@@ -358,17 +424,10 @@ void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_res
     }
     if ((r->nrows + 1) * nc > cap) {
       cap = cap ? cap * 2 : 64 * (nc ? nc : 1);
-      uint64_t *p = realloc(r->cells, sizeof *p * (size_t)cap);
-      if (p) r->cells = p;
-      if (p && (flags & SQLSIM_EXEC_VALUES)) {
-        double *q = realloc(r->nums, sizeof *q * (size_t)cap);
-        if (q) r->nums = q;
-        uint8_t *k = realloc(r->kinds, (size_t)cap);
-        if (k) r->kinds = k;
-        if (!q || !k) p = NULL;
-      }
-      if (!p) {
-        fail(r, SQLSIM_EXEC_TOO_BIG, "stopped: out of memory for the result%s", NULL);
+      if (!grow_cells(r, cap, flags)) {
+        char m[32];
+        snprintf(m, sizeof m, "%zu", DEFAULT_RESULT_BYTES >> 20);
+        fail(r, SQLSIM_EXEC_TOO_BIG, "stopped: the result is over %s MiB", m);
         break;
       }
     }
@@ -384,24 +443,14 @@ void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_res
     }
     r->nrows++;
   }
-  __atomic_store_n(&d->armed, 0, __ATOMIC_RELEASE);
+  if (r->status == SQLSIM_EXEC_OK && rc != SQLITE_DONE) fail_from(d, r, rc);
+done:
   r->total_s = now_s() - t0;
   r->cpu_s = cpu_s() - c0;
-  if (first) r->first_row_s = r->total_s;
-  if (r->status == SQLSIM_EXEC_OK && rc != SQLITE_DONE) {
-    if (d->timed_out || rc == SQLITE_INTERRUPT) {
-      char t[32];
-      snprintf(t, sizeof t, "%g", d->timeout);
-      fail(r, SQLSIM_EXEC_TIMEOUT, "stopped: over the %s s time limit", t);
-    } else if (rc == SQLITE_NOMEM) {
-      fail(r, SQLSIM_EXEC_TOO_BIG, "stopped: SQLite ran out of memory (heap limit)%s", NULL);
-    } else if (d->denied[0]) {
-      fail(r, SQLSIM_EXEC_REFUSED, "%s", d->denied);
-    } else {
-      fail(r, SQLSIM_EXEC_ERROR, "%s", sqlite3_errmsg(d->db));
-    }
-  }
+  if (r->first_row_s == 0) r->first_row_s = r->total_s;
+  wd_disarm(d);
   sqlite3_finalize(st);
+  exec_leave(d, saved);
 }
 
 void sqlsim_result_free(sqlsim_result *r) {
@@ -411,4 +460,9 @@ void sqlsim_result_free(sqlsim_result *r) {
   r->cells = NULL;
   r->nums = NULL;
   r->kinds = NULL;
+}
+
+int sqlsim_check_now(const char *text, sqlsim_error *err) {
+  long long t;
+  return sbx_parse_now(text, &t, err);
 }

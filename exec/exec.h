@@ -1,0 +1,24 @@
+/* exec.h -- the executor's internal entry points for other modules: databases
+ * built in memory (rewrite copies, synthetic databases) run through the same
+ * executor, and readers of a user's schema use an executor connection's handle
+ * under its deadline and memory account. */
+#ifndef SQLSIM_EXEC_INTERNAL_H
+#define SQLSIM_EXEC_INTERNAL_H
+
+#include "sandbox.h"
+
+/* An executor connection over an in-memory image (sqlite3_serialize output,
+ * taken over). Returns 0 or a negative code with err set. */
+int exec_open_image(unsigned char *image, size_t n, const sqlsim_exec_opts *opts, sqlsim_db **out,
+                    sqlsim_error *err);
+/* The connection's sqlite3 handle, for reading the schema with PRAGMAs. */
+sqlite3 *exec_handle(sqlsim_db *d);
+/* Brackets direct use of the handle: enters the connection's memory account
+ * and sets its deadline (timeout_s, or the connection's own when 0). */
+void exec_enter(sqlsim_db *d, double timeout_s, void **saved);
+void exec_leave(sqlsim_db *d, void *saved);
+/* trusted = 1 lifts the authorizer for sqlsim's own fixed, read-only SQL
+ * (pragma table functions, which it would refuse); 0 puts it back. */
+void exec_trust(sqlsim_db *d, int trusted);
+
+#endif

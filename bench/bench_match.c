@@ -39,6 +39,7 @@ static double score_all(const sqlsim_catalog *cat, const char *db_dir, int mode,
       sqlsim_spider_score_pred(ev, g, preds[p]->items[i].sql, &s);
       *exact += s.exact;
     }
+    sqlsim_spider_gold_free(g);
   }
   sqlsim_spider_free(ev);
   return now() - t0;

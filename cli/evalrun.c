@@ -87,12 +87,12 @@ void phase_match(eval_ctx *c) {
       continue;
     }
     c->hardness[i] = sqlsim_spider_gold_hardness(g);
-    if (!(c->metrics & M_MATCH)) continue;
-    for (int p = 0; p < c->npreds; p++) {
+    for (int p = 0; (c->metrics & M_MATCH) && p < c->npreds; p++) {
       rec *r = R(c, p, i);
       sqlsim_spider_score_pred(ev, g, c->pred[p]->items[i].sql, &r->match);
       r->has_match = 1;
     }
+    sqlsim_spider_gold_free(g);
   }
   sqlsim_spider_free(ev);
 }

@@ -31,7 +31,7 @@ static void push(sqlsim_itemset *s, int *cap, sqlsim_item it) {
   s->items[s->n++] = it;
 }
 
-static void load_lines(sqlsim_itemset *s, char *buf, size_t len) {
+static void load_lines(sqlsim_itemset *s, const char *buf, size_t len) {
   int cap = 0, lineno = 0;
   size_t i = 0;
   while (i < len) {
@@ -140,9 +140,18 @@ int sqlsim_items_load(const char *path, sqlsim_itemset **out, sqlsim_error *err)
   *out = NULL;
   size_t len;
   char *buf;
-  int rc0 = file_read(path, &buf, &len, err);
-  if (rc0) return rc0;
+  int rc = file_read(path, &buf, &len, err);
+  if (rc) return rc;
+  rc = sqlsim_items_parse(buf, len, path, out, err);
+  free(buf);
+  return rc;
+}
+
+int sqlsim_items_parse(const char *buf, size_t len, const char *path, sqlsim_itemset **out, sqlsim_error *err) {
+  *out = NULL;
+  if (!path) path = "input";
   sqlsim_itemset *s = calloc(1, sizeof *s);
+  if (!s) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
   s->arena = sqlsim_arena_new();
   s->path = sqlsim_arena_strdup(s->arena, path);
   s->format = "lines";
@@ -155,7 +164,6 @@ int sqlsim_items_load(const char *path, sqlsim_itemset **out, sqlsim_error *err)
     rc = load_json(s, buf + i, len - i, err);
   else
     load_lines(s, buf + i, len - i);
-  free(buf);
   if (rc) {
     sqlsim_items_free(s);
     return rc;

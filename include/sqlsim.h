@@ -106,6 +106,9 @@ typedef struct sqlsim_catalog sqlsim_catalog;
  * negative code with err filled (message names the entry and byte offset). */
 int sqlsim_catalog_load_tables_json(const char *path, sqlsim_catalog **out,
                                     sqlsim_error *err);
+/* The same from text in memory; name (may be NULL) stands for the file. */
+int sqlsim_catalog_parse_tables_json(const char *text, size_t len, const char *name,
+                                     sqlsim_catalog **out, sqlsim_error *err);
 /* Reads the schema of one SQLite database file (opened read-only) as a
  * one-schema catalog whose db_id is the file's base name without extension. */
 int sqlsim_catalog_load_sqlite(const char *path, sqlsim_catalog **out,
@@ -157,6 +160,10 @@ typedef struct sqlsim_itemset {
  * object {"0": "SQL\t----- bird -----\tdb_id", ...}. Returns 0, or a negative
  * code with err naming the file and the byte offset of the problem. */
 int sqlsim_items_load(const char *path, sqlsim_itemset **out, sqlsim_error *err);
+/* The same from text in memory; name (may be NULL) stands for the file in
+ * messages. */
+int sqlsim_items_parse(const char *text, size_t len, const char *name, sqlsim_itemset **out,
+                       sqlsim_error *err);
 void sqlsim_items_free(sqlsim_itemset *s);
 /* Whether two SQL texts are the same up to surrounding white space and
  * trailing semicolons (so they parse to the same tree). */
@@ -375,6 +382,8 @@ int sqlsim_spider_gold_prepare(sqlsim_spider *e, const char *sql, const char *db
                                sqlsim_spider_gold **out, sqlsim_error *err);
 /* Hardness of a prepared gold. */
 int sqlsim_spider_gold_hardness(const sqlsim_spider_gold *g);
+/* Frees a prepared gold (NULL is a no-op); the evaluator keeps only schemas. */
+void sqlsim_spider_gold_free(sqlsim_spider_gold *g);
 /* Scores a prediction against a prepared gold. Never fails: a prediction that
  * cannot be read is scored as the official evaluator scores it (an empty
  * query), with out->pred_rejected and out->error saying why. */

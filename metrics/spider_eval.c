@@ -33,12 +33,13 @@ struct sqlsim_spider {
   const sqlsim_catalog *cat;
   const char *db_dir;
   int mode;
-  sqlsim_arena *arena;   /* schemas and prepared golds */
+  sqlsim_arena *arena;   /* schemas */
   sqlsim_arena *scratch; /* one prediction at a time */
   schema_entry *schemas;
 };
 
 struct sqlsim_spider_gold {
+  sqlsim_arena *arena;   /* the gold's own: it goes with sqlsim_spider_gold_free */
   const char *db_id;
   schema_entry *se;
   sp_val *sql;           /* rebuilt, ready to compare */
@@ -137,9 +138,14 @@ int sqlsim_spider_gold_prepare(sqlsim_spider *e, const char *sql, const char *db
     return sqlsim_error_set(err, SQLSIM_ENOTFOUND, -1, "unknown db_id '%s'", db_id ? db_id : "");
   schema_entry *se = schema_for(e, db_id);
   int hard = -1;
-  sp_val *v = read_query(e, e->arena, se, sql, 0, &hard, err);
-  if (!v) return err ? err->code : SQLSIM_ESYNTAX;
-  sqlsim_spider_gold *g = sqlsim_arena_alloc(e->arena, sizeof *g);
+  sqlsim_arena *ga = sqlsim_arena_new();
+  sp_val *v = read_query(e, ga, se, sql, 0, &hard, err);
+  if (!v) {
+    sqlsim_arena_free(ga);
+    return err && err->code ? err->code : SQLSIM_ESYNTAX;
+  }
+  sqlsim_spider_gold *g = sqlsim_arena_alloc(ga, sizeof *g);
+  g->arena = ga;
   g->db_id = se->db_id;
   g->se = se;
   g->sql = v;
@@ -151,6 +157,10 @@ int sqlsim_spider_gold_prepare(sqlsim_spider *e, const char *sql, const char *db
 }
 
 int sqlsim_spider_gold_hardness(const sqlsim_spider_gold *g) { return g->hardness; }
+
+void sqlsim_spider_gold_free(sqlsim_spider_gold *g) {
+  if (g) sqlsim_arena_free(g->arena);
+}
 
 void sqlsim_spider_score_pred(sqlsim_spider *e, const sqlsim_spider_gold *g, const char *pred,
                               sqlsim_spider_score *out) {

@@ -16,6 +16,7 @@
  *   a = b = c -> (a = b) = c;
  *   a IS b / a IS NOT b (b not NULL/TRUE/FALSE) -> IS [NOT] DISTINCT FROM;
  *   x NOT NULL -> x IS NOT NULL;  GLOB/REGEXP -> operators ~#, ~## (and !~#..);
+ *   parameters ?, ?N, :name, @name, $name -> $1, $2, ...;
  *   AS 'name' -> AS "name";  0x1F -> 31;  "" -> '';  identifiers over 63 bytes -> placeholders;
  *   words PostgreSQL reserves but SQLite reads as names (user, both...) -> "..";
  *   PostgreSQL keywords with special call syntax used as plain SQLite
@@ -604,7 +605,7 @@ static void plan_comparison_chains(fe_result *r, plan *p) {
 static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
   plan_comparison_chains(r, p);
   int n = r->ntoks;
-  int nsynth = 0;
+  int nsynth = 0, nparams = 0;
   /* FROM-clause state per depth (parentheses rarely nest past 64). */
   char in_from[256] = {0};
   for (int i = 0; i < n; i++) {
@@ -735,6 +736,10 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
     }
     case FT_OP:
       if (tok_op(r, i, "==")) p->repl[i] = "=";
+      break;
+    case FT_PARAM:
+      /* SQLite's ?, ?N, :name, @name and $name: PostgreSQL knows only $N */
+      p->repl[i] = sqlsim_arena_printf(a, "$%d", ++nparams);
       break;
     case FT_STRING:
       /* AS 'name': SQLite takes a string as an alias. */

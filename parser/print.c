@@ -19,29 +19,34 @@ static void p_select(printer *p, const sqlsim_node *n);
 
 /* ---------------------------------------------------------------- atoms */
 
+/* Bytes past ASCII are identifier characters to SQLite (and PostgreSQL). */
+static int ident_start(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80; }
+
 static int needs_quotes(const char *s) {
   if (!*s) return 1;
-  if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return 1;
+  if (!ident_start((unsigned char)*s)) return 1;
   for (const char *c = s; *c; c++)
-    if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-          *c == '_'))
-      return 1;
+    if (!ident_start((unsigned char)*c) && !(*c >= '0' && *c <= '9')) return 1;
   return sqlite3_keyword_check(s, (int)strlen(s));
 }
 
-static void p_ident(printer *p, const char *s) {
+/* Writes a name, quoted when SQLite needs it: with "..", or with `..` where
+ * a "..." that names nothing would read as a string (an unresolved column). */
+static void p_ident_q(printer *p, const char *s, char q) {
   if (!s) s = "";
   if (!needs_quotes(s)) {
     sb_puts(&p->sb, s);
     return;
   }
-  sb_putc(&p->sb, '"');
+  sb_putc(&p->sb, q);
   for (; *s; s++) {
-    if (*s == '"') sb_putc(&p->sb, '"');
+    if (*s == q) sb_putc(&p->sb, q);
     sb_putc(&p->sb, *s);
   }
-  sb_putc(&p->sb, '"');
+  sb_putc(&p->sb, q);
 }
+
+static void p_ident(printer *p, const char *s) { p_ident_q(p, s, '"'); }
 
 static void p_string(printer *p, const char *s) {
   sb_putc(&p->sb, '\'');
@@ -418,7 +423,7 @@ static void p_node(printer *p, const sqlsim_node *n) {
       p_ident(p, n->alias);
       sb_putc(&p->sb, '.');
     }
-    p_ident(p, name_of(n));
+    p_ident_q(p, name_of(n), n->alias || n->source ? '"' : '`');
     break;
   case SQLSIM_N_STAR:
     if (n->alias) {

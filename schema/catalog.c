@@ -171,14 +171,14 @@ static const char *json_str(const cJSON *o, const char *key) {
 
 /* Maps a Spider/BIRD coarse type to a declared SQLite type with the same
  * affinity as the real databases use. */
-static const char *coarse_type(const char *t) {
+static const char *coarse_type(sqlsim_arena *a, const char *t) {
   if (!t) return "";
   if (!strcmp(t, "number") || !strcmp(t, "integer") || !strcmp(t, "real")) return "NUMERIC";
   if (!strcmp(t, "text")) return "TEXT";
   if (!strcmp(t, "time") || !strcmp(t, "date") || !strcmp(t, "datetime")) return "DATETIME";
   if (!strcmp(t, "boolean")) return "BOOLEAN";
   if (!strcmp(t, "others")) return "";
-  return t;
+  return sqlsim_arena_strdup(a, t); /* the JSON document goes; the schema keeps its own copy */
 }
 
 /* Loads one tables.json entry; returns 0 or a code with err set. */
@@ -252,7 +252,7 @@ static int load_entry(sqlsim_catalog *c, const cJSON *db, int pos, sqlsim_error 
       col->name = sqlsim_arena_strdup(a, nm);
       col->key = fold_dup(a, nm, strlen(nm));
       const cJSON *ty = cJSON_GetArrayItem(ctypes, i);
-      col->type = coarse_type(cJSON_IsString(ty) ? ty->valuestring : NULL);
+      col->type = coarse_type(a, cJSON_IsString(ty) ? ty->valuestring : NULL);
       col->table = tab;
       json_to_col[i] = ci;
     }
@@ -301,13 +301,21 @@ int sqlsim_catalog_load_tables_json(const char *path, sqlsim_catalog **out, sqls
   *out = NULL;
   size_t len;
   char *text;
-  int rc0 = file_read(path, &text, &len, err);
-  if (rc0) return rc0;
+  int rc = file_read(path, &text, &len, err);
+  if (rc) return rc;
+  rc = sqlsim_catalog_parse_tables_json(text, len, path, out, err);
+  free(text);
+  return rc;
+}
+
+int sqlsim_catalog_parse_tables_json(const char *text, size_t len, const char *path, sqlsim_catalog **out,
+                                     sqlsim_error *err) {
+  *out = NULL;
+  if (!path) path = "tables.json";
   sqlsim_catalog *c = catalog_new();
   sqlsim_arena *tmp = sqlsim_arena_new(); /* the DOM; schemas copy what they keep */
   size_t at = 0;
   cJSON *doc = json_parse(tmp, text, len, &at);
-  free(text);
   if (!doc) {
     sqlsim_arena_free(tmp);
     sqlsim_catalog_free(c);

@@ -201,6 +201,23 @@ fail:
   return rc;
 }
 
+/* Whether a declared type reads as one (words, then at most one list of
+ * numbers in parentheses): only such a type is written into DDL, so a
+ * schema file cannot smuggle SQL into it. */
+static int plain_type(const char *t) {
+  const char *p = t;
+  while (*p && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+                *p == ' '))
+    p++;
+  if (*p == '(') {
+    p++;
+    while (*p && ((*p >= '0' && *p <= '9') || *p == ',' || *p == ' ' || *p == '+' || *p == '-')) p++;
+    if (*p++ != ')') return 0;
+    while (*p == ' ') p++;
+  }
+  return *p == '\0' && p - t <= 100;
+}
+
 char *sqlsim_schema_ddl(const sqlsim_schema *s) {
   strbuf sb = {0};
   for (int t = 0; t < s->ntables; t++) {
@@ -213,9 +230,12 @@ char *sqlsim_schema_ddl(const sqlsim_schema *s) {
       const sqlsim_column *col = &s->columns[tab->first_column + i];
       if (i) sb_puts(&sb, ", ");
       sb_ident(&sb, col->name);
-      if (col->type && *col->type) sb_printf(&sb, " %s", col->type);
+      if (col->type && *col->type && plain_type(col->type)) sb_printf(&sb, " %s", col->type);
       if (col->notnull) sb_puts(&sb, " NOT NULL");
-      if (col->collation) sb_printf(&sb, " COLLATE %s", col->collation);
+      if (col->collation) {
+        sb_puts(&sb, " COLLATE ");
+        sb_ident(&sb, col->collation);
+      }
       npk += col->pk;
     }
     if (npk) {
@@ -246,6 +266,26 @@ char *sqlsim_schema_ddl(const sqlsim_schema *s) {
   return sb_take(&sb);
 }
 
+/* The DDL sqlsim writes creates tables and nothing else; the authorizer
+ * makes sure of it whatever a schema file held. */
+static int ddl_only(void *ctx, int action, const char *a1, const char *a2, const char *db, const char *trig) {
+  (void)ctx;
+  (void)a2;
+  (void)db;
+  (void)trig;
+  switch (action) {
+  case SQLITE_CREATE_TABLE:
+  case SQLITE_CREATE_INDEX:
+  case SQLITE_READ:
+    return SQLITE_OK;
+  case SQLITE_INSERT:
+  case SQLITE_UPDATE:
+    return a1 && (!strcmp(a1, "sqlite_master") || !strcmp(a1, "sqlite_schema")) ? SQLITE_OK : SQLITE_DENY;
+  default:
+    return SQLITE_DENY;
+  }
+}
+
 int sqlsim_schema_create_sqlite(const sqlsim_schema *s, const char *path, void **out,
                                 sqlsim_error *err) {
   *out = NULL;
@@ -259,7 +299,10 @@ int sqlsim_schema_create_sqlite(const sqlsim_schema *s, const char *path, void *
   }
   char *ddl = sqlsim_schema_ddl(s);
   char *msg = NULL;
+  sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+  sqlite3_set_authorizer(db, ddl_only, NULL);
   int rc = sqlite3_exec(db, ddl, NULL, NULL, &msg);
+  sqlite3_set_authorizer(db, NULL, NULL);
   free(ddl);
   if (rc != SQLITE_OK) {
     sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "db_id %s: schema DDL failed: %s", s->db_id,

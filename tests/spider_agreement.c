@@ -184,6 +184,7 @@ int main(int argc, char **argv) {
     sqlsim_items_free(set);
   }
   for (int i = 0; i < ndbs; i++) sqlsim_db_close(dbs[i].db);
+  for (int i = 0; i < gold->n; i++) sqlsim_spider_gold_free(golds[i]);
   free(golds);
   free(preds);
   sqlsim_spider_free(ev);

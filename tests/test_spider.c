@@ -31,6 +31,7 @@ static sqlsim_spider_score score(int mode, const char *gold, const char *pred) {
   if (sqlsim_spider_gold_prepare(ev, gold, "concert", &g, &err)) fail_msg("gold: %s", err.message);
   sqlsim_spider_score s;
   sqlsim_spider_score_pred(ev, g, pred, &s);
+  sqlsim_spider_gold_free(g);
   sqlsim_spider_free(ev);
   return s;
 }
@@ -105,6 +106,7 @@ static void test_hardness(void **state) {
     assert_int_equal(sqlsim_spider_gold_prepare(ev, h[i].sql, "concert", &g, NULL), 0);
     if (sqlsim_spider_gold_hardness(g) != h[i].hardness)
       fail_msg("case %zu: hardness %d, expected %d", i, sqlsim_spider_gold_hardness(g), h[i].hardness);
+    sqlsim_spider_gold_free(g);
   }
   sqlsim_spider_gold *g;
   sqlsim_error err = {0};

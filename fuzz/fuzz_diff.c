@@ -1,0 +1,38 @@
+/* fuzz_diff.c -- the tree diff, the BIS similarity and calibrated score, the
+ * equivalence rewriting and the error categories, over pairs of queries
+ * (gold, newline, prediction). */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *buf;
+  const char *gold, *pred;
+  fuzz_split(data, size, &buf, &gold, &pred);
+  const sqlsim_schema *schema = sqlsim_catalog_at(fuzz_catalog(), 0);
+  sqlsim_query *g = NULL, *p = NULL;
+  if (sqlsim_parse(gold, strlen(gold), schema, 0, &g, NULL) == 0 &&
+      sqlsim_parse(pred, strlen(pred), schema, 0, &p, NULL) == 0) {
+    sqlsim_diff *d = NULL;
+    if (sqlsim_diff_trees(g->root, p->root, &d, NULL) == 0) {
+      if (!(d->bis >= 0 && d->bis <= 1) || !(d->score >= 0 && d->score <= 1)) abort();
+      sqlsim_diff_free(d);
+    }
+    sqlsim_equiv_normalize(g);
+    sqlsim_equiv_normalize(p);
+    if (sqlsim_diff_trees(g->root, p->root, &d, NULL) == 0) {
+      sqlsim_arena *a = sqlsim_arena_new();
+      sqlsim_categories cats;
+      memset(&cats, 0, sizeof cats);
+      sqlsim_categorize_diff(d, a, &cats);
+      const char *what = NULL;
+      sqlsim_dialect_construct(p, a, &what);
+      sqlsim_arena_free(a);
+      sqlsim_diff_free(d);
+    }
+  }
+  double bis, score;
+  sqlsim_similarity(gold, pred, schema, &bis, &score, NULL);
+  sqlsim_query_free(g);
+  sqlsim_query_free(p);
+  free(buf);
+  return 0;
+}

@@ -1,0 +1,244 @@
+#!/usr/bin/env bash
+# hostile_check.sh -- sqlsim against SQL, files and databases made to crash it,
+# escape it or outrun its limits (issue 11), through the sqlsim command.
+#
+#   hostile_check.sh SQLSIM MEASURE WORKDIR [CASES_TSV]
+#
+# Every case must end with a clear error or a 0 score (never a crash), within
+# 2.5 s wall for a 2 s time limit and 1 GB of memory; the databases it ran on
+# must be byte-identical afterwards; no file may appear outside $TMPDIR (set to
+# a fresh directory here), and $TMPDIR must be empty after a normal exit and
+# after SIGINT. Prints one line per case and a summary; exits 1 on any failure.
+set -uo pipefail
+SQLSIM=$1
+MEASURE=$2
+WORK=$3
+CASES=$(realpath "${4:-$(dirname "$0")/sql_cases.tsv}")
+command -v sqlite3 >/dev/null || { echo "hostile_check: sqlite3 is not installed"; exit 77; }
+
+rm -rf "$WORK"
+mkdir -p "$WORK/tmp" "$WORK/dbs/main" "$WORK/outside" "$WORK/out"
+export TMPDIR="$WORK/tmp"
+cd "$WORK"
+fails=0
+cases=0
+max_rss=0
+max_wall=0
+
+fail() { echo "FAIL $*"; fails=$((fails + 1)); }
+
+# Runs a command under measure; sets WALL RSS CODE; stdout/stderr to files.
+run() {
+  local out=$1 err=$2
+  shift 2
+  "$MEASURE" -t 60 "$@" >"$out" 2>"$err.m"
+  local last
+  last=$(tail -n 1 "$err.m")
+  head -n -1 "$err.m" >"$err"
+  read -r WALL RSS CODE <<<"$last"
+  cases=$((cases + 1))
+  [ "$RSS" -gt "$max_rss" ] && max_rss=$RSS
+  awk -v w="$WALL" -v m="$max_wall" 'BEGIN { exit !(w > m) }' && max_wall=$WALL
+}
+
+bounded() { # name
+  awk -v w="$WALL" 'BEGIN { exit !(w <= 2.5) }' || fail "$1: took ${WALL} s (limit 2.5 s)"
+  [ "$RSS" -lt 1048576 ] || fail "$1: peak RSS ${RSS} KB (limit 1 GB)"
+  [ "$CODE" -lt 128 ] || fail "$1: killed by signal $((CODE - 128))"
+}
+
+# ---------------------------------------------------------------- databases
+DB=dbs/main/main.sqlite
+sqlite3 "$DB" "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT);
+  WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 100) INSERT INTO t SELECT n, 'n' || n FROM c;"
+# Case 1: schema text that is a script. The second statement only ever runs
+# if something executes sqlite_schema.sql as SQL.
+CRAFTED=dbs/crafted.sqlite
+# (b is NOT NULL so that the count_star rule applies and the rewriter builds its copies.)
+sqlite3 "$CRAFTED" "CREATE TABLE u (b INTEGER NOT NULL); INSERT INTO u VALUES (1), (2), (3);
+  PRAGMA writable_schema = ON;
+  UPDATE sqlite_schema SET sql = 'CREATE TABLE u(b INTEGER NOT NULL); ATTACH ''$WORK/owned.db'' AS p; CREATE TABLE p.owned(x); INSERT INTO p.owned VALUES (42)' WHERE name = 'u';"
+# ... and a view and a generated column whose functions would run for hours
+# with SQLite's own instr() and LIKE.
+SLOWSCHEMA=dbs/slow.sqlite
+sqlite3 "$SLOWSCHEMA" "CREATE TABLE s (a TEXT, b TEXT, g INT GENERATED ALWAYS AS (instr(a, b)) VIRTUAL);
+  INSERT INTO s (a, b) VALUES (printf('%.*c', 4000000, 'a'), printf('%.*c', 2000000, 'a') || 'b');
+  CREATE VIEW v AS SELECT a LIKE '%' || printf('%.*c', 9000, 'a') || 'b' AS m FROM s;"
+# the one outside --db-dir that a db_id of ../outside would reach (case 6)
+sqlite3 outside.sqlite "CREATE TABLE secret (x); INSERT INTO secret VALUES ('outside');"
+sums_before=$(sha256sum dbs/main/main.sqlite "$CRAFTED" "$SLOWSCHEMA" outside.sqlite)
+echo "SELECT 1" >gold.sql
+
+# ---------------------------------------------------------------- SQL cases
+sql_case() { # name expected-substring sql
+  local name=$1 want=$2 sql=$3
+  printf '%s\n' "$sql" >pred.sql
+  run out/stdout out/stderr "$SQLSIM" eval --metrics exec,bis --timeout 2 --sqlite "$DB" \
+    --gold gold.sql --pred pred.sql --per-item out/item.jsonl
+  bounded "$name"
+  [ "$CODE" = 0 ] || { fail "$name: exit $CODE: $(head -c 300 out/stderr)"; return; }
+  grep -q '"bird":0' out/item.jsonl || fail "$name: scored as correct: $(head -c 300 out/item.jsonl)"
+  if [ "$want" != "-" ] && ! grep -qF "$want" out/item.jsonl; then
+    fail "$name: error does not say '$want': $(grep -o '"error":.*' out/item.jsonl | head -c 300)"
+  fi
+  echo "ok   $name (${WALL} s, $((RSS / 1024)) MB): $(grep -o '"error":{"message":"[^"]*' out/item.jsonl | cut -c21-110)"
+}
+
+n=0
+while IFS=$'\t' read -r want sql; do
+  case "$want" in '#'* | '') continue ;; esac
+  n=$((n + 1))
+  sql_case "sql $n" "$want" "$sql"
+done <"$CASES"
+
+# Case 2: 32,768 nested parentheses (a 16-bit depth wraps); case 3: a 100,000-term
+# chain (stack depth in libpg_query); case 4: a 100,000-term comparison chain
+# (quadratic planning); and neighbours of each.
+rep() { yes -- "$2" | head -n "$1" | tr -d '\n'; }
+gen() { { printf '%s' "$3"; rep "$2" "$4"; printf '%s\n' "$5"; } >"$1"; }
+{ printf 'SELECT '; rep 32768 '('; printf 1; rep 32768 ')'; echo; } >g_parens.sql
+gen g_plus.sql 100000 "SELECT 1" "+1" ""
+gen g_concat.sql 100000 "SELECT 'a'" "||'a'" ""
+gen g_eq.sql 100000 "SELECT 1" " = 1" ""
+gen g_join.sql 60000 "SELECT 1 FROM t" " JOIN t ON 1" ""
+gen g_collate.sql 60000 "SELECT 1" " COLLATE nocase" ""
+gen g_not.sql 100000 "SELECT " "NOT " "1"
+gen g_between.sql 50000 "SELECT 1" " BETWEEN 1 AND 1" ""
+gen g_union.sql 100000 "SELECT 1" " UNION SELECT 1" ""
+gen g_long.sql 2000000 "SELECT '" "x" "'"
+for f in g_parens g_plus g_concat g_eq g_join g_collate g_not g_between g_union g_long; do
+  cp $f.sql pred.sql
+  run out/stdout out/stderr "$SQLSIM" eval --metrics exec,bis --timeout 2 --sqlite "$DB" \
+    --gold gold.sql --pred pred.sql --per-item out/item.jsonl
+  bounded "$f (eval)"
+  [ "$CODE" = 0 ] || fail "$f (eval): exit $CODE: $(head -c 300 out/stderr)"
+  run out/parse.jsonl out/stderr "$SQLSIM" parse - <pred.sql
+  bounded "$f (parse)"
+  grep -q '"ok":false' out/parse.jsonl || fail "$f (parse): accepted"
+  grep -Eq 'nesting deeper than|longer than|memory exhausted' out/parse.jsonl ||
+    fail "$f (parse): no clear reason: $(head -c 200 out/parse.jsonl)"
+  echo "ok   $f (${WALL} s): $(grep -o '"message":"[^"]*' out/parse.jsonl | cut -c12-90)"
+done
+
+# ---------------------------------------------------------------- databases as input
+# Case 1: the crafted schema, through every reader of a user's schema.
+run out/stdout out/stderr "$SQLSIM" rewrite --sqlite "$CRAFTED" --timeout 2 "SELECT count(b) FROM u"
+bounded "crafted schema (rewrite)"
+[ -e owned.db ] && fail "crafted schema: rewrite ran the schema text (owned.db created)"
+echo "SELECT count(b) FROM u" >cq.sql
+run out/stdout out/stderr "$SQLSIM" eval --metrics exec,bis,result --sqlite "$CRAFTED" --gold cq.sql --pred cq.sql
+bounded "crafted schema (eval)"
+run out/stdout out/stderr "$SQLSIM" analyze --sqlite "$CRAFTED" --gold cq.sql --pred cq.sql
+bounded "crafted schema (analyze)"
+run out/stdout out/stderr "$SQLSIM" diff --sqlite "$CRAFTED" "SELECT b FROM u" "SELECT count(b) FROM u"
+bounded "crafted schema (diff)"
+[ -e owned.db ] && fail "crafted schema: a reader ran the schema text (owned.db created)"
+echo "ok   crafted schema: no statement of its text ran"
+
+# Functions in a view and a generated column of the database itself.
+for q in "SELECT g FROM s" "SELECT m FROM v"; do
+  printf '%s\n' "$q" >pred.sql
+  run out/stdout out/stderr "$SQLSIM" eval --metrics exec --timeout 2 --sqlite "$SLOWSCHEMA" \
+    --gold gold.sql --pred pred.sql --per-item out/item.jsonl
+  bounded "schema functions: $q"
+  echo "ok   schema functions: $q (${WALL} s): $(grep -o '"error":{"message":"[^"]*' out/item.jsonl | cut -c21-100)"
+done
+
+# Files that are not databases, given as databases.
+head -c 65536 /dev/urandom >dbs/garbage.sqlite
+mkfifo dbs/fifo.sqlite
+for d in dbs/garbage.sqlite dbs/fifo.sqlite dbs /dev/zero; do
+  run out/stdout out/stderr "$SQLSIM" eval --metrics exec --sqlite "$d" --gold gold.sql --pred gold.sql
+  bounded "--sqlite $d"
+  [ "$CODE" != 0 ] && [ "$CODE" -lt 128 ] || fail "--sqlite $d: exit $CODE"
+  echo "ok   --sqlite $d: $(head -c 120 out/stderr)"
+done
+
+# Case 6: a db_id that climbs out of --db-dir.
+printf '[{"question": "q", "query": "SELECT x FROM secret", "db_id": "../outside"}]\n' >trav.json
+printf 'SELECT x FROM secret\n' >trav.sql
+run out/stdout out/stderr "$SQLSIM" eval --metrics exec --db-dir dbs/main/.. --gold trav.json --pred trav.sql \
+  --per-item out/item.jsonl
+bounded "db_id ../outside"
+if grep -q '"bird":1' out/item.jsonl 2>/dev/null; then fail "db_id ../outside: read a database outside --db-dir"; fi
+echo "ok   db_id ../outside: $(head -c 150 out/stderr) $(grep -o '"error":{"message":"[^"]*' out/item.jsonl 2>/dev/null | cut -c21-120)"
+
+# ---------------------------------------------------------------- files and settings
+# Case 7: a directory (or a device) where a file belongs; case 8: settings
+# under which nothing can be scored. Each must exit non-zero with a message.
+TJ=$WORK/tables.json
+printf '[{"db_id": "main", "table_names_original": ["t"], "table_names": ["t"], "column_names_original": [[-1, "*"], [0, "id"], [0, "name"]], "column_names": [[-1, "*"], [0, "id"], [0, "name"]], "column_types": ["text", "number", "text"], "primary_keys": [1], "foreign_keys": []}]\n' >"$TJ"
+printf 'SELECT 1\tmain\n' >goldm.sql
+bad_setting() { # name args...
+  local name=$1
+  shift
+  run out/stdout out/stderr "$SQLSIM" "$@"
+  bounded "$name"
+  if [ "$CODE" = 0 ] || [ "$CODE" -ge 128 ] || ! grep -q "error" out/stderr; then
+    fail "$name: exit $CODE, stderr: $(head -c 200 out/stderr)"
+  else
+    echo "ok   $name: $(head -c 150 out/stderr)"
+  fi
+}
+bad_setting "--tables DIR" eval --metrics match --gold goldm.sql --pred goldm.sql --tables dbs
+bad_setting "--gold DIR" eval --metrics match --gold dbs --pred goldm.sql --tables "$TJ"
+bad_setting "--pred DIR" eval --metrics match --gold goldm.sql --pred dbs --tables "$TJ"
+bad_setting "--gold /dev/zero" eval --metrics match --gold /dev/zero --pred goldm.sql --tables "$TJ"
+bad_setting "analyze --tables DIR" analyze --gold goldm.sql --tables dbs --pred goldm.sql
+bad_setting "--now 9999-99-99" eval --metrics exec --now 9999-99-99 --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "--now 2023-02-30" eval --metrics exec --now 2023-02-30 --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "--db-dir FILE" eval --metrics exec --gold goldm.sql --pred goldm.sql --db-dir "$DB"
+bad_setting "--db-dir missing" eval --metrics exec --gold goldm.sql --pred goldm.sql --db-dir dbs/nope
+bad_setting "--db-dir with no database" eval --metrics exec --gold goldm.sql --pred goldm.sql --db-dir "$WORK/out"
+bad_setting "--timeout inf" eval --metrics exec --timeout inf --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "--timeout nan" eval --metrics exec --timeout nan --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "--timeout -1" eval --metrics exec --timeout -1 --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "-j 0" analyze -j 0 --gold goldm.sql --tables "$TJ" --pred goldm.sql
+bad_setting "-j abc" eval --metrics exec -j abc --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "--iterations 0" eval --metrics ves --iterations 0 --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "rewrite --timeout inf" rewrite --sqlite "$DB" --timeout inf "SELECT 1"
+bad_setting "rewrite --sqlite DIR" rewrite --sqlite dbs "SELECT 1"
+
+# ---------------------------------------------------------------- interrupts
+# Case 9: SIGINT while `sqlsim rewrite` runs the original, builds its adversarial
+# copies (a database of many tables makes that take a while) and times.
+BIG=dbs/big.sqlite
+{
+  echo "BEGIN; CREATE TABLE p (id INTEGER PRIMARY KEY, g INT, v INT); CREATE INDEX pg ON p (g);"
+  echo "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 200000) INSERT INTO p SELECT n, n % 5000, n % 97 FROM c;"
+  awk 'BEGIN { for (i = 0; i < 1500; i++) printf "CREATE TABLE x%d (a INTEGER PRIMARY KEY, b TEXT, c REAL); INSERT INTO x%d SELECT id, g, v FROM p LIMIT 200;\n", i, i }'
+  echo "COMMIT;"
+} | sqlite3 "$BIG"
+sum_big=$(sha256sum "$BIG")
+ls -d /tmp/sqlsim-* 2>/dev/null | sort >out/tmp_before
+set -m # a background job of a script ignores SIGINT unless it has its own process group
+for delay in 0.3 1 2 3 5; do
+  "$SQLSIM" rewrite --sqlite "$BIG" --timeout 20 \
+    "SELECT g FROM p AS a WHERE v > (SELECT avg(v) FROM p AS b WHERE b.g = a.g) GROUP BY g" >out/rw.txt 2>&1 &
+  pid=$!
+  sleep $delay
+  kill -INT $pid 2>/dev/null
+  wait $pid
+  code=$?
+  leftover=$(find "$TMPDIR" -mindepth 1 | head -5)
+  [ -z "$leftover" ] || fail "SIGINT after ${delay} s: left $leftover in TMPDIR"
+  ls -d /tmp/sqlsim-rewrite-* 2>/dev/null | sort >out/tmp_after
+  stray=$(comm -13 out/tmp_before out/tmp_after | head -3)
+  [ -z "$stray" ] || fail "SIGINT after ${delay} s: left $stray"
+  [ "$(sha256sum "$BIG")" = "$sum_big" ] || fail "SIGINT after ${delay} s: the database changed"
+  [ "$code" = 130 ] || [ "$code" = 0 ] || fail "SIGINT after ${delay} s: exit $code"
+  echo "ok   SIGINT during rewrite after ${delay} s: exit $code, nothing left behind"
+  cases=$((cases + 1))
+done
+set +m
+
+# ---------------------------------------------------------------- afterwards
+[ "$(sha256sum dbs/main/main.sqlite "$CRAFTED" "$SLOWSCHEMA" outside.sqlite)" = "$sums_before" ] ||
+  fail "a database changed"
+[ -e owned.db ] && fail "owned.db exists"
+leftover=$(find "$TMPDIR" -mindepth 1 | head -5)
+[ -z "$leftover" ] || fail "TMPDIR not empty after the runs: $leftover"
+stray=$(find "$WORK" -newer gold.sql -type f ! -path "$WORK/out/*" ! -path "$WORK/dbs/*" ! -name '*.sql' ! -name '*.json' | head -5)
+[ -z "$stray" ] || fail "files appeared outside TMPDIR: $stray"
+echo "== $cases runs, $fails failures; slowest ${max_wall} s, peak RSS $((max_rss / 1024)) MB; databases byte-identical; TMPDIR clean"
+[ "$fails" = 0 ]

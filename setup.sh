@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(build-essential cmake libpg-query-dev libprotobuf-c-dev libsqlite3-dev uthash-dev
-          libcmocka-dev libcjson-dev sqlite3 chromium)
+          libcmocka-dev libcjson-dev sqlite3 chromium clang libclang-rt-14-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

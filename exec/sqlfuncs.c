@@ -22,6 +22,7 @@
  * connections (docs/execution.md). */
 #include "sandbox.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -357,6 +358,8 @@ static void replace_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_error_toobig(ctx);
     return;
   }
+  sbx_guard *g = sqlite3_user_data(ctx);
+  unsigned long work = 0;
   sqlite3_int64 cap = ns + 1, len = 0, i = 0;
   unsigned char *out = sqlite3_malloc64((sqlite3_uint64)cap);
   if (!out) {
@@ -367,6 +370,13 @@ static void replace_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     const unsigned char *m = memmem(str + i, (size_t)(ns - i), pat, (size_t)np);
     if (!m) break;
     sqlite3_int64 at = (sqlite3_int64)(m - str);
+    /* linear in all, but a memmem() that checks its whole haystack per call
+     * (a sanitizer's) is not: the clock is read every thousand matches */
+    if (over_time(g, &work, (unsigned long)(at - i + np + nr) + 64)) {
+      sqlite3_free(out);
+      stopped(ctx);
+      return;
+    }
     sqlite3_int64 need = len + (at - i) + nr + (ns - at - np) + 1;
     if (need - 1 > limit && nr > np) {
       sqlite3_free(out);
@@ -480,11 +490,13 @@ static int char_precision_over(const unsigned char *f, int argc, sqlite3_value *
     if (*f++ != '%') continue;
     int dot = 0;
     sqlite3_int64 prec = -1;
+    uint32_t digits = 0;
     for (; *f; f++) {
       unsigned char c = *f;
       if (c == '.') {
         dot = 1;
         prec = 0;
+        digits = 0;
       } else if (c == '*') {
         sqlite3_int64 v = arg < argc ? sqlite3_value_int64(argv[arg]) : 0;
         arg++;
@@ -493,7 +505,12 @@ static int char_precision_over(const unsigned char *f, int argc, sqlite3_value *
           prec = p < 0 ? (p >= -2147483647 ? -(sqlite3_int64)p : -1) : p;
         }
       } else if (c >= '0' && c <= '9') {
-        if (dot && prec <= limit) prec = prec * 10 + (c - '0');
+        /* SQLite 3.40 reads digits into a 32-bit unsigned that wraps, then
+         * keeps 31 bits: '%.4294967297c' is one character */
+        if (dot) {
+          digits = digits * 10u + (unsigned)(c - '0');
+          prec = digits & 0x7fffffff;
+        }
       } else if (!strchr("-+ #!,l", c)) {
         break;
       }

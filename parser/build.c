@@ -517,15 +517,30 @@ static sqlsim_node *build_case(build_ctx *c, const cJSON *b) {
   return c->rc ? NULL : n;
 }
 
-/* The type name as the user wrote it: words from the TypeName's location,
- * plus one parenthesized modifier list. */
+/* 1 if the word can continue a type name of several words as PostgreSQL's
+ * grammar has them (double precision, character varying, timestamp with time
+ * zone, interval day to second): any other word after a type is the next
+ * part of the query (`a::int OR b`, `a::int alias`). */
+static int type_word_continues(const fe_result *fe, int k) {
+  static const char *const words[] = {"precision", "varying", "with", "without", "time", "zone", "char",
+                                      "character", "year", "month", "day", "hour", "minute", "second", "to"};
+  const fe_tok *tk = &fe->toks[k];
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+    if (strlen(words[i]) == (size_t)tk->len && !strncasecmp(fe->orig + tk->start, words[i], (size_t)tk->len))
+      return 1;
+  return 0;
+}
+
+/* The type name as the user wrote it: words from the TypeName's location
+ * (a quoted name is one word), plus one parenthesized modifier list. */
 static const char *type_text(build_ctx *c, const cJSON *tn) {
   int at = loc(c, tn);
   int t = at >= 0 ? fe_token_at(c->fe, at) : -1;
   if (t >= 0 && (c->fe->toks[t].type == FT_WORD || c->fe->toks[t].type == FT_QUOTED)) {
     int first = t, last = t;
     int k = fe_next_sig(c->fe, t);
-    while (k < c->fe->ntoks && c->fe->toks[k].type == FT_WORD) {
+    while (c->fe->toks[t].type == FT_WORD && k < c->fe->ntoks && c->fe->toks[k].type == FT_WORD &&
+           type_word_continues(c->fe, k)) {
       last = k;
       k = fe_next_sig(c->fe, k);
     }

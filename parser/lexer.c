@@ -570,40 +570,75 @@ static int cmp_class(const fe_result *r, int i) {
   return 0;
 }
 
-/* a = b = c: SQLite reads (a = b) = c; PostgreSQL's comparisons do not
- * associate, so the left part gets explicit parentheses. A run restarts at
- * every word, comma or parenthesis that ends an operand list. */
-static void plan_comparison_chains(fe_result *r, plan *p) {
-  enum { MAXD = 64 };
-  int start[MAXD], cls[MAXD];
-  for (int d = 0; d < MAXD; d++) start[d] = -1, cls[d] = 0;
+/* Comparison runs. SQLite's comparisons associate to the left and come in
+ * two precedence levels, < <= > >= above = == <> !=: a = b = c is
+ * (a = b) = c, and a = b < c is a = (b < c). PostgreSQL's comparisons share
+ * one level and do not associate, so the front end writes SQLite's grouping
+ * out: the left part of every run of one level in parentheses, and a run of
+ * the upper level that is an operand of the lower one in parentheses.
+ *
+ * Per parenthesis depth: s1/n1 the first token and operator count of the
+ * current run of = operators, s2/n2 those of the current run of < operators
+ * (the = run's current operand). A comma, a keyword that ends an operand
+ * list, or the end of the group ends both. A parenthesized operand, (x) or
+ * f(x), is one operand of the run around it. Linear at any depth. */
+typedef struct chain_level {
+  int s1, n1, s2, n2;
+} chain_level;
+
+static void chain_wrap(plan *p, int from, int to) {
+  p->opens[from]++;
+  p->closes[to]++;
+}
+
+static void chain_end(plan *p, chain_level *l, int last) {
+  if (l->n1 > 0 && l->n2 > 0 && last >= l->s2) chain_wrap(p, l->s2, last); /* a = b < c */
+  *l = (chain_level){-1, 0, -1, 0};
+}
+
+static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
+  int maxd = 0;
+  for (int i = 0; i < r->ntoks; i++)
+    if (r->toks[i].depth > maxd) maxd = r->toks[i].depth;
+  chain_level *lv = sqlsim_arena_alloc(a, sizeof *lv * (size_t)(maxd + 2));
+  for (int d = 0; d < maxd + 2; d++) lv[d] = (chain_level){-1, 0, -1, 0};
+  int last = -1; /* the last significant token */
   for (int i = 0; i < r->ntoks; i++) {
     const fe_tok *t = &r->toks[i];
     if (t->type == FT_WS || t->type == FT_COMMENT) continue;
-    int d = t->depth;
-    if (d >= MAXD - 1) continue;
-    if (t->type == FT_LPAREN) {
-      if (start[d] < 0) start[d] = i;
-      start[d + 1] = -1, cls[d + 1] = 0;
+    int d = t->depth < 0 ? 0 : t->depth;
+    chain_level *l = &lv[d];
+    if (t->type == FT_RPAREN) { /* ends the group inside; the operand it closes goes on */
+      chain_end(p, &lv[d + 1], last);
+      last = i;
       continue;
     }
-    if (t->type == FT_COMMA || t->type == FT_SEMI || t->type == FT_RPAREN ||
-        tok_in(r, i, KF_BOUND)) {
-      start[d] = -1, cls[d] = 0;
+    if (t->type == FT_COMMA || t->type == FT_SEMI || tok_in(r, i, KF_BOUND)) {
+      chain_end(p, l, last);
+      last = i;
       continue;
     }
     int c = cmp_class(r, i);
-    if (c && start[d] >= 0 && cls[d] == c) {
-      p->opens[start[d]]++;
-      p->closes[prev_sig(r, i)]++;
+    if (c == 2) {
+      if (l->n2 > 0) chain_wrap(p, l->s2, last); /* (a < b) < c */
+      l->n2++;
+    } else if (c == 1) {
+      if (l->n2 > 0) chain_wrap(p, l->s2, last); /* (a < b) = c */
+      if (l->n1 > 0) chain_wrap(p, l->s1, last); /* (a = b) = c */
+      l->n1++;
+      l->s2 = -1, l->n2 = 0;
+    } else {
+      if (l->s1 < 0) l->s1 = i;
+      if (l->s2 < 0) l->s2 = i;
+      if (t->type == FT_LPAREN) lv[d + 1] = (chain_level){-1, 0, -1, 0};
     }
-    if (c) cls[d] = c;
-    if (start[d] < 0) start[d] = i;
+    last = i;
   }
+  for (int d = 0; d < maxd + 2; d++) chain_end(p, &lv[d], last);
 }
 
 static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
-  plan_comparison_chains(r, p);
+  plan_comparison_chains(a, r, p);
   int n = r->ntoks;
   int nsynth = 0, nparams = 0;
   /* FROM-clause state per depth (parentheses rarely nest past 64). */

@@ -456,6 +456,8 @@ static void p_node(printer *p, const sqlsim_node *n) {
   case SQLSIM_N_UNOP:
     sb_puts(&p->sb, n->op == SQLSIM_OP_NEG ? "-" : n->op == SQLSIM_OP_PLUS ? "+"
                     : n->op == SQLSIM_OP_BITNOT ? "~" : (n->text ? n->text : "?"));
+    /* another dialect's prefix operator (@, |/, ...) would fuse with a following name */
+    if (n->op != SQLSIM_OP_NEG && n->op != SQLSIM_OP_PLUS && n->op != SQLSIM_OP_BITNOT) sb_putc(&p->sb, ' ');
     p_operand(p, n->kids[0], PR_ATOM);
     break;
   case SQLSIM_N_AND:

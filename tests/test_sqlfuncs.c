@@ -151,6 +151,7 @@ static void test_instr_replace_trim(void **state) {
       "SELECT ']' GLOB '[]]'",                    "SELECT 'a' LIKE 'a\\'",
       "SELECT 'a' LIKE 'a\\' ESCAPE '\\'",        "SELECT printf('%d|%5.2f|%s|%q|%Q|%w', 3, 2.5, 'x', 'it''s', NULL, 'a\"b')",
       "SELECT printf('%.*c', 5, 'x')",            "SELECT printf('%.*c', -5, 'x')",
+      "SELECT printf('%.4294967299c', 'x')",      "SELECT printf('%5.2147483651c|%.0c', 'x', 'y')",
       "SELECT printf('%*d|%-*d|', 4, 1, 4, 2)",   "SELECT printf()",
       "SELECT printf(NULL)",                      "SELECT format('%s %s', 1)",
       "SELECT printf('%!.3g %,d', 1.5, 1234567)", "SELECT printf('%z', 'x')",

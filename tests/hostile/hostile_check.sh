@@ -78,7 +78,7 @@ sql_case() { # name expected-substring sql
   bounded "$name"
   [ "$CODE" = 0 ] || { fail "$name: exit $CODE: $(head -c 300 out/stderr)"; return; }
   grep -q '"bird":0' out/item.jsonl || fail "$name: scored as correct: $(head -c 300 out/item.jsonl)"
-  if [ "$want" != "-" ] && ! grep -qF "$want" out/item.jsonl; then
+  if [ "$want" != "-" ] && ! printf '%s\n' "$want" | tr '|' '\n' | grep -qF -f - out/item.jsonl; then
     fail "$name: error does not say '$want': $(grep -o '"error":.*' out/item.jsonl | head -c 300)"
   fi
   echo "ok   $name (${WALL} s, $((RSS / 1024)) MB): $(grep -o '"error":{"message":"[^"]*' out/item.jsonl | cut -c21-110)"
@@ -132,8 +132,11 @@ run out/stdout out/stderr "$SQLSIM" analyze --sqlite "$CRAFTED" --gold cq.sql --
 bounded "crafted schema (analyze)"
 run out/stdout out/stderr "$SQLSIM" diff --sqlite "$CRAFTED" "SELECT b FROM u" "SELECT count(b) FROM u"
 bounded "crafted schema (diff)"
-[ -e owned.db ] && fail "crafted schema: a reader ran the schema text (owned.db created)"
-echo "ok   crafted schema: no statement of its text ran"
+if [ -e owned.db ]; then
+  fail "crafted schema: a reader ran the schema text (owned.db created)"
+else
+  echo "ok   crafted schema: no statement of its text ran"
+fi
 
 # Functions in a view and a generated column of the database itself.
 for q in "SELECT g FROM s" "SELECT m FROM v"; do

@@ -771,6 +771,11 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
     }
     case FT_OP:
       if (tok_op(r, i, "==")) p->repl[i] = "=";
+      /* PostgreSQL reads a run of operator characters as one operator
+       * (`>>>>`, `||-`, `<=-` trimmed by its own rules); SQLite reads its
+       * tokens. A space between two operators that touch keeps SQLite's. */
+      if (i + 1 < n && r->toks[i + 1].type == FT_OP && r->toks[i + 1].start == t->start + t->len)
+        append(a, &p->after[i], " ");
       break;
     case FT_PARAM:
       /* SQLite's ?, ?N, :name, @name and $name: PostgreSQL knows only $N */

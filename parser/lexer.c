@@ -579,12 +579,17 @@ static int cmp_class(const fe_result *r, int i) {
  *
  * Per parenthesis depth: s1/n1 the first token and operator count of the
  * current run of = operators, s2/n2 those of the current run of < operators
- * (the = run's current operand). A comma, a keyword that ends an operand
- * list, or the end of the group ends both. A parenthesized operand, (x) or
- * f(x), is one operand of the run around it. Linear at any depth. */
+ * (the = run's current operand), and whether an operand has just ended. A
+ * comma, a keyword that ends an operand list, a word or literal right after
+ * an operand (an alias, DESC), or the end of the group ends the run. A
+ * parenthesized operand, (x) or f(x), is one operand of the run around it.
+ * Linear at any depth. */
 typedef struct chain_level {
   int s1, n1, s2, n2;
+  int after; /* an operand has just ended */
 } chain_level;
+
+static const chain_level chain_none = {-1, 0, -1, 0, 0};
 
 static void chain_wrap(plan *p, int from, int to) {
   p->opens[from]++;
@@ -593,7 +598,12 @@ static void chain_wrap(plan *p, int from, int to) {
 
 static void chain_end(plan *p, chain_level *l, int last) {
   if (l->n1 > 0 && l->n2 > 0 && last >= l->s2) chain_wrap(p, l->s2, last); /* a = b < c */
-  *l = (chain_level){-1, 0, -1, 0};
+  *l = chain_none;
+}
+
+static void chain_operand(chain_level *l, int i) {
+  if (l->s1 < 0) l->s1 = i;
+  if (l->s2 < 0) l->s2 = i;
 }
 
 static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
@@ -601,36 +611,40 @@ static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
   for (int i = 0; i < r->ntoks; i++)
     if (r->toks[i].depth > maxd) maxd = r->toks[i].depth;
   chain_level *lv = sqlsim_arena_alloc(a, sizeof *lv * (size_t)(maxd + 2));
-  for (int d = 0; d < maxd + 2; d++) lv[d] = (chain_level){-1, 0, -1, 0};
+  for (int d = 0; d < maxd + 2; d++) lv[d] = chain_none;
   int last = -1; /* the last significant token */
   for (int i = 0; i < r->ntoks; i++) {
     const fe_tok *t = &r->toks[i];
     if (t->type == FT_WS || t->type == FT_COMMENT) continue;
     int d = t->depth < 0 ? 0 : t->depth;
     chain_level *l = &lv[d];
+    int c = cmp_class(r, i);
     if (t->type == FT_RPAREN) { /* ends the group inside; the operand it closes goes on */
       chain_end(p, &lv[d + 1], last);
-      last = i;
-      continue;
-    }
-    if (t->type == FT_COMMA || t->type == FT_SEMI || tok_in(r, i, KF_BOUND)) {
+      l->after = 1;
+    } else if (t->type == FT_COMMA || t->type == FT_SEMI || tok_in(r, i, KF_BOUND | KF_FROM_END | KF_NOT_ALIAS | KF_RESET) ||
+               tok_is(r, i, KW_AS)) {
       chain_end(p, l, last);
-      last = i;
-      continue;
-    }
-    int c = cmp_class(r, i);
-    if (c == 2) {
+    } else if (c == 2) {
       if (l->n2 > 0) chain_wrap(p, l->s2, last); /* (a < b) < c */
       l->n2++;
+      l->after = 0;
     } else if (c == 1) {
       if (l->n2 > 0) chain_wrap(p, l->s2, last); /* (a < b) = c */
       if (l->n1 > 0) chain_wrap(p, l->s1, last); /* (a = b) = c */
       l->n1++;
       l->s2 = -1, l->n2 = 0;
+      l->after = 0;
+    } else if (t->type == FT_OP || t->type == FT_DOT || tok_is(r, i, KW_COLLATE)) {
+      chain_operand(l, i); /* a prefix operator starts an operand; the others continue one */
+      l->after = 0;
+    } else if (t->type == FT_LPAREN) { /* a group, or a call's arguments */
+      chain_operand(l, i);
+      lv[d + 1] = chain_none;
     } else {
-      if (l->s1 < 0) l->s1 = i;
-      if (l->s2 < 0) l->s2 = i;
-      if (t->type == FT_LPAREN) lv[d + 1] = (chain_level){-1, 0, -1, 0};
+      if (l->after) chain_end(p, l, last);
+      chain_operand(l, i);
+      l->after = 1;
     }
     last = i;
   }

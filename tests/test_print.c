@@ -21,6 +21,7 @@ static const char *cases[] = {
     "SELECT 1 < (2) > 0, (1) < 2 > 0, 1 < abs(2) > 0, 3 > (2 > 1) > 0 = (1) = 1",
     "SELECT 1 < 2 = 1, 0 = 2 < 1, 1 = 2 < 3 < 4 = 0 AND 1 < 2 > 3 = 0, 2 <> 1 < 0 != 1 >= 1",
     "SELECT 'a'||-1, 1>=-1, 2<-1, 3*-1, 1<>-1, 5==-5, 1-+1, 1+-+-1, 8>>1>2, 1<<2<<1",
+    "SELECT 1 = 2 < 3 x, 1 = 1 < 2 AS y, 'a' = 'b' < 'c' COLLATE nocase ORDER BY 1 = 2 < 3 DESC, 2",
     "SELECT NOT (1 = 2), NOT 1 = 2",
     "SELECT 1 BETWEEN 0 AND 2 AND 1",
     "SELECT (1 < 2) + 1",

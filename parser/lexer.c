@@ -651,8 +651,146 @@ static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
   for (int d = 0; d < maxd + 2; d++) chain_end(p, &lv[d], last);
 }
 
+/* Operator precedence where the two grammars differ. SQLite binds ||, ->
+ * and ->> tighter than * and +, and a prefix ~ tighter than any binary
+ * operator; PostgreSQL reads all of them as its generic operators, below +
+ * and -. So '1' || 2 + 3 is ('1' || 2) + 3 in SQLite and '1' || (2 + 3) in
+ * PostgreSQL, and ~1 + 1 is (~1) + 1 against ~(1 + 1). The front end puts
+ * each run of || operands, and each ~ with its operand, in parentheses.
+ * An operand here is what SQLite binds tighter than ||: prefix - + ~, then
+ * a literal, a name (a.b), a call f(..), a group (..) or CASE .. END, then
+ * COLLATE suffixes. Linear: each operand is found from its ends. */
+typedef struct atom_maps {
+  int *open_of; /* per ')': its '(' (-1 if none) */
+  int *case_of; /* per END: its CASE; per CASE: its END (-1 if none) */
+} atom_maps;
+
+static int is_operand_end(const fe_result *r, int i) {
+  if (i < 0 || i >= r->ntoks) return 0;
+  switch (r->toks[i].type) {
+  case FT_RPAREN: case FT_QUOTED: case FT_STRING: case FT_NUMBER: case FT_BLOB: case FT_HEX: case FT_PARAM:
+    return 1;
+  case FT_WORD:
+    return !r->toks[i].kw || tok_is(r, i, KW_NULL_) || tok_is(r, i, KW_TRUE) || tok_is(r, i, KW_FALSE) ||
+           tok_is(r, i, KW_END) || tok_in(r, i, KF_PG_RESERVED);
+  default:
+    return 0;
+  }
+}
+
+static int is_prefix_op(const fe_result *r, int i) {
+  return (tok_op(r, i, "-") || tok_op(r, i, "+") || tok_op(r, i, "~")) && !is_operand_end(r, prev_sig(r, i));
+}
+
+static int is_name(const fe_result *r, int i) {
+  return i >= 0 && i < r->ntoks && (r->toks[i].type == FT_QUOTED || (r->toks[i].type == FT_WORD && !tok_in(r, i, KF_BOUND | KF_FROM_END | KF_NOT_ALIAS | KF_RESET)));
+}
+
+/* The last token of the operand that starts at i, or -1. */
+static int operand_end(const fe_result *r, const atom_maps *m, int i) {
+  int n = r->ntoks;
+  while (i < n && is_prefix_op(r, i)) i = fe_next_sig(r, i);
+  if (i >= n) return -1;
+  int e;
+  const fe_tok *t = &r->toks[i];
+  if (t->type == FT_LPAREN) {
+    e = r->match[i] < n ? r->match[i] : -1;
+  } else if (tok_is(r, i, KW_CASE)) {
+    e = m->case_of[i];
+  } else if (is_name(r, i)) {
+    e = i;
+    while (fe_next_sig(r, e) < n && r->toks[fe_next_sig(r, e)].type == FT_DOT && is_name(r, fe_next_sig(r, fe_next_sig(r, e))))
+      e = fe_next_sig(r, fe_next_sig(r, e));
+    int k = fe_next_sig(r, e);
+    if (k < n && r->toks[k].type == FT_LPAREN) e = r->match[k] < n ? r->match[k] : -1;
+  } else if (t->type == FT_STRING || t->type == FT_NUMBER || t->type == FT_BLOB || t->type == FT_HEX ||
+             t->type == FT_PARAM || tok_is(r, i, KW_NULL_) || tok_is(r, i, KW_TRUE) || tok_is(r, i, KW_FALSE)) {
+    e = i;
+  } else {
+    return -1;
+  }
+  while (e >= 0 && tok_is(r, fe_next_sig(r, e), KW_COLLATE) && fe_next_sig(r, fe_next_sig(r, e)) < n) {
+    int k = fe_next_sig(r, fe_next_sig(r, e));
+    if (r->toks[k].type != FT_WORD && r->toks[k].type != FT_QUOTED && r->toks[k].type != FT_STRING) break;
+    e = k;
+  }
+  return e;
+}
+
+/* The first token of the operand that ends at j, or -1. */
+static int operand_start(const fe_result *r, const atom_maps *m, int j) {
+  int k = j;
+  while (k >= 0 && (r->toks[k].type == FT_WORD || r->toks[k].type == FT_QUOTED || r->toks[k].type == FT_STRING) &&
+         tok_is(r, prev_sig(r, k), KW_COLLATE))
+    k = prev_sig(r, prev_sig(r, k));
+  if (k < 0) return -1;
+  const fe_tok *t = &r->toks[k];
+  if (t->type == FT_RPAREN) {
+    k = m->open_of[k];
+    if (k < 0) return -1;
+    int pv = prev_sig(r, k);
+    if (is_name(r, pv)) k = pv; /* a call */
+    else if (tok_in(r, pv, ~0u)) return -1; /* x IN (..): the list is not an operand */
+    else return k;
+  } else if (tok_is(r, k, KW_END)) {
+    return m->case_of[k] < 0 ? -1 : m->case_of[k];
+  } else if (!is_name(r, k) && t->type != FT_STRING && t->type != FT_NUMBER && t->type != FT_BLOB &&
+             t->type != FT_HEX && t->type != FT_PARAM && !tok_is(r, k, KW_NULL_) && !tok_is(r, k, KW_TRUE) &&
+             !tok_is(r, k, KW_FALSE)) {
+    return -1;
+  }
+  while (prev_sig(r, k) >= 0 && r->toks[prev_sig(r, k)].type == FT_DOT && is_name(r, prev_sig(r, prev_sig(r, k))))
+    k = prev_sig(r, prev_sig(r, k));
+  while (prev_sig(r, k) >= 0 && is_prefix_op(r, prev_sig(r, k))) k = prev_sig(r, k);
+  return k;
+}
+
+static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
+  int n = r->ntoks;
+  atom_maps m;
+  m.open_of = sqlsim_arena_alloc(a, sizeof *m.open_of * (size_t)(n + 1));
+  m.case_of = sqlsim_arena_alloc(a, sizeof *m.case_of * (size_t)(n + 1));
+  int *stack = sqlsim_arena_alloc(a, sizeof *stack * (size_t)(n + 1));
+  int top = 0;
+  for (int i = 0; i < n; i++) m.open_of[i] = m.case_of[i] = -1;
+  for (int i = 0; i < n; i++)
+    if (r->toks[i].type == FT_LPAREN && r->match[i] < n) m.open_of[r->match[i]] = i;
+  for (int i = 0; i < n; i++) { /* CASE .. END pairs, within their parentheses */
+    if (tok_is(r, i, KW_CASE)) {
+      stack[top++] = i;
+    } else if (tok_is(r, i, KW_END) && top > 0 && r->toks[stack[top - 1]].depth == r->toks[i].depth) {
+      int c = stack[--top];
+      m.case_of[i] = c;
+      m.case_of[c] = i;
+    }
+  }
+  int rs = -1, re = -1; /* the current run of || operands */
+  for (int i = 0; i < n; i++) {
+    if (r->toks[i].type != FT_OP) continue;
+    if (tok_op(r, i, "~") && is_prefix_op(r, i)) {
+      int e = operand_end(r, &m, i);
+      if (e >= 0) {
+        p->opens[i]++;
+        p->closes[e]++;
+      }
+      continue;
+    }
+    if (!tok_op(r, i, "||") && !tok_op(r, i, "->") && !tok_op(r, i, "->>")) continue;
+    int L = operand_start(r, &m, prev_sig(r, i)), R = operand_end(r, &m, fe_next_sig(r, i));
+    if (L < 0 || R < 0) continue;
+    if (rs >= 0 && L >= rs && L <= re) {
+      re = R;
+      continue;
+    }
+    if (rs >= 0) p->opens[rs]++, p->closes[re]++;
+    rs = L, re = R;
+  }
+  if (rs >= 0) p->opens[rs]++, p->closes[re]++;
+}
+
 static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
   plan_comparison_chains(a, r, p);
+  plan_sqlite_precedence(a, r, p);
   int n = r->ntoks;
   int nsynth = 0, nparams = 0;
   /* FROM-clause state per depth (parentheses rarely nest past 64). */

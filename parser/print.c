@@ -76,7 +76,19 @@ static int op_prec(int op) {
   }
 }
 
+/* An operator SQLite does not have (PostgreSQL's !, @, ^, @> ...): it has no
+ * place in SQLite's precedence and PostgreSQL puts all of them on one level,
+ * so it is printed fully parenthesized: its operands as atoms, itself in
+ * parentheses wherever it is an operand. */
+static int foreign_op(const sqlsim_node *n) {
+  if (n->kind == SQLSIM_N_UNOP)
+    return n->op != SQLSIM_OP_NEG && n->op != SQLSIM_OP_PLUS && n->op != SQLSIM_OP_BITNOT;
+  return n->kind == SQLSIM_N_BINOP && n->op == SQLSIM_OP_OTHER &&
+         !(n->text && (!strcmp(n->text, "->") || !strcmp(n->text, "->>")));
+}
+
 static int prec(const sqlsim_node *n) {
+  if (foreign_op(n)) return 0;
   switch (n->kind) {
   case SQLSIM_N_OR: return n->nkids > 1 ? PR_OR : PR_ATOM;
   case SQLSIM_N_AND: return n->nkids > 1 ? PR_AND : PR_ATOM;
@@ -443,10 +455,10 @@ static void p_node(printer *p, const sqlsim_node *n) {
     sb_puts(&p->sb, n->text);
     break;
   case SQLSIM_N_BINOP: {
-    int pr = op_prec(n->op);
+    int pr = foreign_op(n) ? PR_ATOM : op_prec(n->op);
     p_operand(p, n->kids[0], pr);
     sb_printf(&p->sb, " %s ", op_text(n));
-    p_operand(p, n->kids[1], pr + 1);
+    p_operand(p, n->kids[1], pr == PR_ATOM ? pr : pr + 1);
     if (n->nkids > 2 && n->kids[2]) {
       sb_puts(&p->sb, " ESCAPE ");
       p_operand(p, n->kids[2], pr + 1);
@@ -457,7 +469,7 @@ static void p_node(printer *p, const sqlsim_node *n) {
     sb_puts(&p->sb, n->op == SQLSIM_OP_NEG ? "-" : n->op == SQLSIM_OP_PLUS ? "+"
                     : n->op == SQLSIM_OP_BITNOT ? "~" : (n->text ? n->text : "?"));
     /* another dialect's prefix operator (@, |/, ...) would fuse with a following name */
-    if (n->op != SQLSIM_OP_NEG && n->op != SQLSIM_OP_PLUS && n->op != SQLSIM_OP_BITNOT) sb_putc(&p->sb, ' ');
+    if (foreign_op(n)) sb_putc(&p->sb, ' ');
     p_operand(p, n->kids[0], PR_ATOM);
     break;
   case SQLSIM_N_AND:

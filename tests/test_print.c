@@ -22,6 +22,9 @@ static const char *cases[] = {
     "SELECT 1 < 2 = 1, 0 = 2 < 1, 1 = 2 < 3 < 4 = 0 AND 1 < 2 > 3 = 0, 2 <> 1 < 0 != 1 >= 1",
     "SELECT 'a'||-1, 1>=-1, 2<-1, 3*-1, 1<>-1, 5==-5, 1-+1, 1+-+-1, 8>>1>2, 1<<2<<1",
     "SELECT 1 = 2 < 3 x, 1 = 1 < 2 AS y, 'a' = 'b' < 'c' COLLATE nocase ORDER BY 1 = 2 < 3 DESC, 2",
+    "SELECT ~1 + 1, ~ 2 * 3, - ~ 2 * 3, 1 + 2 || 3, '1' || 2 + 3, 2 & 1 || 1, 1 || 2 || 3 * 2",
+    "SELECT - 2 || 3, 'a' || CASE WHEN 1 THEN 'b' END * 2, abs(1) || abs(2) * 2, 1 IN (1, 2) || 'x'",
+    "SELECT 'a' COLLATE nocase || 'b' * 2, (1) || (2) * 3, 2 * (1) || 3, ~(1) || 2, 2 * ~1 || 1",
     "SELECT NOT (1 = 2), NOT 1 = 2",
     "SELECT 1 BETWEEN 0 AND 2 AND 1",
     "SELECT (1 < 2) + 1",
@@ -128,9 +131,9 @@ static void test_case_kept(void **state) {
   sqlsim_query_free(q);
 }
 
-/* A cast's type is the words PostgreSQL's grammar reads as one type, never
- * the words after it (a fuzz finding: `a::int OR b` printed as a cast to
- * "int OR b"). */
+/* Fuzz findings: a cast's type is the words PostgreSQL's grammar reads as one
+ * type, never the words after it (`a::int OR b` printed as a cast to
+ * "int OR b"); PostgreSQL's own operators print so they read back the same. */
 static void test_cast_type_words(void **state) {
   (void)state;
   static const char *in_out[][2] = {
@@ -140,6 +143,8 @@ static void test_cast_type_words(void **state) {
       {"SELECT CAST(a AS double precision), a::timestamp with time zone FROM t",
        "SELECT CAST(a AS double precision), CAST(a AS timestamp with time zone) FROM t"},
       {"SELECT CAST(a AS character varying(10)) FROM t", "SELECT CAST(a AS character varying(10)) FROM t"},
+      /* PostgreSQL's own operators, fully parenthesized (no SQLite precedence to lean on) */
+      {"SELECT a | b ! ! ! c, @ -5 + 1, 2 ^ 3 * 4 FROM t", "SELECT (a | b) ! (! (! c)), @ (-5 + 1), (2 ^ 3) * 4 FROM t"},
   };
   for (size_t i = 0; i < sizeof in_out / sizeof in_out[0]; i++) {
     sqlsim_query *q;

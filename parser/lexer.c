@@ -902,12 +902,13 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
                  !(nx < n && r->toks[nx].type == FT_LPAREN &&
                    (pv < 0 || r->toks[pv].type == FT_LPAREN || r->toks[pv].type == FT_COMMA ||
                     r->toks[pv].type == FT_OP || tok_is(r, pv, KW_SELECT)))) {
+        /* spaced: an operator touching `~x` would read as one (~~#) */
         int glob = tok_is(r, i, KW_GLOB);
         if (tok_is(r, pv, KW_NOT)) {
           p->repl[pv] = "";
-          p->repl[i] = glob ? "!~#" : "!~##";
+          p->repl[i] = glob ? " !~# " : " !~## ";
         } else {
-          p->repl[i] = glob ? "~#" : "~##";
+          p->repl[i] = glob ? " ~# " : " ~## ";
         }
       } else if (tok_in(r, i, KF_PG_RESERVED) && !tok_is(r, pv, KW_AS) &&
                  !(pv >= 0 && r->toks[pv].type == FT_DOT)) {

@@ -281,19 +281,22 @@ static sqlsim_node *build_aexpr(build_ctx *c, const cJSON *b) {
   if (!kind) kind = "AEXPR_OP";
   const cJSON *lw = jget(b, "lexpr"), *rw = jget(b, "rexpr");
   if (!strcmp(kind, "AEXPR_OP") && !lw) {
+    /* SQLite's prefix operators are - + ~ (NOT is its own node). PostgreSQL
+     * reads any other operator as one too (@ -5, |/ 4), and GLOB with
+     * nothing before it (the front end hands it over as ~#): refused here
+     * with the position, as SQLite refuses them. */
+    if (strcmp(name, "-") && strcmp(name, "+") && strcmp(name, "~")) {
+      int glob = strchr(name, '#') && strchr(name, '~');
+      build_fail(c, SQLSIM_ESYNTAX, start, glob ? "GLOB or REGEXP with no left operand" : "not an SQLite prefix operator:",
+                 glob ? NULL : name);
+      return NULL;
+    }
     sqlsim_node *x = build_expr(c, rw);
     if (c->rc) return NULL;
     sqlsim_node *n = node_new(c->a, SQLSIM_N_UNOP, 1);
     n->kids[0] = x;
     n->start = start;
-    if (!strcmp(name, "-")) n->op = SQLSIM_OP_NEG;
-    else if (!strcmp(name, "+")) n->op = SQLSIM_OP_PLUS;
-    else if (!strcmp(name, "~")) n->op = SQLSIM_OP_BITNOT;
-    else {
-      n->op = SQLSIM_OP_OTHER;
-      n->text = sqlsim_arena_strdup(c->a, name);
-      n->flags |= SQLSIM_F_DIALECT;
-    }
+    n->op = !strcmp(name, "-") ? SQLSIM_OP_NEG : !strcmp(name, "+") ? SQLSIM_OP_PLUS : SQLSIM_OP_BITNOT;
     return n;
   }
   if (!strcmp(kind, "AEXPR_IN")) {

@@ -76,13 +76,11 @@ static int op_prec(int op) {
   }
 }
 
-/* An operator SQLite does not have (PostgreSQL's !, @, ^, @> ...): it has no
+/* A binary operator SQLite does not have (PostgreSQL's !, ^, # ...): it has no
  * place in SQLite's precedence and PostgreSQL puts all of them on one level,
  * so it is printed fully parenthesized: its operands as atoms, itself in
  * parentheses wherever it is an operand. */
 static int foreign_op(const sqlsim_node *n) {
-  if (n->kind == SQLSIM_N_UNOP)
-    return n->op != SQLSIM_OP_NEG && n->op != SQLSIM_OP_PLUS && n->op != SQLSIM_OP_BITNOT;
   return n->kind == SQLSIM_N_BINOP && n->op == SQLSIM_OP_OTHER &&
          !(n->text && (!strcmp(n->text, "->") || !strcmp(n->text, "->>")));
 }
@@ -468,8 +466,6 @@ static void p_node(printer *p, const sqlsim_node *n) {
   case SQLSIM_N_UNOP:
     sb_puts(&p->sb, n->op == SQLSIM_OP_NEG ? "-" : n->op == SQLSIM_OP_PLUS ? "+"
                     : n->op == SQLSIM_OP_BITNOT ? "~" : (n->text ? n->text : "?"));
-    /* another dialect's prefix operator (@, |/, ...) would fuse with a following name */
-    if (foreign_op(n)) sb_putc(&p->sb, ' ');
     p_operand(p, n->kids[0], PR_ATOM);
     break;
   case SQLSIM_N_AND:

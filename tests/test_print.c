@@ -144,7 +144,7 @@ static void test_cast_type_words(void **state) {
        "SELECT CAST(a AS double precision), CAST(a AS timestamp with time zone) FROM t"},
       {"SELECT CAST(a AS character varying(10)) FROM t", "SELECT CAST(a AS character varying(10)) FROM t"},
       /* PostgreSQL's own operators, fully parenthesized (no SQLite precedence to lean on) */
-      {"SELECT a | b ! ! ! c, @ -5 + 1, 2 ^ 3 * 4 FROM t", "SELECT (a | b) ! (! (! c)), @ (-5 + 1), (2 ^ 3) * 4 FROM t"},
+      {"SELECT a | b ! c, 2 ^ 3 * 4, 2 * 3 ^ 4 FROM t", "SELECT (a | b) ! c, (2 ^ 3) * 4, (3 ^ 4) * 2 FROM t"},
   };
   for (size_t i = 0; i < sizeof in_out / sizeof in_out[0]; i++) {
     sqlsim_query *q;
@@ -153,6 +153,17 @@ static void test_cast_type_words(void **state) {
     assert_string_equal(p, in_out[i][1]);
     free(p);
     sqlsim_query_free(q);
+  }
+  /* and prefix operators SQLite does not have are refused, with the position */
+  static const char *refused[][2] = {{"SELECT @ -5 + 1", "not an SQLite prefix operator: @"},
+                                     {"SELECT a FROM t WHERE ! ! a", "not an SQLite prefix operator: !"},
+                                     {"SELECT a FROM t WHERE ~ ~ GLOB 'x'", "GLOB or REGEXP with no left operand"}};
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    sqlsim_query *q = NULL;
+    sqlsim_error err = {0};
+    assert_int_not_equal(sqlsim_parse(refused[i][0], strlen(refused[i][0]), NULL, 0, &q, &err), 0);
+    assert_string_equal(err.message, refused[i][1]);
+    assert_true(err.offset > 6);
   }
 }
 

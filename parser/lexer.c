@@ -601,6 +601,11 @@ static void chain_end(plan *p, chain_level *l, int last) {
   *l = chain_none;
 }
 
+static int rel_keyword(const fe_result *r, int i) {
+  return tok_is(r, i, KW_LIKE) || tok_is(r, i, KW_GLOB) || tok_is(r, i, KW_REGEXP) || tok_is(r, i, KW_MATCH) ||
+         tok_is(r, i, KW_IN) || tok_is(r, i, KW_BETWEEN);
+}
+
 static void chain_operand(chain_level *l, int i) {
   if (l->s1 < 0) l->s1 = i;
   if (l->s2 < 0) l->s2 = i;
@@ -613,17 +618,30 @@ static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
   chain_level *lv = sqlsim_arena_alloc(a, sizeof *lv * (size_t)(maxd + 2));
   for (int d = 0; d < maxd + 2; d++) lv[d] = chain_none;
   int last = -1; /* the last significant token */
+  int skip = -1;
   for (int i = 0; i < r->ntoks; i++) {
     const fe_tok *t = &r->toks[i];
     if (t->type == FT_WS || t->type == FT_COMMENT) continue;
     int d = t->depth < 0 ? 0 : t->depth;
     chain_level *l = &lv[d];
+    if (i == skip) { /* the LIKE of NOT LIKE: the operator is already counted */
+      last = i;
+      continue;
+    }
     int c = cmp_class(r, i);
+    /* SQLite puts LIKE, GLOB, REGEXP, MATCH, IN and BETWEEN (and their NOT
+     * forms) on the level of =; PostgreSQL puts them above < */
+    /* ... when they stand where an operator can (a table named match can not) */
+    if (!c && l->after && rel_keyword(r, i)) c = 1;
+    if (!c && l->after && tok_is(r, i, KW_NOT) && rel_keyword(r, fe_next_sig(r, i))) {
+      c = 1;
+      skip = fe_next_sig(r, i);
+    }
     if (t->type == FT_RPAREN) { /* ends the group inside; the operand it closes goes on */
       chain_end(p, &lv[d + 1], last);
       l->after = 1;
-    } else if (t->type == FT_COMMA || t->type == FT_SEMI || tok_in(r, i, KF_BOUND | KF_FROM_END | KF_NOT_ALIAS | KF_RESET) ||
-               tok_is(r, i, KW_AS)) {
+    } else if (!c && (t->type == FT_COMMA || t->type == FT_SEMI ||
+                      tok_in(r, i, KF_BOUND | KF_FROM_END | KF_NOT_ALIAS | KF_RESET) || tok_is(r, i, KW_AS))) {
       chain_end(p, l, last);
     } else if (c == 2) {
       if (l->n2 > 0) chain_wrap(p, l->s2, last); /* (a < b) < c */

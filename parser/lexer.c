@@ -1038,6 +1038,10 @@ int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim
   if (len > FE_MAX_BYTES)
     return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, FE_MAX_BYTES,
                             "query of %d bytes: longer than %d (sqlsim's limit for one query)", len, FE_MAX_BYTES);
+  /* SQLite stops reading at a NUL, and a NUL inside a quoted name or string
+   * would cut every printed form short: refused wherever it stands */
+  const char *nul = memchr(sql, 0, (size_t)len);
+  if (nul) return sqlsim_error_set(err, SQLSIM_ESYNTAX, (int)(nul - sql), "NUL byte at offset %d", (int)(nul - sql));
   int rc = tokenize(a, sql, len, r, err);
   if (rc) return rc;
   pair_parens(a, r);

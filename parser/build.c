@@ -155,9 +155,11 @@ static const char *int_from_source(build_ctx *c, int at) {
   int t = at >= 0 ? fe_token_at(c->fe, at) : -1;
   if (t < 0) return NULL;
   const fe_tok *tk = &c->fe->toks[t];
+  /* PostgreSQL folds every minus before a constant into it, through
+   * parentheses: -(1), - -(-1) */
   int neg = 0;
-  if (tk->type == FT_OP && tk->len == 1 && c->fe->orig[tk->start] == '-') {
-    neg = 1;
+  while (tk->type == FT_LPAREN || (tk->type == FT_OP && tk->len == 1 && c->fe->orig[tk->start] == '-')) {
+    if (tk->type == FT_OP) neg = !neg;
     t = fe_next_sig(c->fe, t);
     if (t >= c->fe->ntoks) return NULL;
     tk = &c->fe->toks[t];

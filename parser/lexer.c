@@ -749,7 +749,7 @@ static int operand_start(const fe_result *r, const atom_maps *m, int j) {
     int pv = prev_sig(r, k);
     if (is_name(r, pv)) k = pv; /* a call */
     else if (tok_in(r, pv, ~0u)) return -1; /* x IN (..): the list is not an operand */
-    else return k;
+    else goto prefix;           /* a group: +(x) || y is (+(x)) || y */
   } else if (tok_is(r, k, KW_END)) {
     return m->case_of[k] < 0 ? -1 : m->case_of[k];
   } else if (!is_name(r, k) && t->type != FT_STRING && t->type != FT_NUMBER && t->type != FT_BLOB &&
@@ -759,6 +759,7 @@ static int operand_start(const fe_result *r, const atom_maps *m, int j) {
   }
   while (prev_sig(r, k) >= 0 && r->toks[prev_sig(r, k)].type == FT_DOT && is_name(r, prev_sig(r, prev_sig(r, k))))
     k = prev_sig(r, prev_sig(r, k));
+prefix:
   while (prev_sig(r, k) >= 0 && is_prefix_op(r, prev_sig(r, k))) k = prev_sig(r, k);
   return k;
 }

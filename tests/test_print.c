@@ -27,6 +27,7 @@ static const char *cases[] = {
     "SELECT 'a' COLLATE nocase || 'b' * 2, (1) || (2) * 3, 2 * (1) || 3, ~(1) || 2, 2 * ~1 || 1",
     "SELECT 1 < 2 LIKE 1, 1 = 2 LIKE 0, 2 < 1 NOT IN (1, 0), 1 < 2 BETWEEN 0 AND 1, 1 = 0 < 1 BETWEEN 1 AND 2",
     "SELECT 'a' LIKE 'a' = 1, 1 IN (1) = 1, 0 < 1 NOT BETWEEN 2 AND 3, 3 > 2 NOT LIKE 0, 1 < 2 GLOB '1'",
+    "SELECT -(1), -(-1), - -(-(7)), -((3)) * 2, -(0x10), +(+1) || 2, -(1) || 2 * 3, 1 + -(2) || 3",
     "SELECT NOT (1 = 2), NOT 1 = 2",
     "SELECT 1 BETWEEN 0 AND 2 AND 1",
     "SELECT (1 < 2) + 1",

@@ -433,7 +433,15 @@ static void p_node(printer *p, const sqlsim_node *n) {
       p_ident(p, n->alias);
       sb_putc(&p->sb, '.');
     }
-    p_ident_q(p, name_of(n), n->alias || n->source ? '"' : '`');
+    if (n->alias || n->source) {
+      p_ident(p, name_of(n));
+    } else { /* `..` (SQLite reads ".." naming no column as a string); [..] when the name has a `,
+              * since doubled backticks at the start read as a Markdown fence */
+      const char *nm = name_of(n);
+      char q = nm && strchr(nm, '`') ? (strchr(nm, ']') ? '"' : '[') : '`';
+      if (q == '[' && needs_quotes(nm)) sb_printf(&p->sb, "[%s]", nm);
+      else p_ident_q(p, nm, q);
+    }
     break;
   case SQLSIM_N_STAR:
     if (n->alias) {

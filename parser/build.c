@@ -367,8 +367,14 @@ static sqlsim_node *build_aexpr(build_ctx *c, const cJSON *b) {
              !strcmp(kind, "AEXPR_ILIKE")) {
     op = binop_code(name);
   } else {
-    /* AEXPR_OP_ANY/ALL (x = ANY(array)), SIMILAR TO: PostgreSQL only. */
-    op = SQLSIM_OP_OTHER;
+    /* x = ANY (array), x < ALL (..), SIMILAR TO: PostgreSQL's forms, which
+     * SQLite refuses and no printed SQLite form reads back as */
+    const char *what = !strcmp(kind, "AEXPR_OP_ANY") ? "ANY (..) is not SQLite's"
+                       : !strcmp(kind, "AEXPR_OP_ALL") ? "ALL (..) is not SQLite's"
+                       : !strcmp(kind, "AEXPR_SIMILAR") ? "SIMILAR TO is not SQLite's"
+                                                        : NULL;
+    build_fail(c, SQLSIM_ESYNTAX, start, what ? what : "not an SQLite expression:", what ? NULL : kind);
+    return NULL;
   }
   sqlsim_node *n = binop(c, op, l, r, start);
   if (esc) {

@@ -161,7 +161,9 @@ static void test_cast_type_words(void **state) {
   static const char *refused[][2] = {{"SELECT @ -5 + 1", "not an SQLite prefix operator: @"},
                                      {"SELECT a FROM t WHERE ! ! a", "not an SQLite prefix operator: !"},
                                      {"SELECT a FROM t WHERE ~ ~ GLOB 'x'", "GLOB or REGEXP with no left operand"},
-                                     {"SELECT [a\0b] FROM t", "NUL byte at offset 9"}};
+                                     {"SELECT [a\0b] FROM t", "NUL byte at offset 9"},
+                                     {"SELECT 1 WHERE 1 = ANY ('{1}')", "ANY (..) is not SQLite's"},
+                                     {"SELECT 'a' SIMILAR TO 'b'", "SIMILAR TO is not SQLite's"}};
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
     sqlsim_query *q = NULL;
     sqlsim_error err = {0};

@@ -2,7 +2,11 @@
 # run.sh -- builds the libFuzzer targets with clang (AddressSanitizer and
 # UndefinedBehaviorSanitizer) and runs each for a given time.
 #
-#   fuzz/run.sh [-t SECONDS] [TARGET...]     (targets: parse diff spider readers exec sqlfuncs; default all)
+#   fuzz/run.sh [-t SECONDS | -n RUNS] [TARGET...]
+#                         (targets: parse diff spider readers exec sqlfuncs; default all)
+#
+# -n RUNS runs each target for that many inputs with a fixed seed, so a run
+# is repeatable (CI uses it); -t runs each for a time with a random seed.
 #
 # Each target starts from fuzz/seeds/<target>, fuzz/regressions/<target> and
 # inputs made from the bundled corpus, with fuzz/sql.dict, and keeps its
@@ -14,8 +18,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=60
+LIMIT=()
 if [ "${1:-}" = "-t" ]; then
   SECONDS_EACH=$2
+  shift 2
+fi
+LIMIT=(-max_total_time="$SECONDS_EACH")
+WHAT="${SECONDS_EACH} s"
+if [ "${1:-}" = "-n" ]; then
+  LIMIT=(-runs="$2" -seed=1)
+  WHAT="$2 inputs, seed 1"
   shift 2
 fi
 TARGETS=("$@")
@@ -54,9 +66,9 @@ failed=0
 for t in "${TARGETS[@]}"; do
   seed_corpus "$t"
   mkdir -p build-fuzz/crashes/"$t"
-  echo "== fuzz_$t for ${SECONDS_EACH} s"
+  echo "== fuzz_$t for $WHAT"
   set +e
-  TMPDIR=${TMPDIR:-/tmp} build-fuzz/fuzz/fuzz_"$t" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2560 \
+  TMPDIR=${TMPDIR:-/tmp} build-fuzz/fuzz/fuzz_"$t" "${LIMIT[@]}" -timeout=10 -rss_limit_mb=2560 \
     -dict=fuzz/sql.dict -max_len=4096 -print_final_stats=1 -artifact_prefix=build-fuzz/crashes/"$t"/ \
     build-fuzz/corpus/"$t" fuzz/regressions/"$t" >build-fuzz/fuzz_"$t".log 2>&1
   rc=$?

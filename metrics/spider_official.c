@@ -938,17 +938,20 @@ void sp_official_rebuild(sqlsim_arena *a, const sp_schema *s, sp_val *sql) {
   for (int t = 0; t < s->ntables; t++)
     for (const char **p = s->columns[t]; *p; p++) cap++;
   vc.v = sqlsim_arena_alloc(a, sizeof(char *) * (size_t)(cap + 1));
-  for (int i = 0; i < units->n; i++) {
-    sp_val *u = units->items[i];
-    if (strcmp(u->items[0]->str, "table_unit")) continue;
-    const char *id = u->items[1]->str; /* "__table__" */
-    size_t l = strlen(id);
-    char *prefix = sqlsim_arena_strndup(a, id, l >= 2 ? l - 2 : 0); /* "__table" */
-    for (int t = 0; t < s->ntables; t++) {
-      if (strcmp(prefix + 2, s->tables[t])) continue;
-      for (const char **p = s->columns[t]; *p; p++)
-        vc.v[vc.n++] = cat(a, "__", s->tables[t], ".", cat(a, *p, "__", "", ""));
+  /* the official code keeps each schema column whose table is in FROM, once
+   * however often the table appears there (FROM t AS a JOIN t AS b) */
+  for (int t = 0; t < s->ntables; t++) {
+    int in_from = 0;
+    for (int i = 0; i < units->n && !in_from; i++) {
+      sp_val *u = units->items[i];
+      if (strcmp(u->items[0]->str, "table_unit")) continue;
+      const char *id = u->items[1]->str; /* "__table__" */
+      size_t l = strlen(id);
+      in_from = l >= 4 && l - 4 == strlen(s->tables[t]) && !strncmp(id + 2, s->tables[t], l - 4);
     }
+    if (!in_from) continue;
+    for (const char **p = s->columns[t]; *p; p++)
+      vc.v[vc.n++] = cat(a, "__", s->tables[t], ".", cat(a, *p, "__", "", ""));
   }
   rebuild_sql_val(a, sql);
   rebuild_sql_col(a, s, &vc, sql);

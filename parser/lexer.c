@@ -951,7 +951,7 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
       break;
     case FT_PARAM:
       /* SQLite's ?, ?N, :name, @name and $name: PostgreSQL knows only $N */
-      p->repl[i] = sqlsim_arena_printf(a, "$%d", ++nparams);
+      p->repl[i] = sqlsim_arena_printf(a, " $%d ", ++nparams); /* spaced: PostgreSQL names may contain $ */
       break;
     case FT_STRING:
       /* AS 'name': SQLite takes a string as an alias. */

@@ -646,6 +646,12 @@ static sp_val *parse_condition(op_ctx *c, tv v, int start, int *next, strlist *d
     if (idx < v.n && in_list(v.t[idx], COND_OPS)) {
       sv_push(c->a, conds, sv_str(c->a, v.t[idx]));
       idx++;
+    } else if (idx < v.n) {
+      /* The original goes on to the next condition with no "and"/"or"
+       * between, and the list it makes (conditions at odd places) raises an
+       * IndexError later in every evaluator path (rebuild_condition_val,
+       * get_nestedSQL): that query is one the original cannot score. */
+      raise(c, "IndexError: two conditions with no and/or between, at token %d: %s", idx, T(c, v, idx));
     }
   }
   *next = idx;

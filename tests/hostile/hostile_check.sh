@@ -175,35 +175,35 @@ echo "ok   db_id ../outside: $(head -c 150 out/stderr) $(grep -o '"error":{"mess
 TJ=$WORK/tables.json
 printf '[{"db_id": "main", "table_names_original": ["t"], "table_names": ["t"], "column_names_original": [[-1, "*"], [0, "id"], [0, "name"]], "column_names": [[-1, "*"], [0, "id"], [0, "name"]], "column_types": ["text", "number", "text"], "primary_keys": [1], "foreign_keys": []}]\n' >"$TJ"
 printf 'SELECT 1\tmain\n' >goldm.sql
-bad_setting() { # name args...
-  local name=$1
-  shift
+bad_setting() { # name what-the-error-must-say args...
+  local name=$1 want=$2
+  shift 2
   run out/stdout out/stderr "$SQLSIM" "$@"
   bounded "$name"
-  if [ "$CODE" = 0 ] || [ "$CODE" -ge 128 ] || ! grep -q "error" out/stderr; then
-    fail "$name: exit $CODE, stderr: $(head -c 200 out/stderr)"
+  if [ "$CODE" = 0 ] || [ "$CODE" -ge 128 ] || ! grep -q "error" out/stderr || ! grep -qF -- "$want" out/stderr; then
+    fail "$name: exit $CODE, stderr: $(head -c 200 out/stderr) (should say: $want)"
   else
     echo "ok   $name: $(head -c 150 out/stderr)"
   fi
 }
-bad_setting "--tables DIR" eval --metrics match --gold goldm.sql --pred goldm.sql --tables dbs
-bad_setting "--gold DIR" eval --metrics match --gold dbs --pred goldm.sql --tables "$TJ"
-bad_setting "--pred DIR" eval --metrics match --gold goldm.sql --pred dbs --tables "$TJ"
-bad_setting "--gold /dev/zero" eval --metrics match --gold /dev/zero --pred goldm.sql --tables "$TJ"
-bad_setting "analyze --tables DIR" analyze --gold goldm.sql --tables dbs --pred goldm.sql
-bad_setting "--now 9999-99-99" eval --metrics exec --now 9999-99-99 --gold goldm.sql --pred goldm.sql --db-dir dbs
-bad_setting "--now 2023-02-30" eval --metrics exec --now 2023-02-30 --gold goldm.sql --pred goldm.sql --db-dir dbs
-bad_setting "--db-dir FILE" eval --metrics exec --gold goldm.sql --pred goldm.sql --db-dir "$DB"
-bad_setting "--db-dir missing" eval --metrics exec --gold goldm.sql --pred goldm.sql --db-dir dbs/nope
-bad_setting "--db-dir with no database" eval --metrics exec --gold goldm.sql --pred goldm.sql --db-dir "$WORK/out"
-bad_setting "--timeout inf" eval --metrics exec --timeout inf --gold goldm.sql --pred goldm.sql --db-dir dbs
-bad_setting "--timeout nan" eval --metrics exec --timeout nan --gold goldm.sql --pred goldm.sql --db-dir dbs
-bad_setting "--timeout -1" eval --metrics exec --timeout -1 --gold goldm.sql --pred goldm.sql --db-dir dbs
-bad_setting "-j 0" analyze -j 0 --gold goldm.sql --tables "$TJ" --pred goldm.sql
-bad_setting "-j abc" eval --metrics exec -j abc --gold goldm.sql --pred goldm.sql --db-dir dbs
-bad_setting "--iterations 0" eval --metrics ves --iterations 0 --gold goldm.sql --pred goldm.sql --db-dir dbs
-bad_setting "rewrite --timeout inf" rewrite --sqlite "$DB" --timeout inf "SELECT 1"
-bad_setting "rewrite --sqlite DIR" rewrite --sqlite dbs "SELECT 1"
+bad_setting "--tables DIR" "is a directory" eval --metrics match --gold goldm.sql --pred goldm.sql --tables dbs
+bad_setting "--gold DIR" "is a directory" eval --metrics match --gold dbs --pred goldm.sql --tables "$TJ"
+bad_setting "--pred DIR" "is a directory" eval --metrics match --gold goldm.sql --pred dbs --tables "$TJ"
+bad_setting "--gold /dev/zero" "is a device" eval --metrics match --gold /dev/zero --pred goldm.sql --tables "$TJ"
+bad_setting "analyze --tables DIR" "is a directory" analyze --gold goldm.sql --tables dbs --pred goldm.sql
+bad_setting "--now 9999-99-99" "is not a calendar date" eval --metrics exec --now 9999-99-99 --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "--now 2023-02-30" "is not a calendar date" eval --metrics exec --now 2023-02-30 --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "--db-dir FILE" "not a directory" eval --metrics exec --gold goldm.sql --pred goldm.sql --db-dir "$DB"
+bad_setting "--db-dir missing" "No such file" eval --metrics exec --gold goldm.sql --pred goldm.sql --db-dir dbs/nope
+bad_setting "--db-dir with no database" "no database for any" eval --metrics exec --gold goldm.sql --pred goldm.sql --db-dir "$WORK/out"
+bad_setting "--timeout inf" "--timeout needs a number" eval --metrics exec --timeout inf --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "--timeout nan" "--timeout needs a number" eval --metrics exec --timeout nan --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "--timeout -1" "--timeout needs a number" eval --metrics exec --timeout -1 --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "-j 0" "-j needs a whole number" analyze -j 0 --gold goldm.sql --tables "$TJ" --pred goldm.sql
+bad_setting "-j abc" "-j needs a whole number" eval --metrics exec -j abc --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "--iterations 0" "--iterations needs a whole number" eval --metrics ves --iterations 0 --gold goldm.sql --pred goldm.sql --db-dir dbs
+bad_setting "rewrite --timeout inf" "--timeout needs a number" rewrite --sqlite "$DB" --timeout inf "SELECT 1"
+bad_setting "rewrite --sqlite DIR" "is a directory" rewrite --sqlite dbs "SELECT 1"
 
 # ---------------------------------------------------------------- interrupts
 # Case 9: SIGINT while `sqlsim rewrite` runs the original, builds its adversarial

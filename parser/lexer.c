@@ -690,7 +690,7 @@ static int is_operand_end(const fe_result *r, int i) {
     return 1;
   case FT_WORD:
     return !r->toks[i].kw || tok_is(r, i, KW_NULL_) || tok_is(r, i, KW_TRUE) || tok_is(r, i, KW_FALSE) ||
-           tok_is(r, i, KW_END) || tok_in(r, i, KF_PG_RESERVED);
+           tok_is(r, i, KW_END) || tok_in(r, i, KF_PG_RESERVED | KF_PG_FUNC); /* int, time: names or types */
   default:
     return 0;
   }
@@ -805,6 +805,26 @@ static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
     rs = L, re = R;
   }
   if (rs >= 0) p->opens[rs]++, p->closes[re]++;
+}
+
+/* Is a type word between pv and nx part of a type name: after AS, ::, CAST
+ * or another word of a type (double precision, timestamp with time zone),
+ * before one, or before a string (a typed literal, TIME '12:00')? */
+static int type_word(const fe_result *r, int i) {
+  static const char *const words[] = {"with", "without", "time", "zone", "double", "precision", "varying",
+                                      "national", "unsigned", "big", "long"};
+  if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_WORD) return 0;
+  if (tok_in(r, i, KF_PG_FUNC)) return 1;
+  for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+    if (strlen(words[k]) == (size_t)r->toks[i].len && !strncasecmp(r->orig + r->toks[i].start, words[k], (size_t)r->toks[i].len))
+      return 1;
+  return 0;
+}
+
+static int in_type_name(const fe_result *r, int pv, int nx) {
+  return tok_is(r, pv, KW_AS) || tok_op(r, pv, "::") || tok_is(r, pv, KW_CAST) || type_word(r, pv) ||
+         (pv >= 0 && r->toks[pv].type == FT_DOT) || type_word(r, nx) ||
+         (nx < r->ntoks && r->toks[nx].type == FT_STRING);
 }
 
 static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
@@ -938,6 +958,10 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
          * VALUES (..) rows, and not a type right after AS or ::. */
         if (!tok_is(r, i, KW_VALUES))
           p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
+      } else if (tok_in(r, i, KF_PG_FUNC) && !(nx < n && r->toks[nx].type == FT_LPAREN) && !in_type_name(r, pv, nx)) {
+        /* int, time, real as a column name (SQLite has no such keywords):
+         * PostgreSQL starts a typed literal at them (`int ~ x` fails) */
+        p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
       }
       break;
     }

@@ -148,6 +148,8 @@ static void test_cast_type_words(void **state) {
       {"SELECT CAST(a AS character varying(10)) FROM t", "SELECT CAST(a AS character varying(10)) FROM t"},
       /* PostgreSQL's own operators, fully parenthesized (no SQLite precedence to lean on) */
       {"SELECT a | b ! c, 2 ^ 3 * 4, 2 * 3 ^ 4 FROM t", "SELECT (a | b) ! c, (2 ^ 3) * 4, (3 ^ 4) * 2 FROM t"},
+      /* SQLite has no int or time keyword: as names they read back as names */
+      {"SELECT \"int\" ~ 1, time, real + 1, CAST(a AS int) FROM t", "SELECT int ~ 1, time, real + 1, CAST(a AS int) FROM t"},
   };
   for (size_t i = 0; i < sizeof in_out / sizeof in_out[0]; i++) {
     sqlsim_query *q;

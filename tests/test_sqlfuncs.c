@@ -190,8 +190,11 @@ static void test_bounded(void **state) {
     int rc = sqlite3_step(st);
     double took = now() - t0;
     sqlite3_finalize(st);
-    if (took > 1.5) fprintf(stderr, "%s: %.2f s\n", cases[i].sql, took);
-    assert_true(took < 1.5);
+    /* the property is that the call ends (at the deadline, or complete): the
+     * built-in versions run for hours here. 10 s leaves room for building the
+     * 12 MB arguments under a sanitizer on a loaded machine. */
+    if (took > 10) fprintf(stderr, "%s: %.2f s\n", cases[i].sql, took);
+    assert_true(took < 10);
     assert_int_equal(rc, cases[i].stops ? SQLITE_INTERRUPT : SQLITE_ROW);
     assert_int_equal(guard.stopped, cases[i].stops);
   }

@@ -56,7 +56,8 @@ seed_corpus() {
     for f in corpus/spider/tables.json corpus/bird/dev_tables.json; do
       { printf '\001'; head -c 20000 "$f"; } >"$dir/$(basename "$f").t"
     done
-    for f in "$gold" "$pred" corpus/bird/mini_dev_predictions/*gpt-4o*; do
+    for f in "$gold" "$pred" corpus/bird/mini_dev_predictions/*gpt-4-o_cot* corpus/bird/mini_dev_sqlite.json; do
+      [ -f "$f" ] || continue
       { printf '\000'; head -c 20000 "$f"; } >"$dir/$(basename "$f").i"
     done ;;
   esac

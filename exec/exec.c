@@ -43,12 +43,6 @@ struct sqlsim_db {
   int wd_armed;
 };
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static double cpu_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
@@ -106,7 +100,7 @@ static int authorize(void *ctx, int action, const char *a1, const char *a2, cons
 
 static int progress(void *ctx) {
   sqlsim_db *d = ctx;
-  if (now_s() > d->guard.deadline) {
+  if (sbx_clock() > d->guard.deadline) {
     d->timed_out = 1;
     return 1;
   }
@@ -124,9 +118,9 @@ static struct {
 static void *watchdog_main(void *arg) {
   (void)arg;
   pthread_mutex_lock(&wd.mu);
-  double idle_since = now_s();
+  double idle_since = sbx_clock();
   for (;;) {
-    double t = now_s();
+    double t = sbx_clock();
     if (wd.head) idle_since = t;
     else if (t - idle_since > 1.0) break;
     for (sqlsim_db *d = wd.head; d; d = d->wd_next)
@@ -255,7 +249,7 @@ void exec_enter(sqlsim_db *d, double timeout_s, void **saved) {
   *saved = sbx_enter(d->acct);
   d->timed_out = 0;
   d->guard.stopped = 0;
-  d->guard.deadline = now_s() + (timeout_s > 0 ? timeout_s : d->timeout);
+  d->guard.deadline = sbx_clock() + (timeout_s > 0 ? timeout_s : d->timeout);
 }
 
 void exec_leave(sqlsim_db *d, void *saved) {
@@ -379,7 +373,7 @@ static int grow_cells(sqlsim_result *r, long cap, unsigned flags) {
 void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_result *r) {
   memset(r, 0, sizeof *r);
   d->denied[0] = '\0';
-  double t0 = now_s(), c0 = cpu_s();
+  double t0 = sbx_clock(), c0 = cpu_s();
   void *saved;
   exec_enter(d, d->timeout, &saved);
   wd_arm(d);
@@ -409,7 +403,7 @@ void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_res
   int first = 1;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (first) {
-      r->first_row_s = now_s() - t0;
+      r->first_row_s = sbx_clock() - t0;
       first = 0;
     }
     if (r->nrows >= d->max_rows) {
@@ -445,7 +439,7 @@ void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_res
   }
   if (r->status == SQLSIM_EXEC_OK && rc != SQLITE_DONE) fail_from(d, r, rc);
 done:
-  r->total_s = now_s() - t0;
+  r->total_s = sbx_clock() - t0;
   r->cpu_s = cpu_s() - c0;
   if (r->first_row_s == 0) r->first_row_s = r->total_s;
   wd_disarm(d);

@@ -15,6 +15,7 @@
 #include "core.h"
 
 #include <sqlite3.h>
+#include <time.h>
 
 /* Limits of one connection. Zero fields take the defaults below. */
 typedef struct sbx_limits {
@@ -31,9 +32,21 @@ typedef struct sbx_limits {
 /* What stops a connection's long work: the executor sets the deadline before
  * each statement; the replaced SQL functions read it while they run. */
 typedef struct sbx_guard {
-  double deadline;        /* CLOCK_MONOTONIC seconds; 0 = none */
+  double deadline;        /* sbx_clock() seconds; 0 = none */
   volatile int stopped;   /* set when the deadline passed inside a function */
 } sbx_guard;
+
+/* The clock of every deadline: CLOCK_MONOTONIC, in seconds. */
+static inline double sbx_clock(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* 1 when g has a deadline and it has passed. */
+static inline int sbx_past_deadline(const sbx_guard *g) {
+  return g && g->deadline > 0 && sbx_clock() > g->deadline;
+}
 
 /* A connection's memory budget. Memory SQLite allocates while the account is
  * entered on the calling thread is charged to it and refused past its cap. */

@@ -33,19 +33,13 @@
 
 #define CHECK_EVERY (1u << 16)
 
-static double mono_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* Counts work; every CHECK_EVERY units reads the clock. Returns 1 when the
  * deadline has passed (and marks the guard), else 0. */
 static int over_time(sbx_guard *g, unsigned long *work, unsigned long add) {
   *work += add;
   if (*work < CHECK_EVERY) return 0;
   *work = 0;
-  if (!g || g->deadline <= 0 || mono_now() <= g->deadline) return 0;
+  if (!sbx_past_deadline(g)) return 0;
   g->stopped = 1;
   return 1;
 }

@@ -210,12 +210,7 @@ static int replay_ddl(sqlite3 *w, const char *type, const char *name, const char
   return ok ? 0 : -1;
 }
 
-static int copy_progress(void *ctx) {
-  sbx_guard *g = ctx;
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9 > g->deadline;
-}
+static int copy_progress(void *ctx) { return sbx_past_deadline(ctx); }
 
 /* Copies the first rows of one table from the executor connection x into the copy. */
 static void copy_rows(copy_db *c, sqlsim_db *x, const char *table, int rows) {
@@ -280,9 +275,7 @@ static int copy_open(copy_db *c, const char *src, int rows, double timeout, char
     sqlite3_progress_handler(c->w, 1000, copy_progress, &c->guard);
     sqlfuncs_register(c->w, &c->guard);
   }
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  c->guard.deadline = (double)t.tv_sec + (double)t.tv_nsec * 1e-9 + timeout;
+  c->guard.deadline = sbx_clock() + timeout;
   void *saved;
   exec_enter(x, timeout, &saved);
   sbx_enter(c->acct); /* the copy's allocations are its own, not the source's */
@@ -340,9 +333,7 @@ enum { NSTAGES = 5 };
 static void copy_stage(copy_db *c, const sqlsim_schema *s, int k, double timeout) {
   if (k == 0) return;
   sbx_account *prev = sbx_enter(c->acct);
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  c->guard.deadline = (double)now.tv_sec + (double)now.tv_nsec * 1e-9 + timeout;
+  c->guard.deadline = sbx_clock() + timeout;
   sqlite3_exec(c->w, "BEGIN", NULL, NULL, NULL);
   for (int t = 0; t < s->ntables; t++) {
     const sqlsim_table *tb = &s->tables[t];

@@ -245,18 +245,13 @@ int sp_match(sqlsim_arena *a, const sp_val *pred, const sp_val *gold, sp_item_sc
 
 static int cond_like_count(const sp_val *cond) {
   int n = 0;
-  /* as the official count: token[1] == like for every other token, whatever
-   * shape a malformed query left there */
-  for (int i = 0; i < cond->n; i += 2) {
-    const sp_val *u = cond->items[i];
-    n += u->items && u->n > 1 && u->items[1]->num == SP_OP_LIKE && !u->items[1]->str;
-  }
+  for (int i = 0; i < cond->n; i += 2) n += cond->items[i]->items[1]->num == SP_OP_LIKE;
   return n;
 }
 
 static int cond_or_count(const sp_val *cond) {
   int n = 0;
-  for (int i = 1; i < cond->n; i += 2) n += cond->items[i]->str && !strcmp(cond->items[i]->str, "or");
+  for (int i = 1; i < cond->n; i += 2) n += !strcmp(cond->items[i]->str, "or");
   return n;
 }
 
@@ -278,7 +273,6 @@ static int component2(const sp_val *sql) {
   for (int c = 0; c < 3; c++)
     for (int i = 0; i < conds[c]->n; i += 2) {
       const sp_val *u = conds[c]->items[i];
-      if (!u->items || u->n < 5) continue; /* a malformed list: no condition tuple here */
       n += u->items[3]->t == SV_SQL;
       n += u->items[4]->t == SV_SQL;
     }

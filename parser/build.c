@@ -534,12 +534,8 @@ static sqlsim_node *build_case(build_ctx *c, const cJSON *b) {
  * part of the query (`a::int OR b`, `a::int alias`). */
 static int type_word_continues(const fe_result *fe, int k) {
   static const char *const words[] = {"precision", "varying", "with", "without", "time", "zone", "char",
-                                      "character", "year", "month", "day", "hour", "minute", "second", "to"};
-  const fe_tok *tk = &fe->toks[k];
-  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-    if (strlen(words[i]) == (size_t)tk->len && !strncasecmp(fe->orig + tk->start, words[i], (size_t)tk->len))
-      return 1;
-  return 0;
+                                      "character", "year", "month", "day", "hour", "minute", "second", "to", NULL};
+  return fe_word_in(fe, k, words);
 }
 
 /* The type name as the user wrote it: words from the TypeName's location

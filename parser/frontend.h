@@ -58,6 +58,8 @@ typedef struct fe_result {
  * over the budget ("nesting deeper than 1000 at offset N"). Everything lives
  * in the arena; the work is linear in the length of sql. */
 int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err);
+/* 1 if token i is a word equal, ignoring case, to one of the NULL-ended words. */
+int fe_word_in(const fe_result *r, int i, const char *const *words);
 
 /* 1 if the keyword table is in the order its binary search needs. */
 int fe_keywords_sorted(void);

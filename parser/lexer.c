@@ -696,6 +696,13 @@ static int is_operand_end(const fe_result *r, int i) {
   }
 }
 
+static int is_literal(const fe_result *r, int i) {
+  if (i < 0 || i >= r->ntoks) return 0;
+  int t = r->toks[i].type;
+  return t == FT_STRING || t == FT_NUMBER || t == FT_BLOB || t == FT_HEX || t == FT_PARAM || tok_is(r, i, KW_NULL_) ||
+         tok_is(r, i, KW_TRUE) || tok_is(r, i, KW_FALSE);
+}
+
 static int is_prefix_op(const fe_result *r, int i) {
   return (tok_op(r, i, "-") || tok_op(r, i, "+") || tok_op(r, i, "~")) && !is_operand_end(r, prev_sig(r, i));
 }
@@ -721,8 +728,7 @@ static int operand_end(const fe_result *r, const atom_maps *m, int i) {
       e = fe_next_sig(r, fe_next_sig(r, e));
     int k = fe_next_sig(r, e);
     if (k < n && r->toks[k].type == FT_LPAREN) e = r->match[k] < n ? r->match[k] : -1;
-  } else if (t->type == FT_STRING || t->type == FT_NUMBER || t->type == FT_BLOB || t->type == FT_HEX ||
-             t->type == FT_PARAM || tok_is(r, i, KW_NULL_) || tok_is(r, i, KW_TRUE) || tok_is(r, i, KW_FALSE)) {
+  } else if (is_literal(r, i)) {
     e = i;
   } else {
     return -1;
@@ -752,9 +758,7 @@ static int operand_start(const fe_result *r, const atom_maps *m, int j) {
     else goto prefix;           /* a group: +(x) || y is (+(x)) || y */
   } else if (tok_is(r, k, KW_END)) {
     return m->case_of[k] < 0 ? -1 : m->case_of[k];
-  } else if (!is_name(r, k) && t->type != FT_STRING && t->type != FT_NUMBER && t->type != FT_BLOB &&
-             t->type != FT_HEX && t->type != FT_PARAM && !tok_is(r, k, KW_NULL_) && !tok_is(r, k, KW_TRUE) &&
-             !tok_is(r, k, KW_FALSE)) {
+  } else if (!is_name(r, k) && !is_literal(r, k)) {
     return -1;
   }
   while (prev_sig(r, k) >= 0 && r->toks[prev_sig(r, k)].type == FT_DOT && is_name(r, prev_sig(r, prev_sig(r, k))))
@@ -764,8 +768,14 @@ prefix:
   return k;
 }
 
+static int concat_or_bitnot(const fe_result *r, int i) {
+  return tok_op(r, i, "||") || tok_op(r, i, "->") || tok_op(r, i, "->>") || tok_op(r, i, "~");
+}
+
 static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
-  int n = r->ntoks;
+  int n = r->ntoks, any = 0;
+  for (int i = 0; i < n && !any; i++) any = concat_or_bitnot(r, i);
+  if (!any) return; /* most queries: nothing to group, nothing to allocate */
   atom_maps m;
   m.open_of = sqlsim_arena_alloc(a, sizeof *m.open_of * (size_t)(n + 1));
   m.case_of = sqlsim_arena_alloc(a, sizeof *m.case_of * (size_t)(n + 1));
@@ -810,15 +820,18 @@ static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
 /* Is a type word between pv and nx part of a type name: after AS, ::, CAST
  * or another word of a type (double precision, timestamp with time zone),
  * before one, or before a string (a typed literal, TIME '12:00')? */
+int fe_word_in(const fe_result *r, int i, const char *const *words) {
+  if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_WORD) return 0;
+  size_t len = (size_t)r->toks[i].len;
+  for (; *words; words++)
+    if (strlen(*words) == len && !strncasecmp(r->orig + r->toks[i].start, *words, len)) return 1;
+  return 0;
+}
+
 static int type_word(const fe_result *r, int i) {
   static const char *const words[] = {"with", "without", "time", "zone", "double", "precision", "varying",
-                                      "national", "unsigned", "big", "long"};
-  if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_WORD) return 0;
-  if (tok_in(r, i, KF_PG_FUNC)) return 1;
-  for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
-    if (strlen(words[k]) == (size_t)r->toks[i].len && !strncasecmp(r->orig + r->toks[i].start, words[k], (size_t)r->toks[i].len))
-      return 1;
-  return 0;
+                                      "national", "unsigned", "big", "long", NULL};
+  return tok_in(r, i, KF_PG_FUNC) || fe_word_in(r, i, words);
 }
 
 static int in_type_name(const fe_result *r, int pv, int nx) {

@@ -472,8 +472,7 @@ static void p_node(printer *p, const sqlsim_node *n) {
     break;
   }
   case SQLSIM_N_UNOP:
-    sb_puts(&p->sb, n->op == SQLSIM_OP_NEG ? "-" : n->op == SQLSIM_OP_PLUS ? "+"
-                    : n->op == SQLSIM_OP_BITNOT ? "~" : (n->text ? n->text : "?"));
+    sb_puts(&p->sb, n->op == SQLSIM_OP_NEG ? "-" : n->op == SQLSIM_OP_PLUS ? "+" : "~"); /* the only prefix operators build.c keeps */
     p_operand(p, n->kids[0], PR_ATOM);
     break;
   case SQLSIM_N_AND:

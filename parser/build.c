@@ -569,12 +569,18 @@ static sqlsim_node *build_typecast(build_ctx *c, const cJSON *b) {
   n->start = loc(c, b);
   n->text = type_text(c, jget(b, "typeName"));
   int t = n->start >= 0 ? fe_token_at(c->fe, n->start) : -1;
-  if (t >= 0 && c->fe->toks[t].type == FT_OP) n->flags |= SQLSIM_F_DIALECT; /* x::type */
-  if (t >= 0 && c->fe->toks[t].type != FT_OP && c->fe->toks[t].type == FT_WORD) {
-    /* CAST starts the node; a typed literal (DATE '..') starts at the type. */
-    const fe_tok *tk = &c->fe->toks[t];
-    if (!(tk->len == 4 && !strncasecmp(c->fe->orig + tk->start, "cast", 4)))
-      n->flags |= SQLSIM_F_DIALECT;
+  const fe_tok *tk = t >= 0 ? &c->fe->toks[t] : NULL;
+  if (tk && tk->type == FT_OP) {
+    n->flags |= SQLSIM_F_DIALECT; /* x::type */
+  } else if (!(tk && tk->type == FT_WORD && tk->len == 4 && !strncasecmp(c->fe->orig + tk->start, "cast", 4))) {
+    /* Neither CAST nor ::, so a typed literal (DATE '..'): a type name before
+     * a string. PostgreSQL also takes a name before a parameter ("nullif"
+     * $1), which no printed form reads back as. */
+    if (x->kind != SQLSIM_N_CONST || x->op != SQLSIM_CONST_STRING) {
+      build_fail(c, SQLSIM_ESYNTAX, n->start >= 0 ? n->start : x->start, "a name before a value: not SQLite syntax", NULL);
+      return NULL;
+    }
+    n->flags |= SQLSIM_F_DIALECT;
   }
   return n;
 }

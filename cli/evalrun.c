@@ -37,6 +37,7 @@ const char *db_path(eval_ctx *c, const char *db_id, char *buf, size_t n) {
 
 int check_setup(eval_ctx *c, int need_db, int need_schema) {
   int n = c->gold->n;
+  if (n == 0) return error("%s: no gold queries in it, so nothing to score", c->gold_path ? c->gold_path : "--gold");
   if (need_db && c->db_dir && n > 0) {
     int found = 0, first = -1;
     char buf[1024];

@@ -71,6 +71,7 @@ sqlite3 "$SLOWSCHEMA" "CREATE TABLE s (a TEXT, b TEXT);
 sqlite3 outside.sqlite "CREATE TABLE secret (x); INSERT INTO secret VALUES ('outside');"
 sums_before=$(sha256sum dbs/main/main.sqlite "$CRAFTED" "$SLOWSCHEMA" outside.sqlite)
 echo "SELECT 1" >gold.sql
+: >empty.sql
 
 # ---------------------------------------------------------------- SQL cases
 sql_case() { # name expected-substring sql
@@ -189,6 +190,8 @@ bad_setting() { # name what-the-error-must-say args...
 bad_setting "--tables DIR" "is a directory" eval --metrics match --gold goldm.sql --pred goldm.sql --tables dbs
 bad_setting "--gold DIR" "is a directory" eval --metrics match --gold dbs --pred goldm.sql --tables "$TJ"
 bad_setting "--pred DIR" "is a directory" eval --metrics match --gold goldm.sql --pred dbs --tables "$TJ"
+bad_setting "--gold empty" "nothing to score" eval --metrics match --gold empty.sql --pred empty.sql --tables "$TJ"
+bad_setting "analyze --gold empty" "nothing to score" analyze --gold empty.sql --pred empty.sql --tables "$TJ"
 bad_setting "--gold /dev/zero" "is a device" eval --metrics match --gold /dev/zero --pred goldm.sql --tables "$TJ"
 bad_setting "analyze --tables DIR" "is a directory" analyze --gold goldm.sql --tables dbs --pred goldm.sql
 bad_setting "--now 9999-99-99" "is not a calendar date" eval --metrics exec --now 9999-99-99 --gold goldm.sql --pred goldm.sql --db-dir dbs

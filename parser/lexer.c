@@ -587,9 +587,12 @@ static int cmp_class(const fe_result *r, int i) {
 typedef struct chain_level {
   int s1, n1, s2, n2;
   int after; /* an operand has just ended */
+  int dead;  /* two operands side by side (an alias, DESC, or no SQL at all): the
+              * rest of the run is left to PostgreSQL as written, since a '('
+              * opened after a word would make it a call (ROW ($1 < 2)) */
 } chain_level;
 
-static const chain_level chain_none = {-1, 0, -1, 0, 0};
+static const chain_level chain_none = {-1, 0, -1, 0, 0, 0};
 
 static void chain_wrap(plan *p, int from, int to) {
   p->opens[from]++;
@@ -607,6 +610,7 @@ static int rel_keyword(const fe_result *r, int i) {
 }
 
 static void chain_operand(chain_level *l, int i) {
+  if (l->dead) return;
   if (l->s1 < 0) l->s1 = i;
   if (l->s2 < 0) l->s2 = i;
 }
@@ -643,6 +647,8 @@ static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
     } else if (!c && (t->type == FT_COMMA || t->type == FT_SEMI ||
                       tok_in(r, i, KF_BOUND | KF_FROM_END | KF_NOT_ALIAS | KF_RESET) || tok_is(r, i, KW_AS))) {
       chain_end(p, l, last);
+    } else if (c && l->dead) {
+      l->after = 0;
     } else if (c == 2) {
       if (l->n2 > 0) chain_wrap(p, l->s2, last); /* (a < b) < c */
       l->n2++;
@@ -660,7 +666,10 @@ static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
       chain_operand(l, i);
       lv[d + 1] = chain_none;
     } else {
-      if (l->after) chain_end(p, l, last);
+      if (l->after) {
+        chain_end(p, l, last);
+        l->dead = 1;
+      }
       chain_operand(l, i);
       l->after = 1;
     }

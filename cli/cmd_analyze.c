@@ -12,131 +12,25 @@
  * and the scores. Reports: JSON Lines and CSV per item, a text summary of
  * categories by model and by hardness/difficulty/case_type and database, a
  * side-by-side comparison of models, and a self-contained HTML report. */
-#include "analyze.h"
+#include "cli.h"
+#include "report.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-int an_correct(const rec *r) { return (r->cats.mask & ((1u << SQLSIM_CAT_CORRECT) | (1u << SQLSIM_CAT_CORRECT_OTHER_FORM))) != 0; }
 
-/* The first structural evidence, for "correct, written another way". */
-static const char *first_evidence(const sqlsim_categories *c) {
-  for (int k = 0; k < SQLSIM_NCAT; k++)
-    if ((c->mask & (1u << k)) && c->evidence[k]) return c->evidence[k];
-  return "";
-}
-
-static void set_only(rec *r, int cat, const char *ev) {
-  r->cats.mask = 1u << cat;
-  memset(r->cats.evidence, 0, sizeof r->cats.evidence);
-  r->cats.evidence[cat] = ev;
-}
-
-/* Structural categories and execution facts become the item's final categories. */
-static void finalize(an_group *g, int p, int i) {
-  eval_ctx *c = &g->c;
-  rec *r = R(c, p, i);
-  sqlsim_categories *k = &r->cats;
-  if (!r->has_bis) { /* the gold itself does not parse */
-    set_only(r, SQLSIM_CAT_OTHER, sqlsim_arena_printf(c->arena, "not scored: %s",
-                                                      c->gold_err[i] ? c->gold_err[i] : "gold unreadable"));
-    return;
-  }
-  /* no database for this item, or its gold fails to run: structure only */
-  if (k->mask & (1u << SQLSIM_CAT_UNPARSEABLE)) {
-    const char *ev = k->evidence[SQLSIM_CAT_UNPARSEABLE];
-    set_only(r, SQLSIM_CAT_UNPARSEABLE, ev);
-    return;
-  }
-  if (r->dialect) {
-    k->mask |= 1u << SQLSIM_CAT_DIALECT;
-    k->evidence[SQLSIM_CAT_DIALECT] = r->dialect;
-  }
-  int ran = r->ex_bird >= 0;
-  if (!ran) { /* structure only */
-    if (!k->mask) set_only(r, SQLSIM_CAT_CORRECT, "no difference that changes the result (structure only, not executed)");
-    return;
-  }
-  if (r->ex_err[0]) {
-    int cat = r->dialect ? SQLSIM_CAT_DIALECT : SQLSIM_CAT_EXEC_ERROR;
-    k->mask |= 1u << cat;
-    if (!r->dialect) k->evidence[cat] = sqlsim_arena_strdup(c->arena, r->ex_err);
-    return;
-  }
-  int ok = g->bird ? r->ex_bird == 1 : r->ex_spider == 1;
-  if (ok) {
-    if (k->mask & ~(1u << SQLSIM_CAT_DIALECT))
-      set_only(r, SQLSIM_CAT_CORRECT_OTHER_FORM,
-               sqlsim_arena_printf(c->arena, "same result, written differently: %s", first_evidence(k)));
-    else
-      set_only(r, SQLSIM_CAT_CORRECT, "same result as the gold");
-    return;
-  }
-  if (r->pred_rows == 0 && r->gold_rows > 0) {
-    k->mask |= 1u << SQLSIM_CAT_EMPTY_RESULT;
-    k->evidence[SQLSIM_CAT_EMPTY_RESULT] =
-        sqlsim_arena_printf(c->arena, "no rows; the gold returns %ld", r->gold_rows);
-  }
-  if (!(k->mask & ~((1u << SQLSIM_CAT_EMPTY_RESULT) | (1u << SQLSIM_CAT_DIALECT)))) {
-    k->mask |= 1u << SQLSIM_CAT_OTHER;
-    k->evidence[SQLSIM_CAT_OTHER] = sqlsim_arena_printf(
-        c->arena, "results differ (%ld vs %ld rows) with no structural difference found", r->pred_rows,
-        r->gold_rows);
-  }
-}
 
 /* ---------------------------------------------------------------- outputs */
 
-static void cats_json(strbuf *sb, const sqlsim_categories *k) {
-  sb_puts(sb, "[");
-  int first = 1;
-  for (int i = 0; i < SQLSIM_NCAT; i++)
-    if (k->mask & (1u << i)) {
-      sb_printf(sb, "%s\"%s\"", first ? "" : ",", sqlsim_category_names[i]);
-      first = 0;
-    }
-  sb_puts(sb, "],\"evidence\":{");
-  first = 1;
-  for (int i = 0; i < SQLSIM_NCAT; i++)
-    if ((k->mask & (1u << i)) && k->evidence[i]) {
-      sb_printf(sb, "%s\"%s\":", first ? "" : ",", sqlsim_category_names[i]);
-      sb_json_str(sb, k->evidence[i]);
-      first = 0;
-    }
-  sb_puts(sb, "}");
-}
-
-static void write_jsonl(FILE *f, an_group *g) {
-  eval_ctx *c = &g->c;
+static void write_jsonl(FILE *f, const run *g) {
   strbuf sb = {0};
-  for (int i = 0; i < c->gold->n; i++)
-    for (int p = 0; p < g->npreds; p++) {
-      rec *r = R(c, p, i);
-      const sqlsim_item *gi = &c->gold->items[i];
-      sb.len = 0;
-      sb_puts(&sb, "{\"model\":");
-      sb_json_str(&sb, model_name(g->pred_paths[p]));
-      sb_puts(&sb, ",\"benchmark\":");
-      sb_json_str(&sb, g->gold_path);
-      sb_printf(&sb, ",\"index\":%d,\"db_id\":", i);
-      if (gi->db_id) sb_json_str(&sb, gi->db_id);
-      else sb_puts(&sb, "null");
-      const char *grp = group_of(c, i);
-      sb_puts(&sb, ",\"group\":");
-      if (grp) sb_json_str(&sb, grp);
-      else sb_puts(&sb, "null");
-      sb_puts(&sb, ",\"categories\":");
-      cats_json(&sb, &r->cats);
-      sb_printf(&sb, ",\"structure_only\":%s,\"scores\":{", r->ex_bird >= 0 ? "false" : "true");
-      if (r->has_match) sb_printf(&sb, "\"exact\":%d,", r->match.exact);
-      else sb_puts(&sb, "\"exact\":null,");
-      sb_printf(&sb, "\"bis\":%.4g,\"score\":%.4g", r->bis, r->score);
-      if (r->ex_bird >= 0) sb_printf(&sb, ",\"ex_spider\":%d,\"ex_bird\":%d", r->ex_spider, r->ex_bird);
-      sb_puts(&sb, "}}\n");
-      fwrite(sb.buf, 1, sb.len, f);
-    }
+  for (size_t k = 0; k < g->done; k++) {
+    sb.len = 0;
+    run_item_json(&sb, g, k);
+    fwrite(sb.buf, 1, sb.len, f);
+  }
   sb_free(&sb);
 }
 
@@ -149,19 +43,19 @@ static void csv_field(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-static void write_csv(FILE *f, an_group *g, int header) {
-  eval_ctx *c = &g->c;
+static void write_csv(FILE *f, const run *g, int header) {
+  const run *c = g;
   if (header) fputs("benchmark,model,index,db_id,group,categories,exact,bis,score,ex_spider,ex_bird\n", f);
   for (int i = 0; i < c->gold->n; i++)
     for (int p = 0; p < g->npreds; p++) {
-      rec *r = R(c, p, i);
+      const sqlsim_record *r = R(c, p, i);
       csv_field(f, g->gold_path);
       fputc(',', f);
       csv_field(f, model_name(g->pred_paths[p]));
       fprintf(f, ",%d,", i);
       csv_field(f, c->gold->items[i].db_id);
       fputc(',', f);
-      csv_field(f, group_of(c, i));
+      csv_field(f, run_group(c, i));
       fputc(',', f);
       char buf[1024] = "";
       for (int k = 0; k < SQLSIM_NCAT; k++)
@@ -179,10 +73,10 @@ static void write_csv(FILE *f, an_group *g, int header) {
 }
 
 /* Distinct labels of a per-item key (group or database), in first-seen order. */
-static int labels(an_group *g, int by_db, const char **out, int max) {
+static int labels(run *g, int by_db, const char **out, int max) {
   int n = 0;
-  for (int i = 0; i < g->c.gold->n && n < max; i++) {
-    const char *l = by_db ? g->c.gold->items[i].db_id : group_of(&g->c, i);
+  for (int i = 0; i < g->gold->n && n < max; i++) {
+    const char *l = by_db ? g->gold->items[i].db_id : run_group(g, i);
     if (!l) continue;
     int seen = 0;
     for (int k = 0; k < n && !seen; k++) seen = !strcmp(out[k], l);
@@ -192,7 +86,7 @@ static int labels(an_group *g, int by_db, const char **out, int max) {
 }
 
 /* Model names without the prefix they all share ("predict_mini_dev_..."). */
-static const char *short_name(an_group *g, int p) {
+static const char *short_name(run *g, int p) {
   const char *first = model_name(g->pred_paths[0]);
   size_t common = strlen(first);
   for (int q = 1; q < g->npreds; q++) {
@@ -208,8 +102,8 @@ static const char *short_name(an_group *g, int p) {
 
 /* Two models side by side: the items one gets right and the other not, and the
  * categories whose share differs most between them. */
-static void print_pair(an_group *g, int a, int b) {
-  eval_ctx *c = &g->c;
+static void print_pair(run *g, int a, int b) {
+  const run *c = g;
   int n = c->gold->n;
   printf("\n%s vs %s\n", short_name(g, a), short_name(g, b));
   for (int side = 0; side < 2; side++) {
@@ -245,8 +139,8 @@ static void print_pair(an_group *g, int a, int b) {
   printf("%s\n", na ? "" : " none");
 }
 
-static void print_summary(an_group *g) {
-  eval_ctx *c = &g->c;
+static void print_summary(run *g) {
+  const run *c = g;
   int n = c->gold->n;
   printf("== %s: %d items x %d models, %s\n", g->gold_path, n, g->npreds,
          g->with_db ? (g->bird ? "executed (correct = BIRD EX)" : "executed (correct = Spider EX)")
@@ -277,13 +171,13 @@ static void print_summary(an_group *g) {
     int tot[256] = {0};
     for (int i = 0; i < n; i++)
       for (int l = 0; l < nl; l++) {
-        const char *x = by_db ? c->gold->items[i].db_id : group_of(c, i);
+        const char *x = by_db ? c->gold->items[i].db_id : run_group(c, i);
         if (x && !strcmp(x, lab[l])) tot[l] += g->npreds;
       }
     for (int k = 0; k < SQLSIM_NCAT; k++) {
       int cnt[256] = {0}, any = 0;
       for (int i = 0; i < n; i++) {
-        const char *x = by_db ? c->gold->items[i].db_id : group_of(c, i);
+        const char *x = by_db ? c->gold->items[i].db_id : run_group(c, i);
         if (!x) continue;
         for (int l = 0; l < nl; l++)
           if (!strcmp(x, lab[l]))
@@ -333,7 +227,7 @@ static void print_summary(an_group *g) {
 /* ---------------------------------------------------------------- command */
 
 int cmd_analyze(int argc, char **argv) {
-  an_group *groups = calloc(16, sizeof *groups);
+  run *groups = calloc(16, sizeof *groups);
   int ng = 0, jobs = 1, no_exec = 0, json = 0;
   double timeout = 30;
   const char *per_item = NULL, *csv = NULL, *html = NULL;
@@ -349,7 +243,7 @@ int cmd_analyze(int argc, char **argv) {
       return error("analyze: %s needs a value (or is unknown)", a);
     }
     const char *v = argv[++i];
-    an_group *g = ng ? &groups[ng - 1] : NULL;
+    run *g = ng ? &groups[ng - 1] : NULL;
     if (!strcmp(a, "--gold")) {
       if (ng == 16) {
         free(groups);
@@ -410,75 +304,18 @@ int cmd_analyze(int argc, char **argv) {
     }
   /* load and run each benchmark */
   for (int k = 0; k < ng && !rc; k++) {
-    an_group *g = &groups[k];
-    eval_ctx *c = &g->c;
-    memset(c, 0, sizeof *c);
-    pthread_mutex_init(&c->mu, NULL);
-    c->mode = SQLSIM_SPIDER_COMPATIBLE;
-    c->jobs = jobs > 0 ? jobs : 1;
-    c->timeout = timeout;
-    c->iterations = 1;
-    c->gold_path = g->gold_path;
-    c->pred_paths = g->pred_paths;
-    c->npreds = g->npreds;
-    c->db_dir = g->db_dir;
-    c->sqlite = g->sqlite;
-    c->pred = g->pred;
-    c->want_categories = 1;
-    c->arena = sqlsim_arena_new();
-    sqlsim_error err = {0};
-    if (g->tables && sqlsim_catalog_load_tables_json(g->tables, &c->catalog, &err)) {
-      rc = error("%s", err.message);
-      break;
-    }
-    if (!g->tables && g->sqlite && sqlsim_catalog_load_sqlite(g->sqlite, &c->catalog, &err)) {
-      rc = error("%s", err.message);
-      break;
-    }
-    if (sqlsim_items_load(g->gold_path, &c->gold, &err)) {
-      rc = error("%s", err.message);
-      break;
-    }
-    for (int p = 0; p < g->npreds; p++) {
-      if (sqlsim_items_load(g->pred_paths[p], &g->pred[p], &err)) {
-        rc = error("%s", err.message);
-        break;
-      }
-      if (g->pred[p]->n != c->gold->n) {
-        rc = error("%s has %d predictions but %s has %d gold queries: they must pair up one to one",
-                   g->pred_paths[p], g->pred[p]->n, g->gold_path, c->gold->n);
-        break;
-      }
-    }
-    if (rc) break;
-    if (check_setup(c, !no_exec, 1)) {
+    run *g = &groups[k];
+    sqlsim_config cfg = {.tables = g->tables, .db_dir = no_exec ? NULL : g->db_dir,
+                         .sqlite = g->sqlite, .timeout_s = timeout, .iterations = 1,
+                         .metrics = SQLSIM_M_BIS | SQLSIM_M_CATEGORIES};
+    if (g->tables && !g->sqlite) cfg.metrics |= SQLSIM_M_MATCH;
+    if (!no_exec && (g->db_dir || g->sqlite)) cfg.metrics |= SQLSIM_M_EXEC;
+    if (run_load(g, &cfg)) {
       rc = -1;
       break;
     }
-    g->bird = !strcmp(c->gold->format, "bird-json");
-    if (!strcmp(c->gold->format, "bis-json")) c->now = "2023-01-17 00:00:00";
-    size_t n = c->gold->n > 0 ? (size_t)c->gold->n : 1;
-    c->recs = calloc((size_t)c->npreds * n, sizeof *c->recs);
-    c->hardness = malloc(sizeof *c->hardness * n);
-    c->gold_err = calloc(n, sizeof *c->gold_err);
-    c->match_err = calloc(n, sizeof *c->match_err);
-    for (size_t i = 0; i < n; i++) c->hardness[i] = SQLSIM_HARD_UNKNOWN;
-    c->metrics = M_BIS;
-    if (c->catalog && !c->sqlite) {
-      c->metrics |= M_MATCH;
-      phase_match(c);
-    }
-    phase_bis(c);
-    g->with_db = !no_exec && (c->db_dir || c->sqlite);
-    if (g->with_db) {
-      c->metrics |= M_EXEC;
-      phase_exec(c);
-    }
-    for (int p = 0; p < c->npreds; p++)
-      for (int i = 0; i < c->gold->n; i++) {
-        if (!g->with_db) R(c, p, i)->ex_bird = R(c, p, i)->ex_spider = -1;
-        finalize(g, p, i);
-      }
+    sqlsim_batch_opts bo = {.jobs = jobs};
+    run_score(g, &bo);
   }
   if (rc) goto out;
   if (per_item) {
@@ -507,10 +344,10 @@ int cmd_analyze(int argc, char **argv) {
     strbuf sb = {0};
     sb_puts(&sb, "{\"benchmarks\":[");
     for (int k = 0; k < ng; k++) {
-      an_group *g = &groups[k];
+      run *g = &groups[k];
       sb_puts(&sb, k ? ",{\"gold\":" : "{\"gold\":");
       sb_json_str(&sb, g->gold_path);
-      sb_printf(&sb, ",\"items\":%d,\"executed\":%s,\"models\":[", g->c.gold->n, g->with_db ? "true" : "false");
+      sb_printf(&sb, ",\"items\":%d,\"executed\":%s,\"models\":[", g->gold->n, g->with_db ? "true" : "false");
       for (int p = 0; p < g->npreds; p++) {
         sb_puts(&sb, p ? ",{\"model\":" : "{\"model\":");
         sb_json_str(&sb, model_name(g->pred_paths[p]));
@@ -518,7 +355,7 @@ int cmd_analyze(int argc, char **argv) {
         int first = 1;
         for (int cat = 0; cat < SQLSIM_NCAT; cat++) {
           int cnt = 0;
-          for (int i = 0; i < g->c.gold->n; i++) cnt += (R(&g->c, p, i)->cats.mask >> cat) & 1;
+          for (int i = 0; i < g->gold->n; i++) cnt += (R(g, p, i)->cats.mask >> cat) & 1;
           if (!cnt) continue;
           sb_printf(&sb, "%s\"%s\":%d", first ? "" : ",", sqlsim_category_names[cat], cnt);
           first = 0;
@@ -534,24 +371,7 @@ int cmd_analyze(int argc, char **argv) {
     for (int k = 0; k < ng; k++) print_summary(&groups[k]);
   }
 out:
-  for (int k = 0; k < ng; k++) {
-    an_group *g = &groups[k];
-    eval_ctx *c = &g->c;
-    if (c->gold_err)
-      for (int i = 0; i < c->gold->n; i++) {
-        free(c->gold_err[i]);
-        free(c->match_err[i]);
-      }
-    free(c->gold_err);
-    free(c->match_err);
-    free(c->hardness);
-    free(c->recs);
-    sqlsim_items_free(c->gold);
-    for (int p = 0; p < g->npreds; p++) sqlsim_items_free(g->pred[p]);
-    sqlsim_catalog_free(c->catalog);
-    if (c->arena) pthread_mutex_destroy(&c->mu);
-    sqlsim_arena_free(c->arena);
-  }
+  for (int k = 0; k < ng; k++) run_free(&groups[k]);
   free(groups);
   return rc;
 }

@@ -42,8 +42,26 @@ void sb_printf(strbuf *sb, const char *fmt, ...) {
   sb->len += (size_t)n;
 }
 
-/* s as a JSON string literal (with quotes); script_safe also escapes < > &
- * and U+2028/U+2029, so the literal can sit inside an HTML <script>. */
+/* The length of the well-formed UTF-8 sequence at p (RFC 3629: shortest
+ * form, no surrogates, at most U+10FFFF), or 0. */
+static int utf8_len(const unsigned char *p) {
+  unsigned c = p[0];
+  if (c < 0x80) return 1;
+  int n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+  if (!n || c > 0xF4) return 0;
+  for (int k = 1; k < n; k++)
+    if ((p[k] & 0xC0) != 0x80) return 0;
+  if (c == 0xE0 && p[1] < 0xA0) return 0; /* overlong */
+  if (c == 0xED && p[1] >= 0xA0) return 0; /* surrogates */
+  if (c == 0xF0 && p[1] < 0x90) return 0; /* overlong */
+  if (c == 0xF4 && p[1] >= 0x90) return 0; /* past U+10FFFF */
+  return n;
+}
+
+/* s as a JSON string literal (with quotes), always valid UTF-8: a byte that
+ * does not start a well-formed sequence becomes U+FFFD. script_safe also
+ * escapes < > & and U+2028/U+2029, so the literal can sit inside an HTML
+ * <script>. */
 static void json_str(strbuf *sb, const char *s, int script_safe) {
   sb_putc(sb, '"');
   for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
@@ -59,8 +77,16 @@ static void json_str(strbuf *sb, const char *s, int script_safe) {
       } else if (script_safe && p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
         sb_printf(sb, "\\u%04x", p[2] == 0xA8 ? 0x2028 : 0x2029);
         p += 2;
-      } else {
+      } else if (*p < 0x80) {
         sb_putc(sb, (char)*p);
+      } else {
+        int n = utf8_len(p);
+        if (n) {
+          sb_putn(sb, (const char *)p, (size_t)n);
+          p += n - 1;
+        } else {
+          sb_puts(sb, "\\ufffd");
+        }
       }
     }
   }

@@ -23,6 +23,7 @@
 #include "sandbox.h"
 
 #include <stdint.h>
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 
@@ -475,6 +476,12 @@ static void trim_right(sqlite3_context *c, int n, sqlite3_value **v) { trim_func
  * built-in printf on a plain in-memory connection of the thread's own. */
 static _Thread_local sqlite3 *helper;
 static _Thread_local sqlite3_stmt *helper_stmt[SQLITE_MAX_FUNCTION_ARG_HELPER];
+/* A thread that made a helper closes it when it exits (threads of a batch,
+ * a caller's threads in Python), or earlier through sqlsim_thread_cleanup. */
+static pthread_key_t helper_key;
+static pthread_once_t helper_once = PTHREAD_ONCE_INIT;
+static void helper_exit(void *unused) { sqlfuncs_thread_cleanup(); }
+static void helper_key_init(void) { pthread_key_create(&helper_key, helper_exit); }
 
 /* The precision of every %c in fmt, as SQLite's printf reads its
  * conversions; 1 when one passes limit. */
@@ -531,6 +538,10 @@ static void printf_func(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     return;
   }
   sbx_account *prev = sbx_enter(NULL); /* the helper's own memory is nobody's query */
+  if (!helper) {
+    pthread_once(&helper_once, helper_key_init);
+    pthread_setspecific(helper_key, (void *)1);
+  }
   if (!helper && sqlite3_open_v2(":memory:", &helper, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
     sqlite3_close(helper);
     helper = NULL;

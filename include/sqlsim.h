@@ -684,6 +684,135 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_catego
  * 1 and a description, else 0. */
 int sqlsim_dialect_construct(const sqlsim_query *q, sqlsim_arena *a, const char **what);
 
+/* ---------------------------------------------------------------- the evaluator */
+
+/* The engine every face calls (engine/engine.c): the command line's eval,
+ * analyze and stream, and the Python package. An evaluator holds the schemas,
+ * the database location and the options; it scores a (gold, prediction,
+ * db_id) pair into a record with every requested metric, one pair at a time
+ * or a batch with worker threads. Thread-safe: any number of threads may call
+ * sqlsim_evaluate on one evaluator (each call borrows a worker: a Spider
+ * matcher, database connections, the last prepared gold queries). */
+enum {
+  SQLSIM_M_MATCH = 1,      /* Spider exact set match and partial components (needs tables) */
+  SQLSIM_M_EXEC = 2,       /* EX, Spider's and BIRD's semantics */
+  SQLSIM_M_VES = 4,        /* VES timing ratio (the paper's) */
+  SQLSIM_M_RVES = 8,       /* R-VES reward (BIRD mini-dev) */
+  SQLSIM_M_RESULT = 16,    /* BIS result similarity */
+  SQLSIM_M_BIS = 32,       /* BIS semantic similarity and the calibrated score */
+  SQLSIM_M_CATEGORIES = 64 /* error categories, evidence and spans (implies BIS) */
+};
+#define SQLSIM_M_DB (SQLSIM_M_EXEC | SQLSIM_M_VES | SQLSIM_M_RVES | SQLSIM_M_RESULT)
+#define SQLSIM_M_TIMING (SQLSIM_M_VES | SQLSIM_M_RVES)
+/* Metric names, in bit order ("match", "exec", "ves", "rves", "result", "bis",
+ * "categories"). */
+extern const char *const sqlsim_metric_names[7];
+/* Reads a comma-separated list of metric names ("ex" is "exec"). Returns 0,
+ * or SQLSIM_EFORMAT with err naming the unknown word. */
+int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err);
+
+typedef struct sqlsim_config {
+  const char *tables;      /* tables.json: schemas (names, hardness, Spider matching) */
+  const char *db_dir;      /* databases as DIR/<db_id>/<db_id>.sqlite */
+  const char *sqlite;      /* or one database for every pair (its schema when no tables) */
+  unsigned metrics;        /* SQLSIM_M_*; 0 means SQLSIM_M_BIS */
+  int mode;                /* SQLSIM_SPIDER_COMPATIBLE (default) or CORRECTED */
+  int bird_semantics;      /* categories: BIRD's EX decides "correct" (else Spider's) */
+  double timeout_s;        /* per query; 0 = 30 s */
+  int iterations;          /* VES runs per pair; 0 = 100 */
+  int alternate;           /* VES: swap the order every iteration */
+  const char *now;         /* fixed 'now' for SQLite ("YYYY-MM-DD HH:MM:SS"), NULL = clock */
+  size_t max_memory;       /* bytes per connection; 0 = 512 MiB */
+} sqlsim_config;
+
+typedef struct sqlsim_evaluator sqlsim_evaluator;
+
+/* Checks the configuration (paths, options, metrics that need a schema or a
+ * database) and loads the schemas. Returns 0, or a negative code with err
+ * saying what to fix. The evaluator copies every string it keeps. */
+int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsim_error *err);
+void sqlsim_evaluator_free(sqlsim_evaluator *ev);
+/* The configuration as the evaluator uses it (defaults filled in). */
+const sqlsim_config *sqlsim_evaluator_config(const sqlsim_evaluator *ev);
+/* Settings a benchmark file implies where the caller left them unset: BIS
+ * fixes 'now' at 2023-01-17, BIRD gold decides "correct" by BIRD's EX. */
+void sqlsim_config_for_benchmark(sqlsim_config *cfg, const sqlsim_itemset *gold);
+/* A configuration under which no gold item could be scored is an error: no
+ * database for any gold item, no schema for any gold db_id, an empty gold set,
+ * an item without db_id where one is needed. Returns 0 or SQLSIM_ENOTFOUND /
+ * SQLSIM_EFORMAT with err saying what to fix. */
+int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gold, const char *gold_name,
+                           sqlsim_error *err);
+
+/* What one pair scored. Every has_* / -1 says whether that part was computed;
+ * errors are texts ("" when none). */
+typedef struct sqlsim_record {
+  unsigned metrics;        /* the evaluator's metrics */
+  int hardness;            /* of the gold (SQLSIM_HARD_UNKNOWN without a tables schema) */
+  int has_match;
+  sqlsim_spider_score match;
+  int ex_spider, ex_bird;  /* 1/0; -1 not run (no database, or the gold failed) */
+  long gold_rows, pred_rows; /* -1 when not run */
+  int has_rsim;
+  sqlsim_result_sim rsim;
+  int has_timing;
+  sqlsim_timing timing;
+  int has_bis;
+  double bis, score;       /* BIS similarity, calibrated score (0 when the prediction does not parse) */
+  sqlsim_categories cats;  /* with SQLSIM_M_CATEGORIES: the final categories */
+  const char *dialect;     /* a construct SQLite does not have, or NULL */
+  int *gspans, *pspans;    /* byte spans [start, end) of the differing parts, gold and prediction */
+  int ngspans, npspans;
+  char gold_err[512];      /* why the gold cannot be scored (parse, database, run) */
+  char match_err[512];     /* why the Spider matcher cannot read the gold */
+  char ex_err[256];        /* why the prediction did not run */
+  char bis_err[256];       /* why the prediction does not parse */
+  sqlsim_arena *arena;     /* owns evidence and spans; NULL when there are none */
+} sqlsim_record;
+
+/* Frees what a record owns and zeroes it. */
+void sqlsim_record_clear(sqlsim_record *r);
+/* The record as one JSON object, the fields of `sqlsim eval --per-item`
+ * (docs/per-item.md); malloc'd. */
+char *sqlsim_record_to_json(const sqlsim_record *r);
+/* The first error of a record and its side ("gold" or "pred"), or NULL. */
+const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *offset);
+/* The group an item is reported in: BIRD difficulty, BIS case_type, or the
+ * Spider hardness; NULL when none is known. */
+const char *sqlsim_group_of(const sqlsim_item *gold, const sqlsim_record *r);
+
+/* Scores one pair (db_id may be NULL with a --sqlite database or a single
+ * schema). Returns 0 with *out filled (problems with the queries or the
+ * database are in the record), or SQLSIM_EFORMAT for a NULL query. Timing
+ * metrics run here, on the calling thread. */
+int sqlsim_evaluate(sqlsim_evaluator *ev, const char *gold, const char *pred, const char *db_id,
+                    sqlsim_record *out, sqlsim_error *err);
+
+typedef struct sqlsim_pair {
+  const char *gold, *pred, *db_id;
+} sqlsim_pair;
+
+typedef struct sqlsim_batch_opts {
+  int jobs;                /* worker threads; 0 = 1 */
+  /* Called on the calling thread for each finished record, in pair order. */
+  void (*on_record)(void *ctx, size_t k, const sqlsim_record *r);
+  /* Called on the calling thread as records finish: the phase ("scoring",
+   * "timing"), records done in it, and its total. */
+  void (*on_progress)(void *ctx, const char *phase, size_t done, size_t total);
+  void *ctx;
+  /* When it becomes non-zero (a signal handler may set it), no new pair is
+   * started; the pairs finished up to the first unfinished one are kept. */
+  const volatile int *cancel;
+} sqlsim_batch_opts;
+
+/* Scores n pairs into out[0..n-1] with worker threads: everything but timing
+ * in parallel, then the timing metrics one pair at a time (timing alone on the
+ * machine). Pairs that share a gold query (consecutive, same text and db_id)
+ * prepare and run it once. Returns how many records, from the first, are
+ * finished (n unless cancelled); the caller clears each of out[0..n-1]. */
+size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, size_t n, sqlsim_record *out,
+                             const sqlsim_batch_opts *opts);
+
 /* Names for diagnostics. */
 const char *sqlsim_kind_name(int kind);
 const char *sqlsim_op_name(int op);

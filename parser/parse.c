@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Per-thread scratch arena for libpg_query's JSON document, which is garbage
  * once the tree is built: reset after every query, freed at thread exit. */
@@ -37,7 +38,10 @@ void sqlsim_thread_cleanup(void) {
     sqlsim_arena_free(s);
     pthread_setspecific(scratch_key, NULL);
   }
-  if (pg_used) pg_query_exit(); /* it crashes when it never ran in this thread */
+  /* libpg_query frees its memory when a thread other than the main one
+   * exits, and would free it twice after pg_query_exit; it crashes in a
+   * thread where it never ran. */
+  if (pg_used && gettid() == getpid()) pg_query_exit();
   pg_used = 0;
   sqlfuncs_thread_cleanup();
 }

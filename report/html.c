@@ -7,7 +7,7 @@
  * row, the question, the gold and predicted SQL with the differing parts marked,
  * the categories with their evidence, and the scores. No network, no library.
  * When it has rendered, the body says so (data-rows, data-errors) for tests. */
-#include "analyze.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +114,7 @@ static const char *const JS =
     "render();var mh=/open=(\\d+)/.exec(location.hash);if(mh){var tr=tbody.querySelector('tr.item[data-i=\"'+mh[1]+'\"]');if(tr){tr.click();}}\n"
     "document.body.dataset.errors=errors;document.body.dataset.ready='1';})();\n";
 
-int html_report(const char *path, an_group *groups, int ngroups) {
+int html_report(const char *path, const run *groups, int ngroups) {
   FILE *f = fopen(path, "w");
   if (!f) return -1;
   strbuf sb = {0};
@@ -125,8 +125,8 @@ int html_report(const char *path, an_group *groups, int ngroups) {
   }
   sb_puts(&sb, "],\"benchmarks\":[");
   for (int gi = 0; gi < ngroups; gi++) {
-    an_group *g = &groups[gi];
-    eval_ctx *c = &g->c;
+    const run *g = &groups[gi];
+    const run *c = g;
     if (gi) sb_putc(&sb, ',');
     sb_puts(&sb, "{\"name\":");
     const char *b = strrchr(g->gold_path, '/');
@@ -142,7 +142,7 @@ int html_report(const char *path, an_group *groups, int ngroups) {
       sb_puts(&sb, i ? ",{\"db\":" : "{\"db\":");
       sb_json_str_script(&sb, it->db_id);
       sb_puts(&sb, ",\"grp\":");
-      sb_json_str_script(&sb, group_of(c, i));
+      sb_json_str_script(&sb, run_group(c, i));
       sb_puts(&sb, ",\"q\":");
       sb_json_str_script(&sb, it->question);
       sb_puts(&sb, ",\"sql\":");
@@ -163,7 +163,7 @@ int html_report(const char *path, an_group *groups, int ngroups) {
     int first = 1;
     for (int i = 0; i < c->gold->n; i++)
       for (int p = 0; p < g->npreds; p++) {
-        rec *r = R(c, p, i);
+        const sqlsim_record *r = R(c, p, i);
         int ex = r->ex_bird < 0 ? -1 : g->bird ? r->ex_bird : r->ex_spider;
         sb_printf(&sb, "%s[%d,%d,%u,%d,%.4g,%.4g,%d,", first ? "" : ",", i, p, r->cats.mask,
                   r->has_match ? r->match.exact : -1, r->bis, r->score, ex);

@@ -1,0 +1,756 @@
+/* engine.c -- the evaluator: every metric for a (gold, prediction, db_id)
+ * pair, one pair at a time or a batch on worker threads.
+ *
+ * A pair is scored by a worker: a Spider matcher, a few open database
+ * connections, and the last few gold queries prepared (parsed for matching,
+ * parsed and normalized for the tree diff, run on their database). Pairs that
+ * share a gold query reuse its preparation, so a batch of N models' (or N
+ * samples') predictions per question prepares each gold once. Workers live in
+ * a pool on the evaluator; a call borrows one, so any number of threads may
+ * score on one evaluator. A batch runs everything but timing in parallel,
+ * then the timing metrics one pair at a time, since a timing taken while
+ * other threads run measures them too. */
+#include "engine.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define GOLD_SLOTS 4  /* prepared gold queries kept per worker */
+#define CONN_SLOTS 8  /* open connections kept per worker */
+#define CHUNK 64      /* most pairs a batch worker takes at once */
+#define DEDUP_BACK 16 /* earlier predictions of the same gold looked at for the same text */
+
+typedef struct conn_slot {
+  char *path;
+  sqlsim_db *db;
+  unsigned long used;
+} conn_slot;
+
+/* A gold query prepared once for every prediction scored against it. */
+typedef struct gold_prep {
+  char *sql, *db_id;       /* the key; NULL: an empty slot */
+  unsigned long used;
+  char gold_err[512], match_err[512];
+  int hardness;
+  sqlsim_spider_gold *spider;
+  sqlsim_query *tree, *tree_eq; /* as written; equivalent forms made one */
+  const sqlsim_schema *schema;
+  int ran;                 /* the gold ran: the results below hold */
+  char path[1024];
+  sqlsim_result graw, gsp; /* as written; Spider's execution text (when it differs) */
+  int ordered, same_text;
+} gold_prep;
+
+struct worker {
+  struct worker *next;
+  sqlsim_spider *spider;
+  conn_slot conns[CONN_SLOTS];
+  gold_prep golds[GOLD_SLOTS];
+  unsigned long tick;
+};
+
+/* ---------------------------------------------------------------- metric names */
+
+const char *const sqlsim_metric_names[7] = {"match", "exec", "ves", "rves", "result", "bis", "categories"};
+
+int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err) {
+  *out = 0;
+  const char *p = list ? list : "";
+  while (*p) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    int found = -1;
+    for (int k = 0; k < 7 && found < 0; k++)
+      if (strlen(sqlsim_metric_names[k]) == n && !strncmp(p, sqlsim_metric_names[k], n)) found = k;
+    if (found < 0 && n == 2 && !strncmp(p, "ex", 2)) found = 1;
+    if (found < 0)
+      return sqlsim_error_set(err, SQLSIM_EFORMAT, (int)(p - list),
+                              "unknown metric '%.*s' (match, exec, ves, rves, result, bis, categories)",
+                              (int)(n > 100 ? 100 : n), p);
+    *out |= 1u << found;
+    p += n;
+    if (*p == ',') p++;
+  }
+  if (!*out) return sqlsim_error_set(err, SQLSIM_EFORMAT, 0, "no metric given");
+  return 0;
+}
+
+/* ---------------------------------------------------------------- evaluator */
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsim_error *err) {
+  *out = NULL;
+  sqlsim_config c = *cfg;
+  if (!c.metrics) c.metrics = SQLSIM_M_BIS;
+  if (c.metrics & SQLSIM_M_CATEGORIES) c.metrics |= SQLSIM_M_BIS;
+  if (c.timeout_s == 0) c.timeout_s = 30;
+  if (c.iterations == 0) c.iterations = 100;
+  if (!(c.timeout_s > 0) || c.timeout_s > 86400)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "timeout %g s: give a time above 0 and at most a day",
+                            c.timeout_s);
+  if (c.iterations < 0 || c.iterations > 1000000)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "iterations %d: give 1 to 1000000", c.iterations);
+  if (c.mode != SQLSIM_SPIDER_COMPATIBLE && c.mode != SQLSIM_SPIDER_CORRECTED)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "mode %d: compatible or corrected", c.mode);
+  if (c.now && sqlsim_check_now(c.now, err)) return SQLSIM_EFORMAT;
+  if (c.db_dir && c.sqlite)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "give a database directory or one SQLite file, not both");
+  if ((c.metrics & SQLSIM_M_DB) && !c.db_dir && !c.sqlite)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+                            "execution metrics need databases: a directory (db_dir) or one SQLite file (sqlite)");
+  if ((c.metrics & SQLSIM_M_MATCH) && !c.tables)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "the match metric needs a tables.json schema (tables)");
+  if (c.db_dir && access(c.db_dir, R_OK | X_OK) != 0)
+    return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: not a directory that can be read", c.db_dir);
+  if (c.sqlite && access(c.sqlite, R_OK) != 0)
+    return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: cannot be read", c.sqlite);
+
+  sqlsim_evaluator *ev = calloc(1, sizeof *ev);
+  if (!ev) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  pthread_mutex_init(&ev->mu, NULL);
+  int rc = 0;
+  if (c.tables) rc = sqlsim_catalog_load_tables_json(c.tables, &ev->catalog, err);
+  else if (c.sqlite) rc = sqlsim_catalog_load_sqlite(c.sqlite, &ev->catalog, err);
+  if (rc) {
+    free(ev);
+    return rc;
+  }
+  c.tables = ev->tables = dup_or_null(c.tables);
+  c.db_dir = ev->db_dir = dup_or_null(c.db_dir);
+  c.sqlite = ev->sqlite = dup_or_null(c.sqlite);
+  c.now = ev->now = dup_or_null(c.now);
+  ev->cfg = c;
+  /* Spider matching and hardness need a tables.json schema per db_id. */
+  ev->spider = c.tables && !c.sqlite;
+  *out = ev;
+  return 0;
+}
+
+static void worker_free(worker *w);
+
+void sqlsim_evaluator_free(sqlsim_evaluator *ev) {
+  if (!ev) return;
+  for (worker *w = ev->free_workers; w;) {
+    worker *next = w->next;
+    worker_free(w);
+    w = next;
+  }
+  sqlsim_catalog_free(ev->catalog);
+  free(ev->tables);
+  free(ev->db_dir);
+  free(ev->sqlite);
+  free(ev->now);
+  pthread_mutex_destroy(&ev->mu);
+  free(ev);
+}
+
+const sqlsim_config *sqlsim_evaluator_config(const sqlsim_evaluator *ev) { return &ev->cfg; }
+
+void sqlsim_config_for_benchmark(sqlsim_config *cfg, const sqlsim_itemset *gold) {
+  if (!gold || !gold->format) return;
+  if (!cfg->now && !strcmp(gold->format, "bis-json")) cfg->now = "2023-01-17 00:00:00";
+  if (!strcmp(gold->format, "bird-json")) cfg->bird_semantics = 1;
+}
+
+/* The database of a db_id, if it can be read: a static path, or buf. */
+static const char *db_path(const sqlsim_evaluator *ev, const char *db_id, char *buf, size_t n) {
+  if (ev->sqlite) return ev->sqlite;
+  if (!ev->db_dir || !db_id) return NULL;
+  char *p = sqlsim_db_path(ev->db_dir, db_id, NULL);
+  if (!p) return NULL;
+  snprintf(buf, n, "%s", p);
+  free(p);
+  return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+static const sqlsim_schema *schema_of(const sqlsim_evaluator *ev, const char *db_id) {
+  if (!ev->catalog) return NULL;
+  if (ev->sqlite || sqlsim_catalog_count(ev->catalog) == 1) return sqlsim_catalog_at(ev->catalog, 0);
+  return db_id ? sqlsim_catalog_find(ev->catalog, db_id) : NULL;
+}
+
+int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gold, const char *name,
+                           sqlsim_error *err) {
+  int n = gold->n;
+  if (!name) name = gold->path ? gold->path : "the gold set";
+  if (n == 0) return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "%s: no gold queries in it, so nothing to score", name);
+  if (!ev->sqlite && (ev->db_dir || ev->spider))
+    for (int i = 0; i < n; i++)
+      if (!gold->items[i].db_id)
+        return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "%s: item %d (line %d) has no db_id", name, i,
+                                gold->items[i].line);
+  if ((ev->cfg.metrics & SQLSIM_M_DB) && ev->db_dir) {
+    int found = 0, first = -1;
+    char buf[1024];
+    for (int i = 0; i < n && !found; i++) {
+      if (db_path(ev, gold->items[i].db_id, buf, sizeof buf)) found = 1;
+      if (first < 0 && gold->items[i].db_id && !sqlsim_check_db_id(gold->items[i].db_id, NULL)) first = i;
+    }
+    if (!found) {
+      char *eg = first >= 0 ? sqlsim_db_path(ev->db_dir, gold->items[first].db_id, NULL) : NULL;
+      sqlsim_error_set(err, SQLSIM_ENOTFOUND, -1,
+                       "--db-dir %s: no database for any of the %d gold items (expected DIR/<db_id>/<db_id>.sqlite%s%s)",
+                       ev->db_dir, n, eg ? ", e.g. " : "", eg ? eg : "");
+      free(eg);
+      return SQLSIM_ENOTFOUND;
+    }
+  }
+  if (ev->catalog && !ev->sqlite && (ev->cfg.metrics & (SQLSIM_M_MATCH | SQLSIM_M_BIS))) {
+    int found = 0, first = -1;
+    for (int i = 0; i < n && !found; i++) {
+      const char *id = gold->items[i].db_id;
+      if (id && sqlsim_catalog_find(ev->catalog, id)) found = 1;
+      if (id && first < 0) first = i;
+    }
+    if (!found && first >= 0)
+      return sqlsim_error_set(err, SQLSIM_ENOTFOUND, -1,
+                              "--tables: no schema for any gold db_id (the first is '%.100s'): is it the tables.json "
+                              "of this benchmark?",
+                              gold->items[first].db_id);
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------- workers */
+
+static void gold_clear(gold_prep *g) {
+  if (!g->sql) return;
+  free(g->sql);
+  free(g->db_id);
+  sqlsim_spider_gold_free(g->spider);
+  sqlsim_query_free(g->tree);
+  sqlsim_query_free(g->tree_eq);
+  if (g->ran) {
+    sqlsim_result_free(&g->graw);
+    if (!g->same_text) sqlsim_result_free(&g->gsp);
+  }
+  memset(g, 0, sizeof *g);
+}
+
+static void worker_free(worker *w) {
+  for (int k = 0; k < GOLD_SLOTS; k++) gold_clear(&w->golds[k]);
+  for (int k = 0; k < CONN_SLOTS; k++) {
+    sqlsim_db_close(w->conns[k].db);
+    free(w->conns[k].path);
+  }
+  sqlsim_spider_free(w->spider);
+  free(w);
+}
+
+static worker *worker_get(sqlsim_evaluator *ev) {
+  pthread_mutex_lock(&ev->mu);
+  worker *w = ev->free_workers;
+  if (w) ev->free_workers = w->next;
+  pthread_mutex_unlock(&ev->mu);
+  if (w) return w;
+  w = calloc(1, sizeof *w);
+  if (!w) {
+    fputs("sqlsim: out of memory\n", stderr);
+    abort();
+  }
+  if (ev->spider) sqlsim_spider_new(ev->catalog, ev->db_dir, ev->cfg.mode, &w->spider, NULL);
+  return w;
+}
+
+static void worker_put(sqlsim_evaluator *ev, worker *w) {
+  pthread_mutex_lock(&ev->mu);
+  w->next = ev->free_workers;
+  ev->free_workers = w;
+  pthread_mutex_unlock(&ev->mu);
+}
+
+/* An open connection to path from the worker's slots (the least recently
+ * used one replaced), or NULL with why set. */
+static sqlsim_db *worker_db(sqlsim_evaluator *ev, worker *w, const char *path, char *why, size_t wn) {
+  conn_slot *lru = &w->conns[0];
+  for (int k = 0; k < CONN_SLOTS; k++) {
+    conn_slot *s = &w->conns[k];
+    if (s->path && !strcmp(s->path, path)) {
+      s->used = ++w->tick;
+      return s->db;
+    }
+    if (s->used < lru->used) lru = s;
+  }
+  sqlsim_db_close(lru->db);
+  free(lru->path);
+  lru->db = NULL;
+  lru->path = NULL;
+  sqlsim_exec_opts o = {.timeout_s = ev->cfg.timeout_s, .fixed_now = ev->cfg.now, .max_memory = ev->cfg.max_memory};
+  sqlsim_error e = {0};
+  if (sqlsim_db_open(path, &o, &lru->db, &e)) {
+    snprintf(why, wn, "the database cannot be opened: %.400s", e.message);
+    lru->db = NULL;
+    return NULL;
+  }
+  lru->path = strdup(path);
+  lru->used = ++w->tick;
+  return lru->db;
+}
+
+static int same_key(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
+
+/* Prepares a gold query for every metric the evaluator computes. */
+static void gold_prepare(sqlsim_evaluator *ev, worker *w, gold_prep *g, const char *sql, const char *db_id) {
+  unsigned m = ev->cfg.metrics;
+  g->sql = strdup(sql);
+  g->db_id = dup_or_null(db_id);
+  g->hardness = SQLSIM_HARD_UNKNOWN;
+  g->schema = schema_of(ev, db_id);
+  if (ev->spider) { /* hardness, whether or not matching is asked */
+    sqlsim_error err = {0};
+    if (sqlsim_spider_gold_prepare(w->spider, sql, db_id, &g->spider, &err)) {
+      if (m & SQLSIM_M_MATCH) snprintf(g->match_err, sizeof g->match_err, "%s", err.message);
+      g->spider = NULL;
+    } else {
+      g->hardness = sqlsim_spider_gold_hardness(g->spider);
+    }
+  }
+  if (m & SQLSIM_M_BIS) {
+    sqlsim_error err = {0};
+    if (sqlsim_parse(sql, strlen(sql), g->schema, 0, &g->tree, &err) || !(g->tree_eq = sqlsim_query_clone(g->tree))) {
+      snprintf(g->gold_err, sizeof g->gold_err, "the gold query does not parse (offset %d): %.400s", err.offset,
+               err.message);
+      sqlsim_query_free(g->tree);
+      g->tree = NULL;
+    } else {
+      sqlsim_equiv_normalize(g->tree_eq);
+    }
+  }
+  if (m & SQLSIM_M_DB) {
+    const char *path = db_path(ev, db_id, g->path, sizeof g->path);
+    char why[480];
+    if (!path) {
+      sqlsim_error e = {0};
+      if (ev->db_dir && db_id && sqlsim_check_db_id(db_id, &e)) snprintf(why, sizeof why, "%.400s", e.message);
+      else snprintf(why, sizeof why, "no database for db_id '%.200s'", db_id ? db_id : "");
+      if (!g->gold_err[0]) snprintf(g->gold_err, sizeof g->gold_err, "%s", why);
+      return;
+    }
+    if (path != g->path) snprintf(g->path, sizeof g->path, "%s", path);
+    sqlsim_db *db = worker_db(ev, w, g->path, why, sizeof why);
+    if (!db) {
+      if (!g->gold_err[0]) snprintf(g->gold_err, sizeof g->gold_err, "%s", why);
+      return;
+    }
+    sqlsim_exec_flags(db, sql, SQLSIM_EXEC_VALUES, &g->graw);
+    if (g->graw.status != SQLSIM_EXEC_OK) {
+      if (!g->gold_err[0]) snprintf(g->gold_err, sizeof g->gold_err, "the gold query fails: %s", g->graw.reason);
+      sqlsim_result_free(&g->graw);
+      return;
+    }
+    /* Spider's semantics run the texts with DISTINCT removed. */
+    char *gtext = sqlsim_spider_exec_text(sql);
+    g->ordered = sqlsim_spider_order_matters(gtext);
+    g->same_text = !strcmp(gtext, sql);
+    if (!g->same_text) sqlsim_exec(db, gtext, &g->gsp);
+    free(gtext);
+    g->ran = 1;
+  }
+}
+
+/* The worker's preparation of (sql, db_id), made if it has none. */
+static gold_prep *gold_for(sqlsim_evaluator *ev, worker *w, const char *sql, const char *db_id) {
+  gold_prep *lru = &w->golds[0];
+  for (int k = 0; k < GOLD_SLOTS; k++) {
+    gold_prep *g = &w->golds[k];
+    if (g->sql && !strcmp(g->sql, sql) && same_key(g->db_id, db_id)) {
+      g->used = ++w->tick;
+      return g;
+    }
+    if (g->used < lru->used) lru = g;
+  }
+  gold_clear(lru);
+  gold_prepare(ev, w, lru, sql, db_id);
+  lru->used = ++w->tick;
+  return lru;
+}
+
+/* ---------------------------------------------------------------- one pair */
+
+static sqlsim_arena *rec_arena(sqlsim_record *r) {
+  if (!r->arena) r->arena = arena_new_sized(1024);
+  return r->arena;
+}
+
+/* The byte spans of the edits that count, on each side, for highlighting. */
+static void collect_spans(sqlsim_record *r, const sqlsim_diff *d) {
+  int ng = 0, np = 0;
+  for (int k = 0; k < d->nedits; k++) {
+    const sqlsim_edit *e = &d->edits[k];
+    if (e->weight <= 0) continue;
+    ng += e->gold_content && e->gold_content->start >= 0;
+    np += e->pred_content && e->pred_content->start >= 0;
+  }
+  r->gspans = sqlsim_arena_alloc(rec_arena(r), sizeof(int) * (size_t)(2 * ng + 1));
+  r->pspans = sqlsim_arena_alloc(rec_arena(r), sizeof(int) * (size_t)(2 * np + 1));
+  for (int k = 0; k < d->nedits; k++) {
+    const sqlsim_edit *e = &d->edits[k];
+    if (e->weight <= 0) continue;
+    const sqlsim_node *g = e->gold_content, *p = e->pred_content;
+    if (g && g->start >= 0) {
+      r->gspans[2 * r->ngspans] = g->start;
+      r->gspans[2 * r->ngspans + 1] = g->end > g->start ? g->end : g->start + 1;
+      r->ngspans++;
+    }
+    if (p && p->start >= 0) {
+      r->pspans[2 * r->npspans] = p->start;
+      r->pspans[2 * r->npspans + 1] = p->end > p->start ? p->end : p->start + 1;
+      r->npspans++;
+    }
+  }
+}
+
+/* The tree diff against the gold as written (BIS similarity) and against its
+ * equivalence-normalized form (calibrated score, categories). */
+static void score_structure(sqlsim_evaluator *ev, const gold_prep *g, const char *pred, sqlsim_record *r) {
+  int cats = (ev->cfg.metrics & SQLSIM_M_CATEGORIES) != 0;
+  r->has_bis = 1;
+  sqlsim_query *q;
+  sqlsim_error err = {0};
+  if (sqlsim_parse(pred, strlen(pred), g->schema, 0, &q, &err)) {
+    snprintf(r->bis_err, sizeof r->bis_err, "the prediction does not parse (offset %d): %.200s", err.offset,
+             err.message);
+    if (cats) {
+      r->cats.mask = 1u << SQLSIM_CAT_UNPARSEABLE;
+      r->cats.evidence[SQLSIM_CAT_UNPARSEABLE] = sqlsim_arena_strdup(rec_arena(r), r->bis_err);
+      if (err.offset >= 0) {
+        r->pspans = sqlsim_arena_alloc(rec_arena(r), sizeof(int) * 2);
+        r->pspans[0] = err.offset;
+        r->pspans[1] = err.offset + 1;
+        r->npspans = 1;
+      }
+    }
+    return; /* bis = score = 0 */
+  }
+  if (cats) sqlsim_dialect_construct(q, rec_arena(r), &r->dialect);
+  sqlsim_diff *d;
+  if (sqlsim_diff_trees(g->tree->root, q->root, &d, &err) == 0) {
+    r->bis = d->bis;
+    sqlsim_diff_free(d);
+  }
+  sqlsim_equiv_normalize(q);
+  if (sqlsim_diff_trees(g->tree_eq->root, q->root, &d, &err) == 0) {
+    r->score = d->score;
+    if (cats) {
+      sqlsim_categorize_diff(d, rec_arena(r), &r->cats);
+      collect_spans(r, d);
+    }
+    sqlsim_diff_free(d);
+  }
+  sqlsim_query_free(q);
+}
+
+static void score_exec(sqlsim_evaluator *ev, worker *w, const gold_prep *g, const char *pred, sqlsim_record *r) {
+  char why[480];
+  sqlsim_db *db = worker_db(ev, w, g->path, why, sizeof why);
+  if (!db) { /* opened for the gold a moment ago; closed since only if slots ran out */
+    snprintf(r->ex_err, sizeof r->ex_err, "%.250s", why);
+    r->ex_bird = r->ex_spider = 0;
+    return;
+  }
+  sqlsim_result praw;
+  sqlsim_exec_flags(db, pred, SQLSIM_EXEC_VALUES, &praw);
+  r->gold_rows = g->graw.nrows;
+  r->pred_rows = praw.status == SQLSIM_EXEC_OK ? praw.nrows : -1;
+  if (praw.status != SQLSIM_EXEC_OK) {
+    snprintf(r->ex_err, sizeof r->ex_err, "%s", praw.reason);
+    r->ex_bird = r->ex_spider = 0;
+    if (ev->cfg.metrics & SQLSIM_M_RESULT) r->has_rsim = 1; /* all zero */
+    sqlsim_result_free(&praw);
+    return;
+  }
+  r->ex_bird = sqlsim_ex_bird(&g->graw, &praw);
+  if (ev->cfg.metrics & SQLSIM_M_RESULT) {
+    sqlsim_result_similarity(&g->graw, &praw, g->graw.nrows > 1 && g->ordered, &r->rsim);
+    r->has_rsim = 1;
+  }
+  char *ptext = sqlsim_spider_exec_text(pred);
+  if (g->same_text && !strcmp(ptext, pred)) {
+    r->ex_spider = sqlsim_ex_spider(&g->graw, &praw, g->ordered);
+  } else {
+    sqlsim_result psp;
+    sqlsim_exec(db, ptext, &psp);
+    const sqlsim_result *gs = g->same_text ? &g->graw : &g->gsp;
+    r->ex_spider = psp.status == SQLSIM_EXEC_OK && gs->status == SQLSIM_EXEC_OK && sqlsim_ex_spider(gs, &psp, g->ordered);
+    sqlsim_result_free(&psp);
+  }
+  free(ptext);
+  sqlsim_result_free(&praw);
+}
+
+/* The first structural evidence, for "correct, written another way". */
+static const char *first_evidence(const sqlsim_categories *c) {
+  for (int k = 0; k < SQLSIM_NCAT; k++)
+    if ((c->mask & (1u << k)) && c->evidence[k]) return c->evidence[k];
+  return "";
+}
+
+static void set_only(sqlsim_record *r, int cat, const char *ev) {
+  r->cats.mask = 1u << cat;
+  memset(r->cats.evidence, 0, sizeof r->cats.evidence);
+  r->cats.evidence[cat] = ev;
+}
+
+/* Structural categories and execution facts become the final categories. */
+static void finalize_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
+  sqlsim_categories *k = &r->cats;
+  sqlsim_arena *a = rec_arena(r);
+  if (r->gold_err[0] && !r->has_bis) {
+    set_only(r, SQLSIM_CAT_OTHER, sqlsim_arena_printf(a, "not scored: %s", r->gold_err));
+    return;
+  }
+  if (!r->has_bis) {
+    set_only(r, SQLSIM_CAT_OTHER, "not scored: gold unreadable");
+    return;
+  }
+  if (k->mask & (1u << SQLSIM_CAT_UNPARSEABLE)) {
+    set_only(r, SQLSIM_CAT_UNPARSEABLE, k->evidence[SQLSIM_CAT_UNPARSEABLE]);
+    return;
+  }
+  if (r->dialect) {
+    k->mask |= 1u << SQLSIM_CAT_DIALECT;
+    k->evidence[SQLSIM_CAT_DIALECT] = r->dialect;
+  }
+  if (r->ex_bird < 0) { /* structure only */
+    if (!k->mask) set_only(r, SQLSIM_CAT_CORRECT, "no difference that changes the result (structure only, not executed)");
+    return;
+  }
+  if (r->ex_err[0]) {
+    int cat = r->dialect ? SQLSIM_CAT_DIALECT : SQLSIM_CAT_EXEC_ERROR;
+    k->mask |= 1u << cat;
+    if (!r->dialect) k->evidence[cat] = sqlsim_arena_strdup(a, r->ex_err);
+    return;
+  }
+  int ok = ev->cfg.bird_semantics ? r->ex_bird == 1 : r->ex_spider == 1;
+  if (ok) {
+    if (k->mask & ~(1u << SQLSIM_CAT_DIALECT))
+      set_only(r, SQLSIM_CAT_CORRECT_OTHER_FORM, sqlsim_arena_printf(a, "same result, written differently: %s", first_evidence(k)));
+    else
+      set_only(r, SQLSIM_CAT_CORRECT, "same result as the gold");
+    return;
+  }
+  if (r->pred_rows == 0 && r->gold_rows > 0) {
+    k->mask |= 1u << SQLSIM_CAT_EMPTY_RESULT;
+    k->evidence[SQLSIM_CAT_EMPTY_RESULT] = sqlsim_arena_printf(a, "no rows; the gold returns %ld", r->gold_rows);
+  }
+  if (!(k->mask & ~((1u << SQLSIM_CAT_EMPTY_RESULT) | (1u << SQLSIM_CAT_DIALECT)))) {
+    k->mask |= 1u << SQLSIM_CAT_OTHER;
+    k->evidence[SQLSIM_CAT_OTHER] = sqlsim_arena_printf(
+        a, "results differ (%ld vs %ld rows) with no structural difference found", r->pred_rows, r->gold_rows);
+  }
+}
+
+/* Everything but timing, for one pair, on a worker. */
+static void score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *p, sqlsim_record *r) {
+  unsigned m = ev->cfg.metrics;
+  memset(r, 0, sizeof *r);
+  r->metrics = m;
+  r->ex_spider = r->ex_bird = -1;
+  r->gold_rows = r->pred_rows = -1;
+  const gold_prep *g = gold_for(ev, w, p->gold, p->db_id);
+  r->hardness = g->hardness;
+  memcpy(r->gold_err, g->gold_err, sizeof r->gold_err);
+  memcpy(r->match_err, g->match_err, sizeof r->match_err);
+  if ((m & SQLSIM_M_MATCH) && g->spider) {
+    sqlsim_spider_score_pred(w->spider, g->spider, p->pred, &r->match);
+    r->has_match = 1;
+  }
+  if ((m & SQLSIM_M_BIS) && g->tree) score_structure(ev, g, p->pred, r);
+  if ((m & SQLSIM_M_DB) && g->ran) score_exec(ev, w, g, p->pred, r);
+  if (m & SQLSIM_M_CATEGORIES) finalize_categories(ev, r);
+}
+
+static void time_pair(sqlsim_evaluator *ev, const sqlsim_pair *p, sqlsim_record *r) {
+  if (!(ev->cfg.metrics & SQLSIM_M_TIMING) || r->ex_bird != 1) return; /* the correctness gate */
+  char buf[1024];
+  const char *path = db_path(ev, p->db_id, buf, sizeof buf);
+  if (!path) return;
+  sqlsim_timing_opts o = {.iterations = ev->cfg.iterations, .timeout_s = ev->cfg.timeout_s,
+                          .fixed_now = ev->cfg.now, .alternate = ev->cfg.alternate};
+  sqlsim_time_pair(path, p->gold, p->pred, &o, &r->timing);
+  r->has_timing = 1;
+}
+
+int sqlsim_evaluate(sqlsim_evaluator *ev, const char *gold, const char *pred, const char *db_id,
+                    sqlsim_record *out, sqlsim_error *err) {
+  memset(out, 0, sizeof *out);
+  if (!gold || !pred) return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "a pair needs a gold and a predicted query");
+  sqlsim_pair p = {gold, pred, db_id};
+  worker *w = worker_get(ev);
+  score_pair(ev, w, &p, out);
+  worker_put(ev, w);
+  time_pair(ev, &p, out);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- records */
+
+static void copy_record(sqlsim_record *dst, const sqlsim_record *src) {
+  *dst = *src;
+  dst->arena = NULL;
+  if (!src->arena) return;
+  sqlsim_arena *a = rec_arena(dst);
+  for (int k = 0; k < SQLSIM_NCAT; k++)
+    if (src->cats.evidence[k]) dst->cats.evidence[k] = sqlsim_arena_strdup(a, src->cats.evidence[k]);
+  if (src->dialect) dst->dialect = sqlsim_arena_strdup(a, src->dialect);
+  if (src->dialect && src->cats.evidence[SQLSIM_CAT_DIALECT] == src->dialect)
+    dst->cats.evidence[SQLSIM_CAT_DIALECT] = dst->dialect;
+  if (src->gspans) {
+    dst->gspans = sqlsim_arena_alloc(a, sizeof(int) * (size_t)(2 * src->ngspans + 1));
+    memcpy(dst->gspans, src->gspans, sizeof(int) * (size_t)(2 * src->ngspans));
+  }
+  if (src->pspans) {
+    dst->pspans = sqlsim_arena_alloc(a, sizeof(int) * (size_t)(2 * src->npspans + 1));
+    memcpy(dst->pspans, src->pspans, sizeof(int) * (size_t)(2 * src->npspans));
+  }
+}
+
+void sqlsim_record_clear(sqlsim_record *r) {
+  if (!r) return;
+  sqlsim_arena_free(r->arena);
+  memset(r, 0, sizeof *r);
+}
+
+const char *sqlsim_group_of(const sqlsim_item *gold, const sqlsim_record *r) {
+  if (gold && gold->difficulty) return gold->difficulty;
+  if (gold && gold->case_type) return gold->case_type;
+  if (r && r->hardness >= 0 && r->hardness < SQLSIM_HARD_UNKNOWN) return sqlsim_hardness_names[r->hardness];
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- batch */
+
+typedef struct batch {
+  sqlsim_evaluator *ev;
+  const sqlsim_pair *pairs;
+  size_t n;
+  sqlsim_record *out;
+  const sqlsim_batch_opts *o;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  size_t next;      /* first pair no worker has taken */
+  unsigned char *done;
+  int stop;         /* cancelled: take nothing more */
+} batch;
+
+static int cancelled(const batch *b) { return b->o && b->o->cancel && *b->o->cancel; }
+
+static int same_gold(const sqlsim_pair *a, const sqlsim_pair *b) {
+  return (a->gold == b->gold || !strcmp(a->gold, b->gold)) && same_key(a->db_id, b->db_id);
+}
+
+/* Scores pairs [lo, hi), which share their gold query: a prediction written
+ * exactly as one a little earlier copies its record. */
+static void score_run(batch *b, worker *w, size_t lo, size_t hi) {
+  for (size_t k = lo; k < hi; k++) {
+    const sqlsim_pair *p = &b->pairs[k];
+    size_t same = k;
+    for (size_t j = k > lo + DEDUP_BACK ? k - DEDUP_BACK : lo; j < k && same == k; j++)
+      if (sqlsim_same_text(b->pairs[j].pred, p->pred) && !strcmp(b->pairs[j].pred, p->pred)) same = j;
+    if (same < k) copy_record(&b->out[k], &b->out[same]);
+    else score_pair(b->ev, w, p, &b->out[k]);
+  }
+}
+
+static void *batch_worker(void *arg) {
+  batch *b = arg;
+  worker *w = worker_get(b->ev);
+  for (;;) {
+    pthread_mutex_lock(&b->mu);
+    if (cancelled(b)) b->stop = 1;
+    size_t lo = b->next, hi = lo;
+    if (!b->stop && lo < b->n) {
+      hi = lo + 1;
+      while (hi < b->n && hi - lo < CHUNK && same_gold(&b->pairs[lo], &b->pairs[hi])) hi++;
+      b->next = hi;
+    }
+    pthread_mutex_unlock(&b->mu);
+    if (lo == hi) break;
+    score_run(b, w, lo, hi);
+    pthread_mutex_lock(&b->mu);
+    for (size_t k = lo; k < hi; k++) b->done[k] = 1;
+    pthread_cond_broadcast(&b->cv);
+    pthread_mutex_unlock(&b->mu);
+  }
+  worker_put(b->ev, w);
+  sqlsim_thread_cleanup();
+  pthread_mutex_lock(&b->mu);
+  pthread_cond_broadcast(&b->cv);
+  pthread_mutex_unlock(&b->mu);
+  return NULL;
+}
+
+size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, size_t n, sqlsim_record *out,
+                             const sqlsim_batch_opts *opts) {
+  static const sqlsim_batch_opts none = {0};
+  const sqlsim_batch_opts *o = opts ? opts : &none;
+  for (size_t k = 0; k < n; k++) memset(&out[k], 0, sizeof out[k]);
+  if (n == 0) return 0;
+  batch b = {.ev = ev, .pairs = pairs, .n = n, .out = out, .o = o};
+  b.done = calloc(n, 1);
+  if (!b.done) return 0;
+  pthread_mutex_init(&b.mu, NULL);
+  pthread_cond_init(&b.cv, NULL);
+  int jobs = o->jobs > 0 ? o->jobs : 1;
+  if ((size_t)jobs > n) jobs = (int)n;
+  pthread_t *th = calloc((size_t)jobs, sizeof *th);
+  int started = 0;
+  for (int t = 0; t < jobs; t++)
+    if (pthread_create(&th[t], NULL, batch_worker, &b) == 0) started++;
+    else break;
+  if (!started) batch_worker(&b); /* no thread to be had: score here */
+  int timing = (ev->cfg.metrics & SQLSIM_M_TIMING) != 0;
+  /* Deliver finished records in order (without timing) and report progress,
+   * here on the calling thread. */
+  size_t ready = 0;
+  pthread_mutex_lock(&b.mu);
+  for (;;) {
+    size_t was = ready;
+    while (ready < n && b.done[ready]) ready++;
+    if (ready > was) {
+      pthread_mutex_unlock(&b.mu);
+      for (size_t k = was; k < ready; k++) {
+        if (!timing && o->on_record) o->on_record(o->ctx, k, &out[k]);
+        if (o->on_progress) o->on_progress(o->ctx, "scoring", k + 1, n);
+      }
+      pthread_mutex_lock(&b.mu);
+      continue;
+    }
+    if (ready == n) break;
+    if (cancelled(&b)) b.stop = 1;
+    if (b.stop && b.next <= ready) break; /* nothing in flight before the first unfinished pair */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 200 * 1000000L; /* wake to see a cancel set by a signal handler */
+    if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+    pthread_cond_timedwait(&b.cv, &b.mu, &ts);
+  }
+  b.stop = 1;
+  pthread_mutex_unlock(&b.mu);
+  for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+  free(th);
+  /* Pairs finished past the first unfinished one are dropped: the result is a prefix. */
+  for (size_t k = ready; k < n; k++)
+    if (b.done[k]) sqlsim_record_clear(&out[k]);
+  free(b.done);
+  pthread_cond_destroy(&b.cv);
+  pthread_mutex_destroy(&b.mu);
+  if (timing) {
+    size_t total = 0, t = 0;
+    for (size_t k = 0; k < ready; k++) total += out[k].ex_bird == 1;
+    for (size_t k = 0; k < ready; k++) {
+      if (o->cancel && *o->cancel) {
+        for (size_t j = k; j < ready; j++) sqlsim_record_clear(&out[j]);
+        return k;
+      }
+      time_pair(ev, &pairs[k], &out[k]);
+      if (o->on_record) o->on_record(o->ctx, k, &out[k]);
+      if (out[k].has_timing && o->on_progress) o->on_progress(o->ctx, "timing", ++t, total);
+    }
+  }
+  return ready;
+}

@@ -1,0 +1,121 @@
+/* record.c -- a record as JSON: the per-item fields every face writes
+ * (`sqlsim eval --per-item`, `analyze --per-item`, `stream`, Python's dicts).
+ * docs/per-item.md lists them. */
+#include "engine.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void json_num(strbuf *sb, double v) {
+  if (isnan(v) || isinf(v)) sb_puts(sb, "null");
+  else sb_printf(sb, "%.6g", v);
+}
+
+const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *offset) {
+  *offset = -1;
+  *side = "gold";
+  if (r->gold_err[0]) return r->gold_err;
+  if (r->match_err[0]) return r->match_err;
+  *side = "pred";
+  if (r->has_match && r->match.error.code) {
+    *offset = r->match.error.offset;
+    return r->match.error.message;
+  }
+  if (r->ex_err[0]) return r->ex_err;
+  if (r->bis_err[0]) return r->bis_err;
+  if (r->has_timing && !r->timing.ok) return r->timing.reason;
+  return NULL;
+}
+
+static void categories_json(strbuf *sb, const sqlsim_categories *k) {
+  sb_puts(sb, ",\"categories\":[");
+  int first = 1;
+  for (int i = 0; i < SQLSIM_NCAT; i++)
+    if (k->mask & (1u << i)) {
+      sb_printf(sb, "%s\"%s\"", first ? "" : ",", sqlsim_category_names[i]);
+      first = 0;
+    }
+  sb_puts(sb, "],\"evidence\":{");
+  first = 1;
+  for (int i = 0; i < SQLSIM_NCAT; i++)
+    if ((k->mask & (1u << i)) && k->evidence[i]) {
+      sb_printf(sb, "%s\"%s\":", first ? "" : ",", sqlsim_category_names[i]);
+      sb_json_str(sb, k->evidence[i]);
+      first = 0;
+    }
+  sb_puts(sb, "}");
+}
+
+void record_json_fields(strbuf *sb, const sqlsim_record *r) {
+  unsigned m = r->metrics;
+  if (r->hardness >= 0 && r->hardness < SQLSIM_HARD_UNKNOWN)
+    sb_printf(sb, "\"hardness\":\"%s\"", sqlsim_hardness_names[r->hardness]);
+  else
+    sb_puts(sb, "\"hardness\":null");
+  if (m & SQLSIM_M_MATCH) {
+    if (r->has_match) {
+      sb_printf(sb, ",\"exact\":%d,\"partial\":{", r->match.exact);
+      for (int k = 0; k < SQLSIM_SPIDER_NPARTIAL; k++)
+        sb_printf(sb, "%s\"%s\":%d", k ? "," : "", sqlsim_spider_partial_names[k], r->match.f1[k]);
+      sb_puts(sb, "}");
+    } else {
+      sb_puts(sb, ",\"exact\":null,\"partial\":null");
+    }
+  }
+  if (m & SQLSIM_M_DB) {
+    if (r->ex_bird >= 0) sb_printf(sb, ",\"ex\":{\"spider\":%d,\"bird\":%d}", r->ex_spider, r->ex_bird);
+    else sb_puts(sb, ",\"ex\":null");
+  }
+  if (m & SQLSIM_M_TIMING) {
+    if (r->has_timing && r->timing.ok) {
+      sb_puts(sb, ",\"ves_ratio\":");
+      json_num(sb, r->timing.ratio);
+      sb_puts(sb, ",\"ves_interval\":[");
+      json_num(sb, r->timing.ci_low);
+      sb_putc(sb, ',');
+      json_num(sb, r->timing.ci_high);
+      sb_puts(sb, "],\"first_row_ratio\":");
+      json_num(sb, r->timing.first_row_ratio);
+      sb_printf(sb, ",\"iterations\":%d,\"kept\":%d,\"rves_reward\":%g", r->timing.n, r->timing.kept,
+                sqlsim_rves_reward(r->timing.ratio));
+    } else {
+      sb_puts(sb, ",\"ves_ratio\":null,\"ves_interval\":null,\"rves_reward\":0");
+    }
+  }
+  if (m & SQLSIM_M_BIS) {
+    if (r->has_bis) sb_printf(sb, ",\"bis\":%.6g,\"score\":%.6g", r->bis, r->score);
+    else sb_puts(sb, ",\"bis\":null,\"score\":null");
+  }
+  if (m & SQLSIM_M_RESULT) {
+    if (r->has_rsim)
+      sb_printf(sb, ",\"result_p\":%.6g,\"result_r\":%.6g,\"result_f1\":%.6g", r->rsim.p, r->rsim.r, r->rsim.f1);
+    else
+      sb_puts(sb, ",\"result_p\":null,\"result_r\":null,\"result_f1\":null");
+  }
+  if (m & SQLSIM_M_CATEGORIES) {
+    categories_json(sb, &r->cats);
+    sb_printf(sb, ",\"structure_only\":%s", r->ex_bird >= 0 ? "false" : "true");
+  }
+  const char *side;
+  int offset;
+  const char *msg = sqlsim_record_error(r, &side, &offset);
+  sb_puts(sb, ",\"error\":");
+  if (!msg) {
+    sb_puts(sb, "null");
+    return;
+  }
+  sb_puts(sb, "{\"message\":");
+  sb_json_str(sb, msg);
+  if (offset >= 0) sb_printf(sb, ",\"offset\":%d", offset);
+  else sb_puts(sb, ",\"offset\":null");
+  sb_printf(sb, ",\"side\":\"%s\"}", side);
+}
+
+char *sqlsim_record_to_json(const sqlsim_record *r) {
+  strbuf sb = {0};
+  sb_putc(&sb, '{');
+  record_json_fields(&sb, r);
+  sb_putc(&sb, '}');
+  return sb_take(&sb);
+}

@@ -173,6 +173,10 @@ static const sqlsim_schema *schema_of(const sqlsim_evaluator *ev, const char *db
   return db_id ? sqlsim_catalog_find(ev->catalog, db_id) : NULL;
 }
 
+const sqlsim_schema *sqlsim_evaluator_schema(const sqlsim_evaluator *ev, const char *db_id) {
+  return schema_of(ev, db_id);
+}
+
 int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gold, const char *name,
                            sqlsim_error *err) {
   int n = gold->n;

@@ -813,6 +813,18 @@ typedef struct sqlsim_batch_opts {
 size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, size_t n, sqlsim_record *out,
                              const sqlsim_batch_opts *opts);
 
+/* The schema the evaluator reads a db_id with (NULL: none known). */
+const sqlsim_schema *sqlsim_evaluator_schema(const sqlsim_evaluator *ev, const char *db_id);
+
+/* A reward for reinforcement learning on one record (engine/reward.c):
+ *   the prediction does not parse, or fails to run:      0
+ *   it ran and returns the gold's rows (EX, the evaluator's semantics): 1
+ *   it ran and returns other rows:   partial x the calibrated score (0..partial)
+ *   no database for the pair (structure only): the calibrated score
+ * NaN when the gold itself cannot be scored (no signal: drop the sample).
+ * partial < 0 means the default, 0.2. */
+double sqlsim_reward(const sqlsim_evaluator *ev, const sqlsim_record *r, double partial);
+
 /* Names for diagnostics. */
 const char *sqlsim_kind_name(int kind);
 const char *sqlsim_op_name(int op);

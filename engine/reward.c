@@ -1,0 +1,26 @@
+/* reward.c -- one number per pair for reinforcement learning, from a record.
+ *
+ * Execution decides when it ran: a prediction that returns the gold's rows
+ * earns 1 whatever it looks like, one that cannot run earns 0. A wrong result
+ * earns a little partial credit for being structurally close (the calibrated
+ * score, capped at `partial`), so a policy is not paid more for a near miss
+ * than a small fraction of a right answer. Without a database the calibrated
+ * score stands alone. */
+#include "engine.h"
+
+#include <math.h>
+
+#define DEFAULT_PARTIAL 0.2
+
+double sqlsim_reward(const sqlsim_evaluator *ev, const sqlsim_record *r, double partial) {
+  if (partial < 0) partial = DEFAULT_PARTIAL;
+  if (r->bis_err[0]) return 0; /* does not parse */
+  if (r->ex_bird >= 0) {
+    if (r->ex_err[0]) return 0;
+    int ok = ev->cfg.bird_semantics ? r->ex_bird == 1 : r->ex_spider == 1;
+    if (ok) return 1;
+    return r->has_bis ? partial * r->score : 0;
+  }
+  if (r->gold_err[0] || !r->has_bis) return NAN;
+  return r->score;
+}

@@ -1,0 +1,533 @@
+/* _sqlsim.c -- the Python face of the library: argument conversion and
+ * results as Python objects, nothing more. The engine (engine/) does the
+ * work; python/sqlsim/__init__.py holds the documented API over this module.
+ *
+ * The GIL is released around every call into the engine, so Python threads
+ * score in parallel, and score_many runs the engine's own worker threads. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "sqlsim.h"
+
+static PyObject *Error, *ParseError, *ConfigError;
+
+/* Raises the exception for a library error: ParseError for SQL that does not
+ * parse or is not modelled, ConfigError for configuration, Error otherwise;
+ * with .code and .offset. */
+static PyObject *raise_err(const sqlsim_error *e, PyObject *type) {
+  if (!type) type = (e->code == SQLSIM_ESYNTAX || e->code == SQLSIM_EUNSUPPORTED) ? ParseError : Error;
+  PyObject *exc = PyObject_CallFunction(type, "s", e->message);
+  if (!exc) return NULL;
+  PyObject *code = PyLong_FromLong(e->code), *off = e->offset >= 0 ? PyLong_FromLong(e->offset) : Py_NewRef(Py_None);
+  PyObject_SetAttrString(exc, "code", code);
+  PyObject_SetAttrString(exc, "offset", off);
+  Py_XDECREF(code);
+  Py_XDECREF(off);
+  PyErr_SetObject(type, exc);
+  Py_DECREF(exc);
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- records as dicts */
+
+static int set_item(PyObject *d, const char *k, PyObject *v) {
+  if (!v) return -1;
+  int rc = PyDict_SetItemString(d, k, v);
+  Py_DECREF(v);
+  return rc;
+}
+
+static PyObject *num_or_none(double v) { return isnan(v) || isinf(v) ? Py_NewRef(Py_None) : PyFloat_FromDouble(v); }
+
+static PyObject *str_or_none(const char *s) {
+  return s ? PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace") : Py_NewRef(Py_None);
+}
+
+/* The record's fields, the same keys and values as sqlsim_record_to_json
+ * (tests/python/test_sqlsim.py checks the two agree). */
+static PyObject *record_dict(const sqlsim_record *r) {
+  PyObject *d = PyDict_New();
+  if (!d) return NULL;
+  unsigned m = r->metrics;
+  int bad = 0;
+  bad |= set_item(d, "hardness", str_or_none(r->hardness >= 0 && r->hardness < SQLSIM_HARD_UNKNOWN
+                                                 ? sqlsim_hardness_names[r->hardness] : NULL));
+  if (m & SQLSIM_M_MATCH) {
+    if (r->has_match) {
+      bad |= set_item(d, "exact", PyLong_FromLong(r->match.exact));
+      PyObject *p = PyDict_New();
+      for (int k = 0; p && k < SQLSIM_SPIDER_NPARTIAL; k++)
+        set_item(p, sqlsim_spider_partial_names[k], PyLong_FromLong(r->match.f1[k]));
+      bad |= set_item(d, "partial", p);
+    } else {
+      bad |= set_item(d, "exact", Py_NewRef(Py_None));
+      bad |= set_item(d, "partial", Py_NewRef(Py_None));
+    }
+  }
+  if (m & SQLSIM_M_DB)
+    bad |= set_item(d, "ex", r->ex_bird >= 0 ? Py_BuildValue("{s:i,s:i}", "spider", r->ex_spider, "bird", r->ex_bird)
+                                             : Py_NewRef(Py_None));
+  if (m & (SQLSIM_M_VES | SQLSIM_M_RVES)) {
+    if (r->has_timing && r->timing.ok) {
+      bad |= set_item(d, "ves_ratio", num_or_none(r->timing.ratio));
+      bad |= set_item(d, "ves_interval", Py_BuildValue("[NN]", num_or_none(r->timing.ci_low), num_or_none(r->timing.ci_high)));
+      bad |= set_item(d, "first_row_ratio", num_or_none(r->timing.first_row_ratio));
+      bad |= set_item(d, "iterations", PyLong_FromLong(r->timing.n));
+      bad |= set_item(d, "kept", PyLong_FromLong(r->timing.kept));
+      bad |= set_item(d, "rves_reward", PyFloat_FromDouble(sqlsim_rves_reward(r->timing.ratio)));
+    } else {
+      bad |= set_item(d, "ves_ratio", Py_NewRef(Py_None));
+      bad |= set_item(d, "ves_interval", Py_NewRef(Py_None));
+      bad |= set_item(d, "rves_reward", PyLong_FromLong(0));
+    }
+  }
+  if (m & SQLSIM_M_BIS) {
+    bad |= set_item(d, "bis", r->has_bis ? PyFloat_FromDouble(r->bis) : Py_NewRef(Py_None));
+    bad |= set_item(d, "score", r->has_bis ? PyFloat_FromDouble(r->score) : Py_NewRef(Py_None));
+  }
+  if (m & SQLSIM_M_RESULT) {
+    bad |= set_item(d, "result_p", r->has_rsim ? PyFloat_FromDouble(r->rsim.p) : Py_NewRef(Py_None));
+    bad |= set_item(d, "result_r", r->has_rsim ? PyFloat_FromDouble(r->rsim.r) : Py_NewRef(Py_None));
+    bad |= set_item(d, "result_f1", r->has_rsim ? PyFloat_FromDouble(r->rsim.f1) : Py_NewRef(Py_None));
+  }
+  if (m & SQLSIM_M_CATEGORIES) {
+    PyObject *cats = PyList_New(0), *ev = PyDict_New();
+    for (int k = 0; cats && ev && k < SQLSIM_NCAT; k++) {
+      if (!(r->cats.mask & (1u << k))) continue;
+      PyObject *name = PyUnicode_FromString(sqlsim_category_names[k]);
+      PyList_Append(cats, name);
+      Py_XDECREF(name);
+      if (r->cats.evidence[k]) set_item(ev, sqlsim_category_names[k], str_or_none(r->cats.evidence[k]));
+    }
+    bad |= set_item(d, "categories", cats);
+    bad |= set_item(d, "evidence", ev);
+    bad |= set_item(d, "structure_only", PyBool_FromLong(r->ex_bird < 0));
+  }
+  const char *side;
+  int offset;
+  const char *msg = sqlsim_record_error(r, &side, &offset);
+  if (msg) {
+    PyObject *off = offset >= 0 ? PyLong_FromLong(offset) : Py_NewRef(Py_None);
+    bad |= set_item(d, "error", Py_BuildValue("{s:N,s:N,s:s}", "message", str_or_none(msg), "offset", off, "side", side));
+  } else {
+    bad |= set_item(d, "error", Py_NewRef(Py_None));
+  }
+  if (bad || PyErr_Occurred()) {
+    Py_DECREF(d);
+    return NULL;
+  }
+  return d;
+}
+
+/* ---------------------------------------------------------------- Evaluator */
+
+typedef struct {
+  PyObject_HEAD sqlsim_evaluator *ev;
+} EvaluatorObject;
+
+static const char *opt_str(PyObject *o) {
+  if (!o || o == Py_None) return NULL;
+  if (PyUnicode_Check(o)) return PyUnicode_AsUTF8(o);
+  PyErr_SetString(PyExc_TypeError, "expected a str or None");
+  return NULL;
+}
+
+static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
+                           "iterations", "alternate", "now", "max_memory", NULL};
+  PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
+  const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
+  double timeout = 30;
+  int iterations = 100, alternate = 0;
+  unsigned long long max_memory = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOK", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
+                                   &semantics, &timeout, &iterations, &alternate, &now, &max_memory))
+    return -1;
+  sqlsim_config cfg = {.timeout_s = timeout, .iterations = iterations, .alternate = alternate,
+                       .max_memory = (size_t)max_memory};
+  cfg.tables = opt_str(tables);
+  cfg.db_dir = opt_str(db_dir);
+  cfg.sqlite = opt_str(sqlite);
+  cfg.now = opt_str(now);
+  if (PyErr_Occurred()) return -1;
+  sqlsim_error err = {0};
+  if (sqlsim_metrics_parse(metrics, &cfg.metrics, &err)) {
+    raise_err(&err, ConfigError);
+    return -1;
+  }
+  if (!strcmp(mode, "compatible")) cfg.mode = SQLSIM_SPIDER_COMPATIBLE;
+  else if (!strcmp(mode, "corrected")) cfg.mode = SQLSIM_SPIDER_CORRECTED;
+  else {
+    PyErr_Format(ConfigError, "mode must be 'compatible' or 'corrected', not '%s'", mode);
+    return -1;
+  }
+  if (!strcmp(semantics, "bird")) cfg.bird_semantics = 1;
+  else if (strcmp(semantics, "spider")) {
+    PyErr_Format(ConfigError, "semantics must be 'spider' or 'bird', not '%s'", semantics);
+    return -1;
+  }
+  if (timeout <= 0 || iterations <= 0) {
+    PyErr_SetString(ConfigError, "timeout and iterations must be positive");
+    return -1;
+  }
+  sqlsim_evaluator *ev = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = sqlsim_evaluator_new(&cfg, &ev, &err);
+  Py_END_ALLOW_THREADS if (rc) {
+    raise_err(&err, ConfigError);
+    return -1;
+  }
+  sqlsim_evaluator_free(self->ev);
+  self->ev = ev;
+  return 0;
+}
+
+static void Evaluator_dealloc(EvaluatorObject *self) {
+  sqlsim_evaluator_free(self->ev);
+  Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int ready(EvaluatorObject *self) {
+  if (self->ev) return 1;
+  PyErr_SetString(Error, "the Evaluator was not initialized");
+  return 0;
+}
+
+/* gold, pred, db_id from positional/keyword arguments. */
+static int pair_args(PyObject *args, PyObject *kw, const char **g, const char **p, const char **db, double *partial) {
+  static char *kwlist[] = {"gold", "pred", "db_id", "partial", NULL};
+  static char *kwlist3[] = {"gold", "pred", "db_id", NULL};
+  *db = NULL;
+  if (!partial) return PyArg_ParseTupleAndKeywords(args, kw, "ss|z", kwlist3, g, p, db);
+  return PyArg_ParseTupleAndKeywords(args, kw, "ss|zd", kwlist, g, p, db, partial);
+}
+
+static PyObject *Evaluator_score(EvaluatorObject *self, PyObject *args, PyObject *kw) {
+  const char *g, *p, *db;
+  if (!ready(self) || !pair_args(args, kw, &g, &p, &db, NULL)) return NULL;
+  sqlsim_record r;
+  sqlsim_error err = {0};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = sqlsim_evaluate(self->ev, g, p, db, &r, &err);
+  Py_END_ALLOW_THREADS if (rc) return raise_err(&err, NULL);
+  PyObject *d = record_dict(&r);
+  sqlsim_record_clear(&r);
+  return d;
+}
+
+static PyObject *Evaluator_score_json(EvaluatorObject *self, PyObject *args, PyObject *kw) {
+  const char *g, *p, *db;
+  if (!ready(self) || !pair_args(args, kw, &g, &p, &db, NULL)) return NULL;
+  sqlsim_record r;
+  sqlsim_error err = {0};
+  int rc;
+  char *js = NULL;
+  Py_BEGIN_ALLOW_THREADS rc = sqlsim_evaluate(self->ev, g, p, db, &r, &err);
+  if (!rc) js = sqlsim_record_to_json(&r);
+  sqlsim_record_clear(&r);
+  Py_END_ALLOW_THREADS if (rc) return raise_err(&err, NULL);
+  PyObject *s = PyUnicode_FromString(js);
+  free(js);
+  return s;
+}
+
+static PyObject *reward_value(double v) { return isnan(v) ? Py_NewRef(Py_None) : PyFloat_FromDouble(v); }
+
+static PyObject *Evaluator_reward(EvaluatorObject *self, PyObject *args, PyObject *kw) {
+  const char *g, *p, *db;
+  double partial = -1;
+  if (!ready(self) || !pair_args(args, kw, &g, &p, &db, &partial)) return NULL;
+  sqlsim_record r;
+  sqlsim_error err = {0};
+  int rc;
+  double v = 0;
+  Py_BEGIN_ALLOW_THREADS rc = sqlsim_evaluate(self->ev, g, p, db, &r, &err);
+  if (!rc) v = sqlsim_reward(self->ev, &r, partial);
+  sqlsim_record_clear(&r);
+  Py_END_ALLOW_THREADS if (rc) return raise_err(&err, NULL);
+  return reward_value(v);
+}
+
+/* The pairs of an iterable: (gold, pred) or (gold, pred, db_id) sequences.
+ * Fills pairs[] with UTF-8 pointers into the str objects, kept alive in refs. */
+static Py_ssize_t read_pairs(PyObject *seq, sqlsim_pair **out, PyObject ***refs) {
+  PyObject *fast = PySequence_Fast(seq, "pairs must be a sequence of (gold, pred[, db_id]) tuples");
+  if (!fast) return -1;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  sqlsim_pair *pairs = PyMem_Calloc((size_t)(n ? n : 1), sizeof *pairs);
+  PyObject **keep = PyMem_Calloc((size_t)(n ? n : 1), sizeof *keep);
+  if (!pairs || !keep) {
+    PyMem_Free(pairs);
+    PyMem_Free(keep);
+    Py_DECREF(fast);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t k = 0; k < n; k++) {
+    PyObject *t = PySequence_Fast_GET_ITEM(fast, k);
+    keep[k] = Py_NewRef(t);
+    PyObject *tf = PySequence_Fast(t, "each pair must be a (gold, pred[, db_id]) tuple");
+    Py_ssize_t m = tf ? PySequence_Fast_GET_SIZE(tf) : 0;
+    if (tf && (m < 2 || m > 3)) PyErr_Format(PyExc_ValueError, "pair %zd: give (gold, pred) or (gold, pred, db_id)", k);
+    if (!PyErr_Occurred()) {
+      PyObject **it = PySequence_Fast_ITEMS(tf);
+      pairs[k].gold = PyUnicode_Check(it[0]) ? PyUnicode_AsUTF8(it[0]) : NULL;
+      pairs[k].pred = PyUnicode_Check(it[1]) ? PyUnicode_AsUTF8(it[1]) : NULL;
+      pairs[k].db_id = m == 3 && it[2] != Py_None ? (PyUnicode_Check(it[2]) ? PyUnicode_AsUTF8(it[2]) : NULL) : NULL;
+      if (!PyErr_Occurred() && (!pairs[k].gold || !pairs[k].pred || (m == 3 && it[2] != Py_None && !pairs[k].db_id)))
+        PyErr_Format(PyExc_TypeError, "pair %zd: gold, pred and db_id must be str", k);
+    }
+    Py_XDECREF(tf);
+    if (PyErr_Occurred()) {
+      for (Py_ssize_t j = 0; j <= k; j++) Py_DECREF(keep[j]);
+      PyMem_Free(keep);
+      PyMem_Free(pairs);
+      Py_DECREF(fast);
+      return -1;
+    }
+  }
+  Py_DECREF(fast);
+  *out = pairs;
+  *refs = keep;
+  return n;
+}
+
+#define MANY_CHUNK 4096 /* pairs scored per engine batch (records are a few KiB each) */
+
+/* kind 0: dicts, 1: rewards. */
+static PyObject *many(EvaluatorObject *self, PyObject *args, PyObject *kw, int kind) {
+  static char *kwlist[] = {"pairs", "jobs", "partial", NULL};
+  PyObject *seq;
+  int jobs = 0;
+  double partial = -1;
+  if (!ready(self) || !PyArg_ParseTupleAndKeywords(args, kw, "O|id", kwlist, &seq, &jobs, &partial)) return NULL;
+  if (jobs <= 0) jobs = 1;
+  sqlsim_pair *pairs;
+  PyObject **refs;
+  Py_ssize_t n = read_pairs(seq, &pairs, &refs);
+  if (n < 0) return NULL;
+  PyObject *list = PyList_New(n);
+  sqlsim_record *recs = PyMem_Calloc(MANY_CHUNK, sizeof *recs);
+  for (Py_ssize_t lo = 0; list && recs && lo < n; lo += MANY_CHUNK) {
+    size_t m = (size_t)(n - lo < MANY_CHUNK ? n - lo : MANY_CHUNK);
+    sqlsim_batch_opts o = {.jobs = jobs};
+    Py_BEGIN_ALLOW_THREADS sqlsim_evaluate_batch(self->ev, pairs + lo, m, recs, &o);
+    Py_END_ALLOW_THREADS for (size_t k = 0; k < m; k++) {
+      PyObject *v = list ? (kind ? reward_value(sqlsim_reward(self->ev, &recs[k], partial)) : record_dict(&recs[k])) : NULL;
+      sqlsim_record_clear(&recs[k]);
+      if (!list) continue;
+      if (!v) Py_CLEAR(list);
+      else PyList_SET_ITEM(list, lo + (Py_ssize_t)k, v);
+    }
+  }
+  if (!recs) {
+    PyErr_NoMemory();
+    Py_CLEAR(list);
+  }
+  PyMem_Free(recs);
+  for (Py_ssize_t k = 0; k < n; k++) Py_DECREF(refs[k]);
+  PyMem_Free(refs);
+  PyMem_Free(pairs);
+  return list;
+}
+
+static PyObject *Evaluator_score_many(EvaluatorObject *self, PyObject *args, PyObject *kw) { return many(self, args, kw, 0); }
+static PyObject *Evaluator_reward_many(EvaluatorObject *self, PyObject *args, PyObject *kw) { return many(self, args, kw, 1); }
+
+/* ---------------------------------------------------------------- parse, diff */
+
+static const sqlsim_schema *schema_for(EvaluatorObject *self, const char *db_id) {
+  return self && self->ev ? sqlsim_evaluator_schema(self->ev, db_id) : NULL;
+}
+
+static PyObject *do_parse(EvaluatorObject *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"sql", "db_id", "format", NULL};
+  const char *sql, *db = NULL, *format = "sql";
+  Py_ssize_t len;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|zs", kwlist, &sql, &len, &db, &format)) return NULL;
+  int f = !strcmp(format, "sql") ? 0 : !strcmp(format, "tree") ? 1 : !strcmp(format, "json") ? 2 : -1;
+  if (f < 0) return PyErr_Format(PyExc_ValueError, "format must be 'sql', 'tree' or 'json', not '%s'", format);
+  const sqlsim_schema *schema = schema_for(self, db);
+  sqlsim_query *q = NULL;
+  sqlsim_error err = {0};
+  char *out = NULL;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = sqlsim_parse(sql, (size_t)len, schema, 0, &q, &err);
+  if (!rc) out = f == 0 ? sqlsim_print_sql(q->root, 0) : f == 1 ? sqlsim_print_tree(q->root) : sqlsim_print_json(q->root);
+  sqlsim_query_free(q);
+  Py_END_ALLOW_THREADS if (rc) return raise_err(&err, NULL);
+  PyObject *s = PyUnicode_DecodeUTF8(out, (Py_ssize_t)strlen(out), "replace");
+  free(out);
+  return s;
+}
+
+static PyObject *Evaluator_parse(EvaluatorObject *self, PyObject *args, PyObject *kw) {
+  return ready(self) ? do_parse(self, args, kw) : NULL;
+}
+static PyObject *mod_parse(PyObject *m, PyObject *args, PyObject *kw) { return do_parse(NULL, args, kw); }
+
+static const char *const action_names[] = {"keep", "move", "update", "insert", "delete"};
+
+static PyObject *node_sql(const sqlsim_node *n) {
+  if (!n) return Py_NewRef(Py_None);
+  char *s = sqlsim_print_sql(n, 0);
+  PyObject *o = str_or_none(s);
+  free(s);
+  return o;
+}
+
+static PyObject *do_diff(EvaluatorObject *self, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"gold", "pred", "db_id", NULL};
+  const char *g, *p, *db = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|z", kwlist, &g, &p, &db)) return NULL;
+  const sqlsim_schema *schema = schema_for(self, db);
+  sqlsim_query *gq = NULL, *pq = NULL;
+  sqlsim_diff *d = NULL;
+  sqlsim_error err = {0};
+  int rc, which = 0;
+  Py_BEGIN_ALLOW_THREADS rc = sqlsim_parse(g, strlen(g), schema, 0, &gq, &err);
+  if (!rc) {
+    which = 1;
+    rc = sqlsim_parse(p, strlen(p), schema, 0, &pq, &err);
+  }
+  if (!rc) {
+    sqlsim_equiv_normalize(gq);
+    sqlsim_equiv_normalize(pq);
+    which = 2;
+    rc = sqlsim_diff_trees(gq->root, pq->root, &d, &err);
+  }
+  Py_END_ALLOW_THREADS PyObject *res = NULL;
+  if (rc) {
+    if (which < 2) {
+      char msg[512];
+      snprintf(msg, sizeof msg, "the %s query: %.480s", which ? "predicted" : "gold", err.message);
+      snprintf(err.message, sizeof err.message, "%.500s", msg);
+    }
+    raise_err(&err, NULL);
+    goto out;
+  }
+  PyObject *edits = PyList_New(0);
+  for (int k = 0; edits && k < d->nedits; k++) {
+    const sqlsim_edit *e = &d->edits[k];
+    /* what changed: the first edit of an inserted or deleted subtree stands for it */
+    if (e->action == SQLSIM_EDIT_KEEP || (!e->root && e->weight <= 0 && e->action != SQLSIM_EDIT_MOVE)) continue;
+    PyObject *ed = Py_BuildValue("{s:s,s:d,s:s,s:N,s:N}", "action", action_names[e->action], "weight", e->weight, "why",
+                                 e->why ? e->why : "", "gold", node_sql(e->gold), "pred", node_sql(e->pred));
+    if (!ed || PyList_Append(edits, ed)) Py_CLEAR(edits);
+    Py_XDECREF(ed);
+  }
+  if (edits)
+    res = Py_BuildValue("{s:d,s:d,s:O,s:N}", "bis", d->bis, "score", d->score, "table_changed",
+                        d->table_changed ? Py_True : Py_False, "edits", edits);
+out:
+  sqlsim_diff_free(d);
+  sqlsim_query_free(gq);
+  sqlsim_query_free(pq);
+  return res;
+}
+
+static PyObject *Evaluator_diff(EvaluatorObject *self, PyObject *args, PyObject *kw) {
+  return ready(self) ? do_diff(self, args, kw) : NULL;
+}
+static PyObject *mod_diff(PyObject *m, PyObject *args, PyObject *kw) { return do_diff(NULL, args, kw); }
+
+/* ---------------------------------------------------------------- rewrite */
+
+static PyObject *mod_rewrite(PyObject *m, PyObject *args, PyObject *kw) {
+  static char *kwlist[] = {"sql", "db", "rules", "iterations", "timeout", "min_speedup", "now", NULL};
+  const char *sql, *db, *rules = NULL, *now = NULL;
+  int iterations = 20;
+  double timeout = 30, min_speedup = 1.1;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|ziddz", kwlist, &sql, &db, &rules, &iterations, &timeout, &min_speedup,
+                                   &now))
+    return NULL;
+  sqlsim_rewrite_opts o = {.iterations = iterations, .timeout_s = timeout, .min_speedup = min_speedup, .fixed_now = now};
+  if (rules) {
+    const char *p = rules;
+    while (*p) {
+      const char *e = strchr(p, ',');
+      size_t n = e ? (size_t)(e - p) : strlen(p);
+      int found = -1;
+      for (int k = 0; k < SQLSIM_NRULES && found < 0; k++)
+        if (strlen(sqlsim_rule_names[k]) == n && !strncmp(p, sqlsim_rule_names[k], n)) found = k;
+      if (found < 0) {
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(n > 100 ? 100 : n), p);
+        return PyErr_Format(ConfigError, "unknown rule '%s'", name);
+      }
+      o.rules |= 1u << found;
+      p += n + (e != NULL);
+    }
+  }
+  sqlsim_rewrite_result r;
+  memset(&r, 0, sizeof r);
+  sqlsim_error err = {0};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = sqlsim_rewrite(db, sql, &o, &r, &err);
+  Py_END_ALLOW_THREADS if (rc) return raise_err(&err, NULL);
+  static const char *const verdicts[] = {"no_rule", "offered", "changes_result", "not_faster", "unchecked"};
+  PyObject *names = PyList_New(0);
+  for (int k = 0; names && k < SQLSIM_NRULES; k++)
+    if (r.rules & (1u << k)) {
+      PyObject *s = PyUnicode_FromString(sqlsim_rule_names[k]);
+      PyList_Append(names, s);
+      Py_XDECREF(s);
+    }
+  PyObject *res = Py_BuildValue("{s:O,s:s,s:N,s:N,s:i,s:N,s:N,s:N,s:N}", "offered", r.offered ? Py_True : Py_False,
+                                "verdict", verdicts[r.verdict], "sql", str_or_none(r.sql), "rules", names, "candidates",
+                                r.candidates, "checks", str_or_none(r.checks), "reason", str_or_none(r.reason), "notes",
+                                str_or_none(r.notes ? r.notes : ""), "speedup",
+                                r.timing.ok ? PyFloat_FromDouble(r.timing.ratio) : Py_NewRef(Py_None));
+  sqlsim_rewrite_result_free(&r);
+  return res;
+}
+
+/* ---------------------------------------------------------------- module */
+
+static PyMethodDef Evaluator_methods[] = {
+    {"score", (PyCFunction)(void (*)(void))Evaluator_score, METH_VARARGS | METH_KEYWORDS, "score(gold, pred, db_id=None) -> dict"},
+    {"score_json", (PyCFunction)(void (*)(void))Evaluator_score_json, METH_VARARGS | METH_KEYWORDS, "score_json(gold, pred, db_id=None) -> str"},
+    {"score_many", (PyCFunction)(void (*)(void))Evaluator_score_many, METH_VARARGS | METH_KEYWORDS, "score_many(pairs, jobs=1) -> list"},
+    {"reward", (PyCFunction)(void (*)(void))Evaluator_reward, METH_VARARGS | METH_KEYWORDS, "reward(gold, pred, db_id=None, partial=0.2) -> float"},
+    {"reward_many", (PyCFunction)(void (*)(void))Evaluator_reward_many, METH_VARARGS | METH_KEYWORDS, "reward_many(pairs, jobs=1, partial=0.2) -> list"},
+    {"parse", (PyCFunction)(void (*)(void))Evaluator_parse, METH_VARARGS | METH_KEYWORDS, "parse(sql, db_id=None, format='sql') -> str"},
+    {"diff", (PyCFunction)(void (*)(void))Evaluator_diff, METH_VARARGS | METH_KEYWORDS, "diff(gold, pred, db_id=None) -> dict"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject EvaluatorType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sqlsim._sqlsim.Evaluator",
+    .tp_basicsize = sizeof(EvaluatorObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "The engine's evaluator (see sqlsim.Evaluator).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Evaluator_init,
+    .tp_dealloc = (destructor)Evaluator_dealloc,
+    .tp_methods = Evaluator_methods,
+};
+
+static PyMethodDef module_methods[] = {
+    {"parse", (PyCFunction)(void (*)(void))mod_parse, METH_VARARGS | METH_KEYWORDS, "parse(sql, format='sql') -> str"},
+    {"diff", (PyCFunction)(void (*)(void))mod_diff, METH_VARARGS | METH_KEYWORDS, "diff(gold, pred) -> dict"},
+    {"rewrite", (PyCFunction)(void (*)(void))mod_rewrite, METH_VARARGS | METH_KEYWORDS, "rewrite(sql, db, ...) -> dict"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_sqlsim", "sqlsim's C engine (use the sqlsim package).", -1,
+                                       module_methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__sqlsim(void) {
+  if (PyType_Ready(&EvaluatorType) < 0) return NULL;
+  PyObject *m = PyModule_Create(&moduledef);
+  if (!m) return NULL;
+  Error = PyErr_NewExceptionWithDoc("sqlsim.Error", "An error from sqlsim (.code, .offset: byte offset or None).", NULL, NULL);
+  ParseError = PyErr_NewExceptionWithDoc("sqlsim.ParseError", "SQL that does not parse, with .offset.", Error, NULL);
+  ConfigError = PyErr_NewExceptionWithDoc("sqlsim.ConfigError", "A configuration sqlsim cannot use.", Error, NULL);
+  PyModule_AddObjectRef(m, "Error", Error);
+  PyModule_AddObjectRef(m, "ParseError", ParseError);
+  PyModule_AddObjectRef(m, "ConfigError", ConfigError);
+  PyModule_AddObjectRef(m, "Evaluator", (PyObject *)&EvaluatorType);
+  PyModule_AddStringConstant(m, "version", SQLSIM_VERSION);
+  return m;
+}

@@ -1,0 +1,169 @@
+"""sqlsim: score, compare and rewrite SQL written by text-to-SQL systems.
+
+A thin layer over sqlsim's C engine (the same code as the ``sqlsim`` command):
+
+    >>> import sqlsim
+    >>> ev = sqlsim.Evaluator(tables="corpus/spider/tables.json",
+    ...                       db_dir="corpus/spider/database",
+    ...                       metrics=("match", "exec", "bis"))
+    >>> r = ev.score("SELECT count(*) FROM singer", "SELECT count(singer_id) FROM singer",
+    ...              db_id="concert_singer")
+    >>> r["ex"], r["exact"], round(r["score"], 3)
+    ({'spider': 1, 'bird': 1}, 0, 1.0)
+
+Every call releases the GIL while the engine works; ``score_many`` runs the
+engine's own threads. Queries run through sqlsim's sandboxed executor: the
+database is opened read-only, and the timeout is enforced inside SQLite, so a
+runaway query stops at its limit.
+"""
+from __future__ import annotations
+
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
+
+from . import _sqlsim
+from ._sqlsim import ConfigError, Error, ParseError
+
+__all__ = ["Evaluator", "Error", "ParseError", "ConfigError", "parse", "diff", "rewrite", "METRICS", "__version__"]
+
+__version__: str = _sqlsim.version
+
+#: Metric names an Evaluator accepts.
+METRICS = ("match", "exec", "ves", "rves", "result", "bis", "categories")
+
+Pair = Union[Tuple[str, str], Tuple[str, str, Optional[str]]]
+
+
+class Evaluator:
+    """Scores (gold, prediction) pairs with every requested metric.
+
+    Args:
+        tables: a Spider/BIRD ``tables.json`` (schemas: names, hardness, Spider matching).
+        db_dir: databases laid out as ``DIR/<db_id>/<db_id>.sqlite``.
+        sqlite: or one SQLite file for every pair (its schema is read when no tables).
+        metrics: names from METRICS (a tuple or "a,b"): ``match`` Spider exact set match,
+            ``exec`` execution accuracy (Spider's and BIRD's semantics), ``ves``/``rves``
+            timing, ``result`` BIS result similarity, ``bis`` BIS similarity and the
+            calibrated execution-free score, ``categories`` error categories.
+        mode: Spider matching, "compatible" (the official evaluator, item for item) or "corrected".
+        semantics: which EX decides correctness for categories and rewards: "spider" or "bird".
+        timeout: seconds per query, enforced inside SQLite.
+        iterations: VES timing runs per pair.
+        alternate: VES: alternate the order of gold and prediction every run.
+        now: a fixed "YYYY-MM-DD HH:MM:SS" for SQLite's 'now'.
+        max_memory: bytes SQLite may hold per connection (0: 512 MiB).
+
+    Raises:
+        ConfigError: a configuration sqlsim cannot use (missing files, a metric
+            without what it needs), with a message saying what to fix.
+
+    An Evaluator pickles as its configuration, so worker processes (multiprocessing,
+    Dask) rebuild it once each. It may be shared by threads.
+    """
+
+    def __init__(self, tables: Optional[str] = None, db_dir: Optional[str] = None, sqlite: Optional[str] = None,
+                 metrics: Union[str, Sequence[str]] = ("bis",), mode: str = "compatible", semantics: str = "spider",
+                 timeout: float = 30.0, iterations: int = 100, alternate: bool = False, now: Optional[str] = None,
+                 max_memory: int = 0) -> None:
+        if not isinstance(metrics, str):
+            metrics = ",".join(metrics)
+        self._config = dict(tables=_path(tables), db_dir=_path(db_dir), sqlite=_path(sqlite), metrics=metrics,
+                            mode=mode, semantics=semantics, timeout=float(timeout), iterations=int(iterations),
+                            alternate=bool(alternate), now=now, max_memory=int(max_memory))
+        self._c = _sqlsim.Evaluator(**self._config)
+
+    @property
+    def config(self) -> dict:
+        """The keyword arguments this evaluator was made with."""
+        return dict(self._config)
+
+    def __reduce__(self):
+        return (_rebuild, (self._config,))
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self._config.items() if v not in (None, False, 0))
+        return f"sqlsim.Evaluator({args})"
+
+    def score(self, gold: str, pred: str, db_id: Optional[str] = None) -> dict:
+        """Every metric for one pair, as a dict with the fields of
+        ``sqlsim eval --per-item`` (docs/per-item.md). Problems with the queries
+        or the database are in the dict's "error" (message, offset, side), never
+        raised: a bad prediction is a result."""
+        return self._c.score(gold, pred, db_id)
+
+    def score_json(self, gold: str, pred: str, db_id: Optional[str] = None) -> str:
+        """The same as score(), as the JSON text the command line writes."""
+        return self._c.score_json(gold, pred, db_id)
+
+    def score_many(self, pairs: Iterable[Pair], jobs: int = 1) -> List[dict]:
+        """score() for many (gold, pred[, db_id]) pairs on ``jobs`` threads, in order.
+        Consecutive pairs with the same gold prepare (parse, run) it once."""
+        return self._c.score_many(_as_list(pairs), jobs)
+
+    def reward(self, gold: str, pred: str, db_id: Optional[str] = None, partial: float = 0.2) -> Optional[float]:
+        """A reward for reinforcement learning, in [0, 1]:
+
+        * 0 when the prediction does not parse or fails to run (timeouts included);
+        * 1 when it returns the gold's rows (EX, the evaluator's ``semantics``);
+        * ``partial`` x the calibrated score when it runs but returns other rows;
+        * the calibrated score when no database is configured (``metrics`` without exec);
+        * None when the gold itself cannot be scored (drop the sample).
+
+        Make the evaluator with ``metrics=("exec", "bis")`` for execution with
+        partial credit."""
+        return self._c.reward(gold, pred, db_id, partial)
+
+    def reward_many(self, pairs: Iterable[Pair], jobs: int = 1, partial: float = 0.2) -> List[Optional[float]]:
+        """reward() for many pairs on ``jobs`` threads, in order."""
+        return self._c.reward_many(_as_list(pairs), jobs, partial)
+
+    def parse(self, sql: str, db_id: Optional[str] = None, format: str = "sql") -> str:
+        """sql read with the schema of db_id: printed as SQLite SQL ("sql"), as
+        a tree ("tree") or JSON ("json"). Raises ParseError (with .offset)."""
+        return self._c.parse(sql, db_id, format)
+
+    def diff(self, gold: str, pred: str, db_id: Optional[str] = None) -> dict:
+        """The tree diff of two queries read with the schema of db_id: bis, score,
+        table_changed and the edits (action, weight, why, gold, pred)."""
+        return self._c.diff(gold, pred, db_id)
+
+
+_built: dict = {}
+
+
+def _rebuild(config: dict) -> Evaluator:
+    """An unpickled Evaluator: one per configuration per process, so worker
+    processes load schemas and open databases once, not once per task."""
+    key = tuple(sorted(config.items()))
+    ev = _built.get(key)
+    if ev is None:
+        ev = _built[key] = Evaluator(**config)
+    return ev
+
+
+def _path(p) -> Optional[str]:
+    return None if p is None else str(p)
+
+
+def _as_list(pairs):
+    return pairs if isinstance(pairs, (list, tuple)) else list(pairs)
+
+
+def parse(sql: str, format: str = "sql") -> str:
+    """sql read without a schema, printed as SQLite SQL, a tree or JSON. Raises ParseError."""
+    return _sqlsim.parse(sql, format=format)
+
+
+def diff(gold: str, pred: str) -> dict:
+    """The tree diff of two queries read without a schema (see Evaluator.diff)."""
+    return _sqlsim.diff(gold, pred)
+
+
+def rewrite(sql: str, db: str, rules: Optional[Union[str, Sequence[str]]] = None, iterations: int = 20,
+            timeout: float = 30.0, min_speedup: float = 1.1, now: Optional[str] = None) -> dict:
+    """A faster equivalent of sql on the SQLite database db, offered only when
+    proved: the same rows on the database and on adversarial copies of it, and
+    measured faster. Returns offered, verdict, sql (the rewrite or None),
+    rules, speedup, checks, reason, notes. The database is only read."""
+    if rules is not None and not isinstance(rules, str):
+        rules = ",".join(rules)
+    return _sqlsim.rewrite(sql, str(db), rules, iterations, timeout, min_speedup, now)

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# install_check.sh BUILD_DIR WORK_DIR -- `cmake --install` into a scratch
+# prefix, then a program built only from what was installed (pkg-config,
+# the shared library) scores a pair; and the installed Python package imports.
+set -euo pipefail
+build=$1 work=$2
+rm -rf "$work" && mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
+for f in include/sqlsim.h lib/libsqlsim.a lib/libsqlsim.so lib/pkgconfig/sqlsim.pc bin/sqlsim; do
+  [ -e "$work/prefix/$f" ] || { echo "install_check: $f was not installed"; exit 1; }
+done
+cat > "$work/prog.c" <<'C'
+#include <sqlsim.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  sqlsim_config cfg = {.metrics = SQLSIM_M_BIS};
+  sqlsim_evaluator *ev;
+  sqlsim_error err = {0};
+  if (sqlsim_evaluator_new(&cfg, &ev, &err)) { fprintf(stderr, "%s\n", err.message); return 1; }
+  sqlsim_record r;
+  sqlsim_evaluate(ev, "SELECT a, b FROM t", "SELECT b, a FROM t", NULL, &r, &err);
+  char *js = sqlsim_record_to_json(&r);
+  printf("%s\n", js);
+  free(js);
+  sqlsim_record_clear(&r);
+  sqlsim_evaluator_free(ev);
+  return 0;
+}
+C
+cc -o "$work/prog" "$work/prog.c" $(pkg-config --cflags --libs sqlsim)
+out=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/prog")
+echo "$out" | grep -q '"score":1' || { echo "install_check: unexpected record: $out"; exit 1; }
+ldd "$work/prog" | grep -q "$work/prefix/lib/libsqlsim.so" || LD_LIBRARY_PATH="$work/prefix/lib" ldd "$work/prog" | grep -q "libsqlsim.so" \
+  || { echo "install_check: the program is not linked to libsqlsim.so"; exit 1; }
+if [ -d "$work/prefix/lib/python3/dist-packages/sqlsim" ]; then
+  (cd "$work" && PYTHONPATH="$work/prefix/lib/python3/dist-packages" python3 -c \
+    'import sqlsim, sys; assert sqlsim.__file__.startswith(sys.argv[1]), sqlsim.__file__; print(sqlsim.diff("SELECT 1", "SELECT 1")["score"])' "$work/prefix")
+fi
+echo "install_check: ok ($out)"

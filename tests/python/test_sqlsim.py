@@ -1,0 +1,237 @@
+"""The Python package against the C engine, on the bundled Spider corpus.
+
+Run by ctest (tests/CMakeLists.txt) with PYTHONPATH=build/python and
+SQLSIM_CORPUS pointing at corpus/spider.
+"""
+import hashlib
+import json
+import os
+import pickle
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+import sqlsim
+
+CORPUS = os.environ.get("SQLSIM_CORPUS", os.path.join(os.path.dirname(__file__), "..", "..", "corpus", "spider"))
+TABLES = os.path.join(CORPUS, "tables.json")
+DB_DIR = os.path.join(CORPUS, "database")
+
+
+def spider_pairs(model="dailsql_gpt4", limit=None):
+    """(gold, pred, db_id) of Spider dev, with a bundled model's predictions."""
+    with open(os.path.join(CORPUS, "dev_gold.sql"), encoding="utf-8") as f:
+        gold = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    with open(os.path.join(CORPUS, "predictions", model + ".sql"), encoding="utf-8") as f:
+        pred = [line.rstrip("\n") for line in f]
+    pairs = [(g[0], p, g[1]) for g, p in zip(gold, pred)]
+    # keep the items whose database is bundled (the execution metrics need it)
+    pairs = [t for t in pairs if os.path.exists(os.path.join(DB_DIR, t[2], t[2] + ".sqlite"))]
+    return pairs[:limit] if limit else pairs
+
+
+def same(a, b, rel=1e-5):
+    """Equal, with floats to the 6 significant digits JSON carries."""
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and abs(a - b) <= rel * max(1.0, abs(a))
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b and type(a) is type(b)
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+class TestScore(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="match,exec,result,bis,categories")
+        cls.pairs = spider_pairs(limit=300)
+
+    def test_fields_match_json(self):
+        """The dict has exactly the fields and values of the JSON record the command line writes."""
+        for g, p, db in self.pairs:
+            d = self.ev.score(g, p, db)
+            j = json.loads(self.ev.score_json(g, p, db))
+            self.assertTrue(same(d, j), (g, p, d, j))
+
+    def test_known_answers(self):
+        d = self.ev.score("SELECT count(*) FROM singer", "SELECT count(singer_id) FROM singer", "concert_singer")
+        self.assertEqual(d["ex"], {"spider": 1, "bird": 1})
+        self.assertEqual(d["hardness"], "easy")
+        self.assertIsNone(d["error"])
+        d = self.ev.score("SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age < 30", "concert_singer")
+        self.assertEqual(d["ex"]["bird"], 0)
+        self.assertIn("filter_operator", d["categories"])
+        d = self.ev.score("SELECT name FROM singer", "SELECT name FROM singer WHERE", "concert_singer")
+        self.assertEqual(d["error"]["side"], "pred")
+        self.assertEqual(d["categories"], ["unparseable"])
+        d = self.ev.score("SELECT 1", "SELECT 1", "no_such_database")
+        self.assertEqual(d["error"]["side"], "gold")
+        self.assertIn("no_such_database", d["error"]["message"])
+
+    def test_score_many_matches_score(self):
+        one = [self.ev.score(*t) for t in self.pairs]
+        for jobs in (1, 2, 3):
+            self.assertEqual(self.ev.score_many(self.pairs, jobs=jobs), one)
+        self.assertEqual(self.ev.score_many(iter(self.pairs[:10])), one[:10])  # any iterable
+        self.assertEqual(self.ev.score_many([]), [])
+
+    def test_score_many_bad_input(self):
+        with self.assertRaisesRegex(ValueError, "pair 1"):
+            self.ev.score_many([("SELECT 1", "SELECT 1"), ("SELECT 1",)])
+        with self.assertRaisesRegex(TypeError, "pair 0"):
+            self.ev.score_many([("SELECT 1", 2)])
+        with self.assertRaises(TypeError):
+            self.ev.score_many(5)
+
+    def test_threads_share_an_evaluator(self):
+        want = [self.ev.score(*t) for t in self.pairs[:100]]
+        got = [None] * 4
+        def work(k):
+            got[k] = [self.ev.score(*t) for t in self.pairs[:100]]
+        th = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in th:
+            t.start()
+        for t in th:
+            t.join()
+        for g in got:
+            self.assertEqual(g, want)
+
+    def test_databases_untouched(self):
+        path = os.path.join(DB_DIR, "concert_singer", "concert_singer.sqlite")
+        before = digest(path)
+        for sql in ("DELETE FROM singer", "DROP TABLE singer", "UPDATE singer SET age = 0",
+                    "ATTACH DATABASE '/tmp/x.db' AS x", "PRAGMA journal_mode = DELETE"):
+            d = self.ev.score("SELECT count(*) FROM singer", sql, "concert_singer")
+            self.assertEqual(d["ex"]["bird"], 0, sql)
+            self.assertEqual(d["error"]["side"], "pred", sql)
+        self.assertEqual(digest(path), before)
+
+
+class TestReward(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,bis", semantics="bird", timeout=1.0)
+
+    def test_rule(self):
+        g, db = "SELECT name FROM singer WHERE age > 30", "concert_singer"
+        self.assertEqual(self.ev.reward(g, "SELECT name FROM singer WHERE 30 < age", db), 1.0)
+        self.assertEqual(self.ev.reward(g, "SELECT name FROM singer WHERE", db), 0.0)
+        self.assertEqual(self.ev.reward(g, "SELECT nope FROM singer", db), 0.0)
+        wrong = self.ev.reward(g, "SELECT name FROM singer WHERE age < 30", db)
+        self.assertGreater(wrong, 0.0)
+        self.assertLessEqual(wrong, 0.2)
+        self.assertLessEqual(self.ev.reward(g, "SELECT name FROM singer WHERE age < 30", db, partial=0.05), 0.05)
+        self.assertIsNone(self.ev.reward("SELECT FROM", "SELECT 1", db))  # no signal from a broken gold
+        structural = sqlsim.Evaluator(tables=TABLES, metrics="bis")
+        self.assertAlmostEqual(structural.reward(g, g, db), 1.0)
+        pairs = [(g, "SELECT name FROM singer WHERE 30 < age", db), (g, "SELECT", db)]
+        self.assertEqual(self.ev.reward_many(pairs, jobs=2), [1.0, 0.0])
+
+    def test_runaway_query_stops_at_the_limit(self):
+        runaway = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+        t = time.monotonic()
+        r = self.ev.reward("SELECT count(*) FROM singer", runaway, "concert_singer")
+        took = time.monotonic() - t
+        self.assertEqual(r, 0.0)
+        self.assertLess(took, 3.0)
+        d = self.ev.score("SELECT count(*) FROM singer", runaway, "concert_singer")
+        self.assertIn("time", d["error"]["message"])
+
+
+class TestErrorsAndPickling(unittest.TestCase):
+    def test_config_errors(self):
+        with self.assertRaisesRegex(sqlsim.ConfigError, "nonexistent"):
+            sqlsim.Evaluator(tables="/nonexistent/tables.json")
+        with self.assertRaisesRegex(sqlsim.ConfigError, "exac"):
+            sqlsim.Evaluator(tables=TABLES, metrics="exac")
+        with self.assertRaisesRegex(sqlsim.ConfigError, "databases"):
+            sqlsim.Evaluator(metrics="exec")
+        with self.assertRaises(sqlsim.ConfigError):
+            sqlsim.Evaluator(db_dir=DB_DIR, metrics="exec", timeout=0)
+        self.assertTrue(issubclass(sqlsim.ParseError, sqlsim.Error))
+
+    def test_parse(self):
+        self.assertEqual(sqlsim.parse("select a from t where x in (1,2)"), "SELECT a FROM t WHERE x IN (1, 2)")
+        with self.assertRaises(sqlsim.ParseError) as cm:
+            sqlsim.parse("select from where")
+        self.assertEqual(cm.exception.offset, 12)
+        ev = sqlsim.Evaluator(tables=TABLES)
+        tree = ev.parse("SELECT T1.name FROM singer AS T1", db_id="concert_singer", format="json")
+        self.assertIsInstance(json.loads(tree), dict)
+        with self.assertRaises(ValueError):
+            sqlsim.parse("SELECT 1", format="xml")
+
+    def test_diff(self):
+        d = sqlsim.diff("SELECT name FROM singer", "SELECT name, age FROM singer")
+        self.assertLess(d["score"], 1)
+        self.assertEqual([e["action"] for e in d["edits"]], ["insert"])
+        self.assertEqual(sqlsim.diff("SELECT a, b FROM t", "SELECT b, a FROM t")["score"], 1.0)
+
+    def test_pickle(self):
+        ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics=("exec", "bis"))
+        ev2 = pickle.loads(pickle.dumps(ev))
+        self.assertEqual(ev2.config, ev.config)
+        pairs = spider_pairs(limit=50)
+        self.assertEqual(ev2.score_many(pairs), ev.score_many(pairs))
+
+    def test_worker_processes(self):
+        """An Evaluator sent to other processes rebuilds there and scores the same."""
+        code = ("import pickle, sys, sqlsim; ev, pairs = pickle.load(sys.stdin.buffer); "
+                "pickle.dump(ev.score_many(pairs), sys.stdout.buffer)")
+        ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,bis")
+        pairs = spider_pairs(limit=40)
+        out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps((ev, pairs)), capture_output=True,
+                             check=True, env=dict(os.environ))
+        self.assertEqual(pickle.loads(out.stdout), ev.score_many(pairs))
+
+
+class TestRewrite(unittest.TestCase):
+    def test_rewrite_reads_only(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.sqlite")
+            con = sqlite3.connect(path)
+            con.executescript("CREATE TABLE a (id INTEGER PRIMARY KEY, v INT);"
+                              "CREATE TABLE b (id INTEGER PRIMARY KEY, a_id INT);")
+            con.executemany("INSERT INTO a VALUES (?, ?)", [(i, i % 7) for i in range(2000)])
+            con.executemany("INSERT INTO b VALUES (?, ?)", [(i, i % 500) for i in range(2000)])
+            con.commit()
+            con.close()
+            before = digest(path)
+            r = sqlsim.rewrite("SELECT v FROM a WHERE id IN (SELECT a_id FROM b)", path, iterations=5)
+            self.assertIn(r["verdict"], ("offered", "not_faster", "changes_result", "no_rule", "unchecked"))
+            self.assertEqual(r["offered"], r["sql"] is not None)
+            self.assertEqual(digest(path), before)
+            with self.assertRaises(sqlsim.Error):
+                sqlsim.rewrite("SELECT nope FROM a", path)
+            with self.assertRaisesRegex(sqlsim.ConfigError, "no_such_rule"):
+                sqlsim.rewrite("SELECT 1", path, rules=["no_such_rule"])
+
+
+@unittest.skipUnless(__import__("importlib").util.find_spec("distributed"), "python3-distributed is not installed")
+class TestDask(unittest.TestCase):
+    def test_local_cluster_same_as_one_process(self):
+        import dask.bag as db
+        from distributed import Client, LocalCluster
+        import sqlsim.dask
+        ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,bis")
+        pairs = spider_pairs(limit=400)
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+                Client(cluster) as client:
+            got = sqlsim.dask.score_bag(db.from_sequence(pairs, npartitions=4), ev).compute()
+            rewards = sqlsim.dask.reward_bag(db.from_sequence(pairs, npartitions=3), ev).compute()
+        self.assertEqual(got, ev.score_many(pairs))
+        self.assertEqual(rewards, ev.reward_many(pairs))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -48,5 +48,6 @@ int cmd_eval(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_rewrite(int argc, char **argv);
+int cmd_stream(int argc, char **argv);
 
 #endif

@@ -19,6 +19,10 @@ static const struct cmd {
      "              [--tables FILE] [--db-dir DIR | --sqlite FILE] [--mode compatible|corrected]\n"
      "              [-j N] [--iterations N] [--timeout S] [--now DATETIME] [--alternate]\n"
      "              [--per-item FILE] [--format text|json]"},
+    {"stream", cmd_stream,
+     "sqlsim stream [--metrics LIST] [--tables FILE] [--db-dir DIR | --sqlite FILE] [--reward]\n"
+     "              [--mode compatible|corrected] [--semantics spider|bird] [-j N] [--timeout S] [--now DATETIME]\n"
+     "              (JSON Lines on stdin: {\"gold\", \"pred\", \"db_id\", \"id\"}; one answer line per request on stdout)"},
     {"rewrite", cmd_rewrite,
      "sqlsim rewrite --sqlite DB [--rules LIST] [--iterations N] [--timeout S] [--format text|json] SQL|-\n"
      "              sqlsim rewrite (--db-dir DIR | --sqlite DB) --pred FILE [--gold FILE] [--rules LIST] [--format text|json]\n"

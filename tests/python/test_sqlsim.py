@@ -217,6 +217,53 @@ class TestRewrite(unittest.TestCase):
                 sqlsim.rewrite("SELECT 1", path, rules=["no_such_rule"])
 
 
+SQLSIM_BIN = os.environ.get("SQLSIM_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "build", "sqlsim"))
+
+
+class TestStream(unittest.TestCase):
+    """`sqlsim stream` as a co-process and as a pipe."""
+
+    ARGS = ["stream", "--metrics", "exec,bis", "--tables", TABLES, "--db-dir", DB_DIR, "--reward"]
+
+    def test_request_response(self):
+        """The next request is sent only after the previous answer is read:
+        each answer must come without more input or an end of input."""
+        ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,bis")
+        p = subprocess.Popen([SQLSIM_BIN] + self.ARGS, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            for k, (g, q, db) in enumerate(spider_pairs(limit=30)):
+                p.stdin.write(json.dumps({"gold": g, "pred": q, "db_id": db, "id": k}) + "\n")
+                p.stdin.flush()
+                answer = json.loads(p.stdout.readline())
+                self.assertEqual(answer.pop("id"), k)
+                self.assertEqual(answer.pop("line"), k + 1)
+                self.assertTrue(same(answer.pop("reward"), ev.reward(g, q, db)))
+                self.assertTrue(same(answer, ev.score(g, q, db)), answer)
+            p.stdin.write("{not json\n")
+            p.stdin.flush()
+            self.assertEqual(json.loads(p.stdout.readline())["error"]["side"], "request")
+        finally:
+            p.stdin.close()
+            self.assertEqual(p.wait(timeout=30), 0)
+
+    def test_pipe_in_order(self):
+        pairs = spider_pairs(limit=600)
+        lines = [json.dumps({"gold": g, "pred": q, "db_id": db, "id": str(k)}) for k, (g, q, db) in enumerate(pairs)]
+        lines.insert(100, "[1, 2]")  # not a request, answered in its place
+        out = subprocess.run([SQLSIM_BIN] + self.ARGS + ["-j", "2"], input="\n".join(lines), capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+        self.assertEqual(len(out), len(lines))
+        answers = [json.loads(x) for x in out]
+        self.assertEqual(answers[100]["error"]["message"], "not a JSON object")
+        del answers[100]
+        self.assertEqual([a["id"] for a in answers], [str(k) for k in range(len(pairs))])
+        ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,bis")
+        for a, r in zip(answers, ev.score_many(pairs)):
+            for k in ("id", "line", "reward"):
+                a.pop(k)
+            self.assertTrue(same(a, r))
+
+
 @unittest.skipUnless(__import__("importlib").util.find_spec("distributed"), "python3-distributed is not installed")
 class TestDask(unittest.TestCase):
     def test_local_cluster_same_as_one_process(self):

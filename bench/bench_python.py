@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""bench_python.py -- the Python package and the streaming mode against the C engine.
+
+Prints, in one run on the bundled Spider dev corpus (DAIL-SQL's predictions,
+the 972 items whose database is bundled):
+  1. per-pair cost from C (bench_engine) and from Python (Evaluator.score), for
+     the structural score and for EX, and Python's overhead over C;
+  2. score_many on 2 threads against 1;
+  3. a typical Python reward function (sqlite3 + a thread timeout, as RL
+     recipes write it) against Evaluator.reward_many: throughput, and whether
+     each stops a runaway query within its limit;
+  4. `sqlsim stream` against `sqlsim eval` (the batch command) on N requests.
+
+usage: PYTHONPATH=build/python python3 bench/bench_python.py [--build build] [--stream-n 100000]
+"""
+import argparse
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import sqlsim
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "corpus", "spider")
+TABLES = os.path.join(CORPUS, "tables.json")
+DB_DIR = os.path.join(CORPUS, "database")
+
+
+def spider_pairs(model="dailsql_gpt4"):
+    with open(os.path.join(CORPUS, "dev_gold.sql"), encoding="utf-8") as f:
+        gold = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    with open(os.path.join(CORPUS, "predictions", model + ".sql"), encoding="utf-8") as f:
+        pred = [line.rstrip("\n") for line in f]
+    pairs = [(g[0], p, g[1]) for g, p in zip(gold, pred)]
+    return [t for t in pairs if os.path.exists(db_path(t[2]))]
+
+
+def db_path(db_id):
+    return os.path.join(DB_DIR, db_id, db_id + ".sqlite")
+
+
+def best_of(rounds, fn):
+    best = float("inf")
+    for _ in range(rounds):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def c_us_per_pair(build, metrics, tsv, rounds):
+    out = subprocess.run([os.path.join(build, "bench", "bench_engine"), "--metrics", metrics, "--tables", TABLES,
+                          "--db-dir", DB_DIR, "--rounds", str(rounds), tsv], capture_output=True, text=True, check=True)
+    return float(dict(line.split() for line in out.stdout.splitlines())["us_per_pair"])
+
+
+# A reward function as text-to-SQL RL recipes write it: sqlite3 opened
+# read-write, the queries run in a thread, the caller waits `timeout` seconds.
+def python_reward(gold, pred, db_id, timeout):
+    result = {}
+
+    def run():
+        try:
+            con = sqlite3.connect(db_path(db_id), check_same_thread=False)
+            result["pred"] = con.execute(pred).fetchall()
+            result["gold"] = con.execute(gold).fetchall()
+            con.close()
+        except Exception as e:  # noqa: BLE001 -- any failure is reward 0
+            result["error"] = e
+
+    th = threading.Thread(target=run, daemon=True)
+    th.start()
+    th.join(timeout)
+    if th.is_alive() or "error" in result:
+        return 0.0, th
+    return float(set(result["pred"]) == set(result["gold"])), th
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--stream-n", type=int, default=100000)
+    args = ap.parse_args()
+    pairs = spider_pairs()
+    tmp = tempfile.mkdtemp(prefix="sqlsim_bench_")
+    tsv = os.path.join(tmp, "pairs.tsv")
+    with open(tsv, "w", encoding="utf-8") as f:
+        for g, p, db in pairs:
+            f.write(f"{g}\t{p}\t{db}\n")
+    print(f"pairs: {len(pairs)} (Spider dev, dailsql_gpt4, items with a bundled database)")
+
+    print("\n1. per-pair cost, one thread (best of %d rounds)" % args.rounds)
+    print(f"{'metric':<22}{'C us/pair':>12}{'Python us/pair':>16}{'overhead':>10}")
+    for label, metrics in (("structural (bis)", "bis"), ("EX (exec)", "exec")):
+        c = c_us_per_pair(args.build, metrics, tsv, args.rounds)
+        ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics=metrics)
+        score = ev.score
+        ev.score(*pairs[0])
+        py = best_of(args.rounds, lambda: [score(g, p, d) for g, p, d in pairs]) / len(pairs) * 1e6
+        print(f"{label:<22}{c:>12.1f}{py:>16.1f}{(py / c - 1) * 100:>9.1f}%")
+
+    print("\n2. score_many, structural score, threads")
+    ev = sqlsim.Evaluator(tables=TABLES, metrics="bis")
+    many = pairs * 5
+    t1 = best_of(args.rounds, lambda: ev.score_many(many, jobs=1))
+    t2 = best_of(args.rounds, lambda: ev.score_many(many, jobs=2))
+    print(f"{len(many)} pairs: 1 thread {len(many) / t1:,.0f} pairs/s, 2 threads {len(many) / t2:,.0f} pairs/s, "
+          f"speedup {t1 / t2:.2f}x (machine: {os.cpu_count()} cores)")
+
+    print("\n3. RL reward: a typical Python reward function against Evaluator.reward_many (1 thread)")
+    ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,bis", semantics="bird", timeout=5)
+    tp = best_of(1, lambda: [python_reward(g, p, d, 5)[0] for g, p, d in pairs])
+    ts = best_of(1, lambda: ev.reward_many(pairs, jobs=1))
+    print(f"python sqlite3 + thread: {len(pairs) / tp:,.0f} pairs/s; sqlsim reward_many: {len(pairs) / ts:,.0f} pairs/s;"
+          f" ratio {tp / ts:.2f}x")
+    runaway = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+    gold, db = "SELECT count(*) FROM singer", "concert_singer"
+    limit = 1.0
+    t = time.perf_counter()
+    _, th = python_reward(gold, runaway, db, limit)
+    returned = time.perf_counter() - t
+    time.sleep(2.0)
+    still = th.is_alive()
+    print(f"runaway query, limit {limit:.0f} s: python reward returns after {returned:.2f} s, "
+          f"the query {'is still running 2 s later (it cannot be stopped)' if still else 'stopped'}")
+    ev1 = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,bis", timeout=limit)
+    t = time.perf_counter()
+    r = ev1.reward(gold, runaway, db)
+    print(f"runaway query, limit {limit:.0f} s: sqlsim reward returns {r} after {time.perf_counter() - t:.2f} s, "
+          "the query stopped inside SQLite (nothing left running)")
+
+    n = args.stream_n
+    print(f"\n4. streaming: {n:,} requests through `sqlsim stream` against `sqlsim eval` (-j 2, metrics bis)")
+    reps = (n + len(pairs) - 1) // len(pairs)
+    sel = (pairs * reps)[:n]
+    gold_f, pred_f, req_f = (os.path.join(tmp, x) for x in ("gold.sql", "pred.sql", "req.jsonl"))
+    with open(gold_f, "w") as g, open(pred_f, "w") as p, open(req_f, "w") as r:
+        for k, (gs, ps, db) in enumerate(sel):
+            g.write(f"{gs}\t{db}\n")
+            p.write(ps + "\n")
+            r.write(json.dumps({"gold": gs, "pred": ps, "db_id": db, "id": k}) + "\n")
+    sq = os.path.join(args.build, "sqlsim")
+    te = best_of(1, lambda: subprocess.run([sq, "eval", "--metrics", "bis", "-j", "2", "--tables", TABLES, "--gold",
+                                            gold_f, "--pred", pred_f, "--per-item", os.devnull],
+                                           stdout=subprocess.DEVNULL, check=True))
+    with open(req_f) as fin:
+        t = time.perf_counter()
+        subprocess.run([sq, "stream", "--metrics", "bis", "-j", "2", "--tables", TABLES], stdin=fin,
+                       stdout=subprocess.DEVNULL, check=True)
+        ts = time.perf_counter() - t
+    print(f"eval (batch): {n / te:,.0f} pairs/s; stream: {n / ts:,.0f} pairs/s; stream/batch {te / ts * 100:.0f}%")
+    for f in (tsv, gold_f, pred_f, req_f):
+        os.unlink(f)
+    os.rmdir(tmp)
+
+
+if __name__ == "__main__":
+    main()

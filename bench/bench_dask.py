@@ -13,9 +13,9 @@ import hashlib
 import json
 import os
 import resource
+import tempfile
 import time
 
-import dask.bag as db
 from distributed import Client, LocalCluster
 
 import sqlsim
@@ -55,16 +55,28 @@ def peak_rss_mib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run(label, ev, pairs, nparts, client):
+def run(label, ev, pairs, nparts, client, tmp):
+    """The pairs as nparts JSON Lines files; one process reads and scores them
+    in turn, the cluster's workers read and score them (sqlsim.dask.read_pairs)."""
     size = (len(pairs) + nparts - 1) // nparts
-    parts = [pairs[k:k + size] for k in range(0, len(pairs), size)]
+    paths = []
+    for k in range(0, len(pairs), size):
+        paths.append(os.path.join(tmp, f"part{k // size:04d}.jsonl"))
+        with open(paths[-1], "w", encoding="utf-8") as f:
+            for g, p, d in pairs[k:k + size]:
+                f.write(json.dumps({"gold": g, "pred": p, "db_id": d}) + "\n")
     t = time.perf_counter()
-    local = [score_digest(p, ev)[0] for p in parts]
+    local = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            local += score_digest([sqlsim.dask._pair(line) for line in f], ev)
     t_local = time.perf_counter() - t
-    bag = db.from_sequence(pairs, partition_size=size)
     t = time.perf_counter()
-    remote = bag.map_partitions(score_digest, ev).compute()
+    remote = sqlsim.dask.read_pairs(paths).map_partitions(score_digest, ev).compute()
     t_dask = time.perf_counter() - t
+    for path in paths:
+        os.unlink(path)
+    parts = paths
     same = remote == local
     print(f"{label}: {len(pairs):,} pairs, {len(parts)} partitions")
     print(f"  one process: {len(pairs) / t_local:,.0f} pairs/s ({t_local:.1f} s)")
@@ -83,10 +95,12 @@ def main():
             Client(cluster) as client:
         base = corpus_pairs(False)
         pairs = (base * (args.structural // len(base) + 1))[:args.structural]
-        ok = run("structural score (bis)", sqlsim.Evaluator(tables=TABLES, metrics="bis"), pairs, 50, client)
+        tmp = tempfile.mkdtemp(prefix="sqlsim_dask_")
+        ok = run("structural score (bis)", sqlsim.Evaluator(tables=TABLES, metrics="bis"), pairs, 50, client, tmp)
         base = corpus_pairs(True)
         pairs = (base * (args.ex // len(base) + 1))[:args.ex]
-        ok &= run("EX (exec)", sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec"), pairs, 20, client)
+        ok &= run("EX (exec)", sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec"), pairs, 20, client, tmp)
+        os.rmdir(tmp)
     print(f"one process peak memory (MiB): {peak_rss_mib():.0f}")
     raise SystemExit(0 if ok else 1)
 

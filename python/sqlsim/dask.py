@@ -21,7 +21,21 @@ from typing import Iterable, List
 
 from . import Evaluator
 
-__all__ = ["score_bag", "reward_bag", "score_partition"]
+__all__ = ["read_pairs", "score_bag", "reward_bag", "score_partition"]
+
+
+def _pair(line: str):
+    import json
+    r = json.loads(line)
+    return (r["gold"], r["pred"], r.get("db_id"))
+
+
+def read_pairs(paths, blocksize=None):
+    """A bag of (gold, pred, db_id) from JSON Lines files ({"gold", "pred", "db_id"} per
+    line, the requests of `sqlsim stream`), read by the workers themselves: on a
+    cluster, the pairs then never pass through the client."""
+    import dask.bag as db
+    return db.read_text(paths, blocksize=blocksize).map(_pair)
 
 
 def score_partition(pairs: Iterable, evaluator: Evaluator, jobs: int = 1) -> List[dict]:

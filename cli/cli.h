@@ -43,6 +43,20 @@ int cli_now(const char *opt, const char *v);
 /* The longest time limit sqlsim accepts for one query (a day). */
 #define CLI_MAX_TIMEOUT 86400.0
 
+/* The evaluator's options, shared by the commands that make one (eval,
+ * stream): --metrics, --tables, --db-dir, --sqlite, -j/--jobs, --iterations,
+ * --timeout, --now, --mode. */
+typedef struct cli_engine_opts {
+  sqlsim_config cfg;
+  const char *metrics;    /* parsed by cli_engine_metrics once all options are read */
+  int jobs;
+} cli_engine_opts;
+/* Takes option opt with its value v if it is one of the above: 1 taken, 0 not
+ * one of them, -1 a bad value (an error naming cmd and the option printed). */
+int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *opt, const char *v);
+/* Reads o->metrics into o->cfg.metrics; 0 or -1 after printing why. */
+int cli_engine_metrics(const char *cmd, cli_engine_opts *o);
+
 int cmd_parse(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_diff(int argc, char **argv);

@@ -180,11 +180,6 @@ static void print_exec(FILE *f, const run *c, int p) {
   }
 }
 
-static void json_num(strbuf *sb, double v) {
-  if (isnan(v)) sb_puts(sb, "null");
-  else sb_printf(sb, "%.6g", v);
-}
-
 static void json_report(const run *c, sqlsim_spider_totals *tot) {
   unsigned metrics = c->cfg.metrics;
   strbuf sb = {0};
@@ -202,15 +197,15 @@ static void json_report(const run *c, sqlsim_spider_totals *tot) {
         double exact, acc[10], rec_[10], f1[10];
         sqlsim_spider_totals_final(&tot[p], c->cfg.mode, l, &exact, acc, rec_, f1);
         sb_printf(&sb, ",\"%s\":{\"count\":%d,\"exact\":", levels[l], tot[p].count[l]);
-        json_num(&sb, exact);
+        sb_json_num(&sb, exact);
         sb_puts(&sb, ",\"partial\":{");
         for (int k = 0; k < SQLSIM_SPIDER_NPARTIAL; k++) {
           sb_printf(&sb, "%s\"%s\":{\"acc\":", k ? "," : "", sqlsim_spider_partial_names[k]);
-          json_num(&sb, acc[k]);
+          sb_json_num(&sb, acc[k]);
           sb_puts(&sb, ",\"rec\":");
-          json_num(&sb, rec_[k]);
+          sb_json_num(&sb, rec_[k]);
           sb_puts(&sb, ",\"f1\":");
-          json_num(&sb, f1[k]);
+          sb_json_num(&sb, f1[k]);
           sb_puts(&sb, "}");
         }
         sb_puts(&sb, "}}");
@@ -228,31 +223,31 @@ static void json_report(const run *c, sqlsim_spider_totals *tot) {
         sb_printf(&sb, ":{\"count\":%d", (metrics & SQLSIM_M_DB) ? a[k].n_ex : a[k].n_bis);
         if (metrics & SQLSIM_M_BIS) {
           sb_puts(&sb, ",\"bis\":");
-          json_num(&sb, a[k].n_bis ? a[k].bis / a[k].n_bis : NAN);
+          sb_json_num(&sb, a[k].n_bis ? a[k].bis / a[k].n_bis : NAN);
           sb_puts(&sb, ",\"score\":");
-          json_num(&sb, a[k].n_bis ? a[k].score / a[k].n_bis : NAN);
+          sb_json_num(&sb, a[k].n_bis ? a[k].score / a[k].n_bis : NAN);
         }
         if (metrics & SQLSIM_M_EXEC) {
           sb_puts(&sb, ",\"ex_spider\":");
-          json_num(&sb, a[k].n_ex ? (double)a[k].ex_spider / a[k].n_ex : NAN);
+          sb_json_num(&sb, a[k].n_ex ? (double)a[k].ex_spider / a[k].n_ex : NAN);
           sb_puts(&sb, ",\"ex_bird\":");
-          json_num(&sb, a[k].n_ex ? (double)a[k].ex_bird / a[k].n_ex : NAN);
+          sb_json_num(&sb, a[k].n_ex ? (double)a[k].ex_bird / a[k].n_ex : NAN);
         }
         if (metrics & SQLSIM_M_VES) {
           sb_puts(&sb, ",\"ves\":");
-          json_num(&sb, a[k].n_time ? 100 * a[k].ves / a[k].n_time : NAN);
+          sb_json_num(&sb, a[k].n_time ? 100 * a[k].ves / a[k].n_time : NAN);
         }
         if (metrics & SQLSIM_M_RVES) {
           sb_puts(&sb, ",\"rves\":");
-          json_num(&sb, a[k].n_time ? 100 * a[k].rves / a[k].n_time : NAN);
+          sb_json_num(&sb, a[k].n_time ? 100 * a[k].rves / a[k].n_time : NAN);
         }
         if (metrics & SQLSIM_M_RESULT) {
           sb_puts(&sb, ",\"result_p\":");
-          json_num(&sb, a[k].n_rsim ? a[k].rp / a[k].n_rsim : NAN);
+          sb_json_num(&sb, a[k].n_rsim ? a[k].rp / a[k].n_rsim : NAN);
           sb_puts(&sb, ",\"result_r\":");
-          json_num(&sb, a[k].n_rsim ? a[k].rr / a[k].n_rsim : NAN);
+          sb_json_num(&sb, a[k].n_rsim ? a[k].rr / a[k].n_rsim : NAN);
           sb_puts(&sb, ",\"result_f1\":");
-          json_num(&sb, a[k].n_rsim ? a[k].rf / a[k].n_rsim : NAN);
+          sb_json_num(&sb, a[k].n_rsim ? a[k].rf / a[k].n_rsim : NAN);
         }
         sb_puts(&sb, "}");
       }
@@ -304,63 +299,47 @@ static void on_progress(void *ctx, const char *phase, size_t done, size_t total)
 int cmd_eval(int argc, char **argv) {
   run c;
   memset(&c, 0, sizeof c);
-  sqlsim_config cfg = {.mode = SQLSIM_SPIDER_COMPATIBLE, .iterations = 100, .timeout_s = 30};
-  int jobs = 1;
-  const char *metrics = "match", *per_item = NULL;
+  cli_engine_opts eo = {.cfg = {.mode = SQLSIM_SPIDER_COMPATIBLE, .iterations = 100, .timeout_s = 30},
+                        .metrics = "match", .jobs = 1};
+  sqlsim_config *cfg = &eo.cfg;
+  const char *per_item = NULL;
   int json = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--alternate")) {
-      cfg.alternate = 1;
+      cfg->alternate = 1;
       continue;
     }
     if (i + 1 >= argc) return error("eval: %s needs a value (or is unknown)", a);
     const char *v = argv[++i];
-    if (!strcmp(a, "--metrics")) metrics = v;
-    else if (!strcmp(a, "--gold")) c.gold_path = v;
+    int taken = cli_engine_opt("eval", &eo, a, v);
+    if (taken < 0) return -1;
+    if (taken) continue;
+    if (!strcmp(a, "--gold")) c.gold_path = v;
     else if (!strcmp(a, "--pred")) {
       if (c.npreds == RUN_MAX_PREDS) return error("eval: at most %d --pred files", RUN_MAX_PREDS);
       c.pred_paths[c.npreds++] = v;
-    } else if (!strcmp(a, "--tables")) cfg.tables = v;
-    else if (!strcmp(a, "--db-dir")) {
-      if (cli_dir(a, v)) return -1;
-      cfg.db_dir = v;
-    } else if (!strcmp(a, "--sqlite")) cfg.sqlite = v;
-    else if (!strcmp(a, "--per-item")) per_item = v;
-    else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-      if (cli_int(a, v, 1, 1024, &jobs)) return -1;
-    } else if (!strcmp(a, "--iterations")) {
-      if (cli_int(a, v, 1, 1000000, &cfg.iterations)) return -1;
-    } else if (!strcmp(a, "--timeout")) {
-      if (cli_double(a, v, 0.001, CLI_MAX_TIMEOUT, &cfg.timeout_s)) return -1;
-    } else if (!strcmp(a, "--now")) {
-      if (cli_now(a, v)) return -1;
-      cfg.now = v;
-    } else if (!strcmp(a, "--mode")) {
-      if (!strcmp(v, "compatible")) cfg.mode = SQLSIM_SPIDER_COMPATIBLE;
-      else if (!strcmp(v, "corrected")) cfg.mode = SQLSIM_SPIDER_CORRECTED;
-      else return error("eval: --mode must be compatible or corrected, not '%s'", v);
-    } else if (!strcmp(a, "--format")) {
+    } else if (!strcmp(a, "--per-item")) per_item = v;
+    else if (!strcmp(a, "--format")) {
       if (!strcmp(v, "json")) json = 1;
       else if (strcmp(v, "text")) return error("eval: --format must be text or json, not '%s'", v);
     } else {
       return error("eval: unknown option '%s'", a);
     }
   }
-  sqlsim_error err = {0};
-  if (sqlsim_metrics_parse(metrics, &cfg.metrics, &err)) return error("eval: --metrics: %s", err.message);
+  if (cli_engine_metrics("eval", &eo)) return -1;
   if (!c.gold_path) return error("eval: --gold FILE is required");
   if (!c.npreds) return error("eval: at least one --pred FILE is required");
-  if ((cfg.metrics & SQLSIM_M_MATCH) && !cfg.tables) return error("eval: the match metric needs --tables FILE");
-  if ((cfg.metrics & SQLSIM_M_DB) && !cfg.db_dir && !cfg.sqlite)
+  if ((cfg->metrics & SQLSIM_M_MATCH) && !cfg->tables) return error("eval: the match metric needs --tables FILE");
+  if ((cfg->metrics & SQLSIM_M_DB) && !cfg->db_dir && !cfg->sqlite)
     return error("eval: execution metrics need --db-dir DIR or --sqlite FILE");
-  c.tables = cfg.tables;
-  c.db_dir = cfg.db_dir;
-  c.sqlite = cfg.sqlite;
+  c.tables = cfg->tables;
+  c.db_dir = cfg->db_dir;
+  c.sqlite = cfg->sqlite;
 
   int rc = 0;
   eval_out out = {.r = &c};
-  if (run_load(&c, &cfg)) {
+  if (run_load(&c, cfg)) {
     rc = -1;
     goto out;
   }
@@ -368,7 +347,7 @@ int cmd_eval(int argc, char **argv) {
     rc = error("%s: cannot write", per_item);
     goto out;
   }
-  sqlsim_batch_opts bo = {.jobs = jobs, .on_record = on_record, .on_progress = on_progress, .ctx = &out};
+  sqlsim_batch_opts bo = {.jobs = eo.jobs, .on_record = on_record, .on_progress = on_progress, .ctx = &out};
   run_score(&c, &bo);
   if (out.per_item) fclose(out.per_item);
   sb_free(&out.sb);

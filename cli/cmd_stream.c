@@ -195,9 +195,8 @@ static void on_record(void *ctx, size_t k, const sqlsim_record *r) {
   answer_head(s, &s->reqs[qi]);
   record_json_fields(&s->sb, r);
   if (s->reward) {
-    double v = sqlsim_reward(s->ev, r, -1);
-    if (v != v) sb_puts(&s->sb, ",\"reward\":null");
-    else sb_printf(&s->sb, ",\"reward\":%.6g", v);
+    sb_puts(&s->sb, ",\"reward\":");
+    sb_json_num(&s->sb, sqlsim_reward(s->ev, r, -1));
   }
   flush_answer(s);
   s->written = qi + 1;
@@ -226,9 +225,8 @@ static void score_batch(stream *s, int jobs) {
 }
 
 int cmd_stream(int argc, char **argv) {
-  sqlsim_config cfg = {.mode = SQLSIM_SPIDER_COMPATIBLE};
-  const char *metrics = "bis";
-  int jobs = 1, reward = 0;
+  cli_engine_opts eo = {.cfg = {.mode = SQLSIM_SPIDER_COMPATIBLE}, .metrics = "bis", .jobs = 1};
+  int reward = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--reward")) {
@@ -237,36 +235,20 @@ int cmd_stream(int argc, char **argv) {
     }
     if (i + 1 >= argc) return error("stream: %s needs a value (or is unknown)", a);
     const char *v = argv[++i];
-    if (!strcmp(a, "--metrics")) metrics = v;
-    else if (!strcmp(a, "--tables")) cfg.tables = v;
-    else if (!strcmp(a, "--db-dir")) {
-      if (cli_dir(a, v)) return -1;
-      cfg.db_dir = v;
-    } else if (!strcmp(a, "--sqlite")) cfg.sqlite = v;
-    else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-      if (cli_int(a, v, 1, 1024, &jobs)) return -1;
-    } else if (!strcmp(a, "--iterations")) {
-      if (cli_int(a, v, 1, 1000000, &cfg.iterations)) return -1;
-    } else if (!strcmp(a, "--timeout")) {
-      if (cli_double(a, v, 0.001, CLI_MAX_TIMEOUT, &cfg.timeout_s)) return -1;
-    } else if (!strcmp(a, "--now")) {
-      if (cli_now(a, v)) return -1;
-      cfg.now = v;
-    } else if (!strcmp(a, "--mode")) {
-      if (!strcmp(v, "compatible")) cfg.mode = SQLSIM_SPIDER_COMPATIBLE;
-      else if (!strcmp(v, "corrected")) cfg.mode = SQLSIM_SPIDER_CORRECTED;
-      else return error("stream: --mode must be compatible or corrected, not '%s'", v);
-    } else if (!strcmp(a, "--semantics")) {
-      if (!strcmp(v, "bird")) cfg.bird_semantics = 1;
+    int taken = cli_engine_opt("stream", &eo, a, v);
+    if (taken < 0) return -1;
+    if (taken) continue;
+    if (!strcmp(a, "--semantics")) {
+      if (!strcmp(v, "bird")) eo.cfg.bird_semantics = 1;
       else if (strcmp(v, "spider")) return error("stream: --semantics must be spider or bird, not '%s'", v);
     } else {
       return error("stream: unknown option '%s'", a);
     }
   }
+  if (cli_engine_metrics("stream", &eo)) return -1;
   sqlsim_error err = {0};
-  if (sqlsim_metrics_parse(metrics, &cfg.metrics, &err)) return error("stream: --metrics: %s", err.message);
   stream s = {.reward = reward};
-  if (sqlsim_evaluator_new(&cfg, &s.ev, &err)) return error("stream: %s", err.message);
+  if (sqlsim_evaluator_new(&eo.cfg, &s.ev, &err)) return error("stream: %s", err.message);
   s.reqs = calloc(MAX_BATCH, sizeof *s.reqs);
   reader rd = {.fd = 0};
   sqlsim_arena *a = sqlsim_arena_new();
@@ -280,9 +262,9 @@ int cmd_stream(int argc, char **argv) {
       q->line = rd.lineno;
       arena_reset(a);
     }
-    if (s.nreqs && (s.nreqs == MAX_BATCH || !more_ready(&rd))) score_batch(&s, jobs);
+    if (s.nreqs && (s.nreqs == MAX_BATCH || !more_ready(&rd))) score_batch(&s, eo.jobs);
   }
-  if (s.nreqs) score_batch(&s, jobs);
+  if (s.nreqs) score_batch(&s, eo.jobs);
   sqlsim_arena_free(a);
   free(s.reqs);
   free(rd.buf);

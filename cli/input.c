@@ -111,3 +111,38 @@ int cli_now(const char *opt, const char *v) {
   if (sqlsim_check_now(v, &err)) return error("%s: %s", opt, err.message);
   return 0;
 }
+
+/* ---------------------------------------------------------------- evaluator options */
+
+int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *a, const char *v) {
+  sqlsim_config *cfg = &o->cfg;
+  if (!strcmp(a, "--metrics")) o->metrics = v;
+  else if (!strcmp(a, "--tables")) cfg->tables = v;
+  else if (!strcmp(a, "--db-dir")) {
+    if (cli_dir(a, v)) return -1;
+    cfg->db_dir = v;
+  } else if (!strcmp(a, "--sqlite")) cfg->sqlite = v;
+  else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+    if (cli_int(a, v, 1, 1024, &o->jobs)) return -1;
+  } else if (!strcmp(a, "--iterations")) {
+    if (cli_int(a, v, 1, 1000000, &cfg->iterations)) return -1;
+  } else if (!strcmp(a, "--timeout")) {
+    if (cli_double(a, v, 0.001, CLI_MAX_TIMEOUT, &cfg->timeout_s)) return -1;
+  } else if (!strcmp(a, "--now")) {
+    if (cli_now(a, v)) return -1;
+    cfg->now = v;
+  } else if (!strcmp(a, "--mode")) {
+    if (!strcmp(v, "compatible")) cfg->mode = SQLSIM_SPIDER_COMPATIBLE;
+    else if (!strcmp(v, "corrected")) cfg->mode = SQLSIM_SPIDER_CORRECTED;
+    else return error("%s: --mode must be compatible or corrected, not '%s'", cmd, v);
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+int cli_engine_metrics(const char *cmd, cli_engine_opts *o) {
+  sqlsim_error err = {0};
+  if (sqlsim_metrics_parse(o->metrics, &o->cfg.metrics, &err)) return error("%s: --metrics: %s", cmd, err.message);
+  return 0;
+}

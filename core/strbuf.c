@@ -1,6 +1,7 @@
 /* strbuf.c -- growable malloc'd string used by printers and reports. */
 #include "core.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,11 @@ static void json_str(strbuf *sb, const char *s, int script_safe) {
 }
 
 void sb_json_str(strbuf *sb, const char *s) { json_str(sb, s, 0); }
+
+void sb_json_num(strbuf *sb, double v) {
+  if (isnan(v) || isinf(v)) sb_puts(sb, "null");
+  else sb_printf(sb, "%.6g", v);
+}
 void sb_json_str_script(strbuf *sb, const char *s) { json_str(sb, s ? s : "", 1); }
 
 char *sb_take(strbuf *sb) {

@@ -654,7 +654,7 @@ static void score_run(batch *b, worker *w, size_t lo, size_t hi) {
     const sqlsim_pair *p = &b->pairs[k];
     size_t same = k;
     for (size_t j = k > lo + DEDUP_BACK ? k - DEDUP_BACK : lo; j < k && same == k; j++)
-      if (sqlsim_same_text(b->pairs[j].pred, p->pred) && !strcmp(b->pairs[j].pred, p->pred)) same = j;
+      if (!strcmp(b->pairs[j].pred, p->pred)) same = j;
     if (same < k) copy_record(&b->out[k], &b->out[same]);
     else score_pair(b->ev, w, p, &b->out[k]);
   }
@@ -692,8 +692,8 @@ size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, siz
                              const sqlsim_batch_opts *opts) {
   static const sqlsim_batch_opts none = {0};
   const sqlsim_batch_opts *o = opts ? opts : &none;
-  for (size_t k = 0; k < n; k++) memset(&out[k], 0, sizeof out[k]);
   if (n == 0) return 0;
+  memset(out, 0, n * sizeof *out);
   batch b = {.ev = ev, .pairs = pairs, .n = n, .out = out, .o = o};
   b.done = calloc(n, 1);
   if (!b.done) return 0;

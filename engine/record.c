@@ -3,14 +3,8 @@
  * docs/per-item.md lists them. */
 #include "engine.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void json_num(strbuf *sb, double v) {
-  if (isnan(v) || isinf(v)) sb_puts(sb, "null");
-  else sb_printf(sb, "%.6g", v);
-}
 
 const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *offset) {
   *offset = -1;
@@ -70,13 +64,13 @@ void record_json_fields(strbuf *sb, const sqlsim_record *r) {
   if (m & SQLSIM_M_TIMING) {
     if (r->has_timing && r->timing.ok) {
       sb_puts(sb, ",\"ves_ratio\":");
-      json_num(sb, r->timing.ratio);
+      sb_json_num(sb, r->timing.ratio);
       sb_puts(sb, ",\"ves_interval\":[");
-      json_num(sb, r->timing.ci_low);
+      sb_json_num(sb, r->timing.ci_low);
       sb_putc(sb, ',');
-      json_num(sb, r->timing.ci_high);
+      sb_json_num(sb, r->timing.ci_high);
       sb_puts(sb, "],\"first_row_ratio\":");
-      json_num(sb, r->timing.first_row_ratio);
+      sb_json_num(sb, r->timing.first_row_ratio);
       sb_printf(sb, ",\"iterations\":%d,\"kept\":%d,\"rves_reward\":%g", r->timing.n, r->timing.kept,
                 sqlsim_rves_reward(r->timing.ratio));
     } else {

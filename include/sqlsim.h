@@ -15,6 +15,7 @@
 #define SQLSIM_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -824,6 +825,15 @@ const sqlsim_schema *sqlsim_evaluator_schema(const sqlsim_evaluator *ev, const c
  * NaN when the gold itself cannot be scored (no signal: drop the sample).
  * partial < 0 means the default, 0.2. */
 double sqlsim_reward(const sqlsim_evaluator *ev, const sqlsim_record *r, double partial);
+
+/* The JSON Lines protocol of `sqlsim stream` (engine/stream.c): requests
+ * {"gold", "pred", "db_id", "id"} read from in_fd until its end, one answer
+ * line per request written to out in order and flushed (the record's fields,
+ * "id", "line", and "reward" when reward is set; a line that is not a
+ * request is answered with an error and the stream goes on). Requests already
+ * waiting are scored together on jobs threads. Returns 0, or -1 when out
+ * cannot be written (errno says why). */
+int sqlsim_serve_jsonl(sqlsim_evaluator *ev, int in_fd, FILE *out, int jobs, int reward);
 
 /* Names for diagnostics. */
 const char *sqlsim_kind_name(int kind);

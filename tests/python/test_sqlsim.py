@@ -264,6 +264,41 @@ class TestStream(unittest.TestCase):
             self.assertTrue(same(a, r))
 
 
+class TestStreamHostile(unittest.TestCase):
+    """Lines a broken or hostile writer sends: each gets its answer, in order, and the stream goes on."""
+
+    def test_hostile_lines(self):
+        good = json.dumps({"gold": "SELECT name FROM singer", "pred": "SELECT name FROM singer", "id": "ok"}).encode()
+        lines = [
+            b"x" * (17 << 20),                                    # past the 16 MiB line limit
+            b'{"gold": "SELECT 1", "pred": "SELECT \xff\xfe", "id": "bad-utf8"}',
+            b'{"gold": "SELECT 1", "pred": "SEL\x00ECT 1", "id": "nul"}',
+            b"[" * 100000 + b"]" * 100000,                       # nesting past any parser's depth
+            b'{"gold": "SELECT 1", "pred": "SELECT 1", "db_id": "../../etc", "id": 1e308}',
+            b'{"gold": "' + b"(" * 5000 + b'1' + b")" * 5000 + b'", "pred": "SELECT 1"}',
+            b'{"gold": 1, "pred": "SELECT 1"}',
+            good,
+        ]
+        out = subprocess.run([SQLSIM_BIN, "stream", "--metrics", "bis", "--tables", TABLES], input=b"\n".join(lines),
+                             capture_output=True, check=True, timeout=120).stdout.decode("utf-8")  # strict UTF-8
+        answers = [json.loads(x) for x in out.splitlines()]
+        self.assertEqual([a["line"] for a in answers], list(range(1, len(lines) + 1)))
+        self.assertIn("16 MiB", answers[0]["error"]["message"])
+        self.assertEqual(answers[1]["id"], "bad-utf8")
+        self.assertEqual(answers[3]["error"]["side"], "request")
+        self.assertEqual(answers[4]["id"], 1e308)
+        self.assertEqual(answers[5]["error"]["side"], "gold")
+        self.assertEqual(answers[6]["error"]["side"], "request")
+        self.assertEqual((answers[7]["id"], answers[7]["score"], answers[7]["error"]), ("ok", 1, None))
+
+    def test_bad_configuration_exits_non_zero(self):
+        for args, want in ((["--metrics", "exec"], "databases"), (["--db-dir", "/nonexistent"], "/nonexistent"),
+                           (["--metrics", "nope"], "nope"), (["--tables", "/nonexistent.json"], "nonexistent")):
+            p = subprocess.run([SQLSIM_BIN, "stream"] + args, input="", capture_output=True, text=True)
+            self.assertEqual(p.returncode, 1, args)
+            self.assertIn(want, p.stderr, args)
+
+
 @unittest.skipUnless(__import__("importlib").util.find_spec("distributed"), "python3-distributed is not installed")
 class TestDask(unittest.TestCase):
     def test_local_cluster_same_as_one_process(self):

@@ -2,7 +2,11 @@
 #ifndef SQLSIM_CLI_H
 #define SQLSIM_CLI_H
 
+#include <signal.h>
+#include <stdio.h>
+
 #include "core.h"
+#include "opts.h"
 
 /* Prints "error: ..." to stderr and returns -1 (git's error()). */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -29,13 +33,17 @@ typedef struct cli_schema_opts {
   const char *tables, *db, *sqlite;
   sqlsim_catalog *catalog;
 } cli_schema_opts;
-/* Consumes argv[*i] if it is a schema option; returns 1 if consumed, -1 on error. */
-int cli_schema_arg(cli_schema_opts *o, int argc, char **argv, int *i);
+/* Takes option name (without "--") if it is a schema option: 1, else 0. */
+int cli_schema_opt(cli_schema_opts *o, const char *name, const char *v);
+#define CLI_SCHEMA_OPTS                                                                        \
+  {"tables", 0, "FILE", "Spider-style tables.json: the schema, to resolve names and aliases"}, \
+      {"db", 0, "ID", "the db_id in --tables (needed when it holds more than one schema)"},     \
+      {"sqlite", 0, "FILE", "a SQLite database whose schema is used (it is not modified)"}
 int cli_schema_load(cli_schema_opts *o);
 const sqlsim_schema *cli_schema_for(cli_schema_opts *o, const char *db_id);
 
 /* Option values checked at startup; each prints an error naming the option
- * and returns -1 when the value is not one it accepts. */
+ * and returns CLI_EUSAGE when the value is not one it accepts. */
 int cli_double(const char *opt, const char *v, double lo, double hi, double *out);
 int cli_int(const char *opt, const char *v, long lo, long hi, int *out);
 int cli_dir(const char *opt, const char *path);
@@ -45,7 +53,30 @@ int cli_now(const char *opt, const char *v);
 
 /* The evaluator's options, shared by the commands that make one (eval,
  * stream): --metrics, --tables, --db-dir, --sqlite, -j/--jobs, --iterations,
- * --timeout, --now, --mode. */
+ * --timeout, --now, --mode, --keep-distinct, --plug-value; their table
+ * entries are CLI_ENGINE_OPTS. */
+#define CLI_ENGINE_OPTS                                                                                             \
+  {"tables", 0, "FILE", "Spider-style tables.json: schemas for matching, the tree diff and hardness"},              \
+      {"db-dir", 0, "DIR", "databases as DIR/<db_id>/<db_id>.sqlite; every other *.sqlite file in\n"            \
+                           "DIR/<db_id>/ is a test-suite database: a prediction is correct only if it\n"         \
+                           "matches on all of them"},                                                             \
+      {"sqlite", 0, "FILE", "one SQLite database for every item (its schema too, without --tables)"},               \
+      {"mode", 0, "MODE", "Spider matching: compatible (the official evaluator, bugs included; default)\n"          \
+                          "or corrected"},                                                                         \
+      {"jobs", 'j', "N", "worker threads (default 1); timing always runs one pair at a time"},                       \
+      {"iterations", 0, "N", "timed runs per pair for ves/rves (default 100, the papers' protocol)"},               \
+      {"timeout", 0, "S", "seconds one query may run (default 30)"},                                                \
+      {"now", 0, "DATETIME", "fixed 'now' for SQLite, YYYY-MM-DD HH:MM:SS (default: the clock; BIS gold:\n"        \
+                             "2023-01-17 00:00:00)"},                                                              \
+      {"keep-distinct", 0, NULL, "exec: keep DISTINCT when comparing (Spider's test-suite --keep_distinct;\n"       \
+                                 "by default it is removed from both queries, as the official evaluator does)"},   \
+      {"plug-value", 0, NULL, "exec: also try the prediction with the gold's values plugged into its value\n"      \
+                              "slots (the test-suite --plug_value; Spider EX only)"}
+#define CLI_METRICS_HELP                                                                          \
+  "comma-separated: match (Spider exact set match; needs --tables), exec\n"                       \
+  "(execution accuracy, Spider test-suite and BIRD semantics), ves (BIRD's VES), rves\n"          \
+  "(mini-dev R-VES), result (BIS result similarity), bis (BIS tree similarity and the\n"          \
+  "calibrated score), categories"
 typedef struct cli_engine_opts {
   sqlsim_config cfg;
   const char *metrics;    /* parsed by cli_engine_metrics once all options are read */
@@ -54,14 +85,45 @@ typedef struct cli_engine_opts {
 /* Takes option opt with its value v if it is one of the above: 1 taken, 0 not
  * one of them, -1 a bad value (an error naming cmd and the option printed). */
 int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *opt, const char *v);
-/* Reads o->metrics into o->cfg.metrics; 0 or -1 after printing why. */
+/* Reads o->metrics into o->cfg.metrics; 0 or CLI_EUSAGE after printing why. */
 int cli_engine_metrics(const char *cmd, cli_engine_opts *o);
 
-int cmd_parse(int argc, char **argv);
-int cmd_eval(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_analyze(int argc, char **argv);
-int cmd_rewrite(int argc, char **argv);
-int cmd_stream(int argc, char **argv);
+/* ---------------------------------------------------------------- outputs */
+
+/* An output file: "-" is standard output. NULL after printing why. */
+FILE *cli_open_out(const char *path);
+/* Closes it (flushing standard output instead); -1 after printing why if
+ * anything could not be written. */
+int cli_close_out(FILE *f, const char *path);
+
+/* ---------------------------------------------------------------- interrupts */
+
+/* Set by the first SIGINT or SIGTERM after cli_catch_signals(); a second one
+ * ends the process at once. Long runs pass it to the engine as its cancel
+ * flag, then write what finished. */
+extern volatile int cli_cancel;
+void cli_catch_signals(void);
+/* 0, or the exit status of the signal that arrived (128 + its number). */
+int cli_signal_status(void);
+
+/* ---------------------------------------------------------------- progress */
+
+/* Progress on stderr: a bar redrawn on a terminal, a line every 10 s
+ * otherwise (logs), nothing with --quiet. */
+typedef struct cli_progress {
+  const char *cmd;
+  int quiet, tty, drawn;
+  double start, last;
+  const char *phase;
+} cli_progress;
+void cli_progress_init(cli_progress *p, const char *cmd, int quiet);
+void cli_progress_update(cli_progress *p, const char *phase, size_t done, size_t total, const char *unit);
+/* Ends a bar on a terminal with a newline. */
+void cli_progress_end(cli_progress *p);
+
+extern const char *const cli_exit_status;
+
+extern const cli_command cmd_parse_spec, cmd_eval_spec, cmd_diff_spec, cmd_analyze_spec, cmd_rewrite_spec,
+    cmd_stream_spec;
 
 #endif

@@ -101,28 +101,44 @@ static void json_edits(strbuf *sb, const sqlsim_diff *d, int weights) {
   sb_puts(sb, "]");
 }
 
-int cmd_diff(int argc, char **argv) {
+static const cli_opt options[] = {
+    CLI_SCHEMA_OPTS,
+    {"format", 0, "FORMAT", "text (default) or json"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int cmd_diff(int argc, char **argv);
+
+const cli_command cmd_diff_spec = {
+    .name = "diff",
+    .fn = cmd_diff,
+    .summary = "the tree diff of two queries: BIS similarity, the calibrated score and every edit",
+    .synopsis = "[--tables FILE --db ID | --sqlite FILE] [--format text|json] GOLD PRED",
+    .opts = options,
+    .details = NULL,
+};
+
+static int cmd_diff(int argc, char **argv) {
   cli_schema_opts so = {0};
-  int json = 0;
-  const char *sql[2] = {NULL, NULL};
+  int json = 0, k;
+  const char *sql[2] = {NULL, NULL}, *v;
   int nsql = 0;
-  for (int i = 1; i < argc; i++) {
-    int r = cli_schema_arg(&so, argc, argv, &i);
-    if (r < 0) return -1;
-    if (r) continue;
-    if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-      const char *f = argv[++i];
-      if (!strcmp(f, "json")) json = 1;
-      else if (strcmp(f, "text")) return error("diff: --format must be text or json, not '%s'", f);
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return error("diff: unknown option '%s'", argv[i]);
-    } else if (nsql < 2) {
-      sql[nsql++] = argv[i];
-    } else {
-      return error("diff: two queries, GOLD then PRED");
+  cli_parser ps = {.cmd = &cmd_diff_spec, .argc = argc, .argv = argv};
+  while ((k = cli_next(&ps, &v)) != CLI_END) {
+    int bad = 0;
+    if (k == CLI_HELP) return cli_parser_free(&ps), 0;
+    if (k == CLI_ERROR) bad = 1;
+    else if (k == CLI_ARG) {
+      if (nsql == 2) bad = (error("diff: two queries, GOLD then PRED; got a third: '%.40s'", v), 1);
+      else sql[nsql++] = v;
+    } else if (!cli_schema_opt(&so, options[k].name, v)) { /* --format */
+      if (!strcmp(v, "json")) json = 1;
+      else if (strcmp(v, "text")) bad = (error("diff: --format must be text or json, not '%s'", v), 1);
     }
+    if (bad) return cli_parser_free(&ps), CLI_EUSAGE;
   }
-  if (nsql != 2) return error("diff: give two queries, GOLD then PRED");
+  cli_parser_free(&ps);
+  if (nsql != 2) return error("diff: give two queries, GOLD then PRED (see sqlsim help diff)"), CLI_EUSAGE;
   if (cli_schema_load(&so)) return -1;
   const sqlsim_schema *schema = cli_schema_for(&so, NULL);
   int rc = 0;

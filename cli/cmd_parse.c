@@ -70,29 +70,47 @@ static int parse_stream(cli_schema_opts *so, int fmt) {
   return 0;
 }
 
-int cmd_parse(int argc, char **argv) {
+static const cli_opt options[] = {
+    CLI_SCHEMA_OPTS,
+    {"format", 0, "FORMAT", "sql (the canonical SQL; default), tree, or json"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int cmd_parse(int argc, char **argv);
+
+const cli_command cmd_parse_spec = {
+    .name = "parse",
+    .fn = cmd_parse,
+    .summary = "one query to sqlsim's normalized tree (canonical SQL, tree or JSON), or a stream of\n"
+               "them from stdin",
+    .synopsis = "[--tables FILE [--db ID] | --sqlite FILE] [--format sql|tree|json] SQL|-",
+    .opts = options,
+    .details = "With -, lines \"SQL\" or \"SQL<TAB>db_id\" are read from stdin and one JSON object is written\n"
+               "per line; a line that fails says why in its object and the rest go on.\n",
+};
+
+static int cmd_parse(int argc, char **argv) {
   cli_schema_opts so = {0};
-  int fmt = FMT_SQL;
-  const char *sql = NULL;
-  for (int i = 1; i < argc; i++) {
-    int r = cli_schema_arg(&so, argc, argv, &i);
-    if (r < 0) return -1;
-    if (r) continue;
-    if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-      const char *f = argv[++i];
-      if (!strcmp(f, "sql")) fmt = FMT_SQL;
-      else if (!strcmp(f, "tree")) fmt = FMT_TREE;
-      else if (!strcmp(f, "json")) fmt = FMT_JSON;
-      else return error("--format must be sql, tree or json, not '%s'", f);
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      return error("parse: unknown option '%s'", argv[i]);
-    } else if (!sql) {
-      sql = argv[i];
-    } else {
-      return error("parse: one SQL argument (quote it), or - for stdin");
+  int fmt = FMT_SQL, k;
+  const char *sql = NULL, *v;
+  cli_parser ps = {.cmd = &cmd_parse_spec, .argc = argc, .argv = argv};
+  while ((k = cli_next(&ps, &v)) != CLI_END) {
+    int bad = 0;
+    if (k == CLI_HELP) return cli_parser_free(&ps), 0;
+    if (k == CLI_ERROR) bad = 1;
+    else if (k == CLI_ARG) {
+      if (sql) bad = (error("parse: one SQL argument (quote it), or - for stdin; got a second: '%.40s'", v), 1);
+      sql = v;
+    } else if (!cli_schema_opt(&so, options[k].name, v)) { /* --format */
+      if (!strcmp(v, "sql")) fmt = FMT_SQL;
+      else if (!strcmp(v, "tree")) fmt = FMT_TREE;
+      else if (!strcmp(v, "json")) fmt = FMT_JSON;
+      else bad = (error("parse: --format must be sql, tree or json, not '%s'", v), 1);
     }
+    if (bad) return cli_parser_free(&ps), CLI_EUSAGE;
   }
-  if (!sql) return error("parse: no SQL given (use - to read lines from stdin)");
+  cli_parser_free(&ps);
+  if (!sql) return error("parse: no SQL given (use - to read lines from stdin)"), CLI_EUSAGE;
   if (cli_schema_load(&so)) return -1;
   int rc = 0;
   if (!strcmp(sql, "-")) {

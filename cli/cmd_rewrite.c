@@ -1,10 +1,6 @@
 /* cmd_rewrite.c -- `sqlsim rewrite`: a faster query with the same results, or
  * the original and why.
  *
- *   sqlsim rewrite --sqlite DB [--rules LIST] [--iterations N] [--timeout S]
- *                  [--format text|json] SQL|-
- *   sqlsim rewrite (--db-dir DIR | --sqlite DB) --pred FILE [--gold FILE] [--rules LIST] ...
- *
  * One query: the rewrite (printed SQLite SQL), the rules, the checks passed,
  * the times before and after with the ratio's interval; or the reason it is
  * not offered, and the places the rules left alone. A predictions file: one
@@ -30,7 +26,7 @@ static int parse_rules(const char *list, unsigned *out) {
       for (int r = 0; r < SQLSIM_NRULES; r++) sb_printf(&names, "%s%s", r ? ", " : "", sqlsim_rule_names[r]);
       error("rewrite: unknown rule '%s' (rules: %s)", tok, names.buf);
       sb_free(&names);
-      return -1;
+      return CLI_EUSAGE;
     }
     *out |= 1u << found;
   }
@@ -118,7 +114,8 @@ static void ves_item(ves_sum *v, const char *path, const char *gold, const char 
   if (json) sb_printf(json, ",\"ex\":%d", ex);
   if (!ex) return;
   v->correct++;
-  sqlsim_timing_opts to = {o->iterations > 0 ? o->iterations : 20, o->timeout_s, o->fixed_now, 1, 0};
+  sqlsim_timing_opts to = {.iterations = o->iterations > 0 ? o->iterations : 20, .timeout_s = o->timeout_s,
+                          .fixed_now = o->fixed_now, .alternate = 1, .cancel = &cli_cancel};
   sqlsim_timing before, after;
   sqlsim_time_pair(path, gold, pred, &to, &before);
   double rb = before.ok ? before.ratio : 0, ra = rb;
@@ -138,7 +135,10 @@ static void ves_item(ves_sum *v, const char *path, const char *gold, const char 
 }
 
 static int batch(const char *db_dir, const char *sqlite, const char *pred_path, const char *gold_path, const sqlsim_rewrite_opts *o,
-                 int json) {
+                 int json, int quiet) {
+  cli_progress prog;
+  cli_progress_init(&prog, "rewrite", quiet);
+  cli_catch_signals();
   sqlsim_itemset *pred = NULL, *gold = NULL;
   sqlsim_error err = {0};
   if (sqlsim_items_load(pred_path, &pred, &err)) return error("%s", err.message);
@@ -156,7 +156,9 @@ static int batch(const char *db_dir, const char *sqlite, const char *pred_path, 
   ves_sum vs = {0};
   int offered = 0, failed = 0, none = 0;
   double ratio_sum = 0, worst = 1e30;
-  for (int i = 0; i < pred->n; i++) {
+  int i;
+  for (i = 0; i < pred->n && !cli_cancel; i++) {
+    cli_progress_update(&prog, "rewriting", (size_t)i, (size_t)pred->n, "queries");
     const char *db_id = pred->items[i].db_id ? pred->items[i].db_id : gold ? gold->items[i].db_id : NULL;
     if (sqlite && !db_id) db_id = "";
     if (!db_id) {
@@ -215,12 +217,23 @@ static int batch(const char *db_dir, const char *sqlite, const char *pred_path, 
     }
     if (gold) ves_item(&vs, path, gold->items[i].sql, pred->items[i].sql, &r, o, json ? &sb : NULL);
     if (json) printf("%s}\n", sb.buf);
+    else if (r.offered) {
+      strbuf rl = {0};
+      rules_list(&rl, r.rules, 0);
+      cli_progress_end(&prog);
+      printf("#%d %s: %.2fx faster (95%% interval %.2f-%.2f) by %s\n  before: %s\n  after:  %s\n", i, db_id,
+             r.timing.ratio, r.timing.ci_low, r.timing.ci_high, rl.buf, pred->items[i].sql, r.sql);
+      sb_free(&rl);
+    }
+    fflush(stdout);
     sb_free(&sb);
     sqlsim_rewrite_result_free(&r);
   }
+  cli_progress_end(&prog);
   FILE *f = json ? stderr : stdout;
+  if (cli_signal_status()) fprintf(f, "interrupted: %d of %d queries done; the counts cover those\n", i, pred->n);
   fprintf(f, "%s: %d queries, %d with no rule applying, %d could not be read or run, %d rewrites offered", pred_path,
-          pred->n, none, failed, offered);
+          i, none, failed, offered);
   if (offered) fprintf(f, " (mean ratio %.2f, worst %.2f)", ratio_sum / offered, worst);
   fprintf(f, "\n");
   if (gold && vs.n)
@@ -235,40 +248,79 @@ static int batch(const char *db_dir, const char *sqlite, const char *pred_path, 
             t[k].rejected_speed, t[k].offered);
   sqlsim_items_free(pred);
   sqlsim_items_free(gold);
-  return 0;
+  return cli_signal_status();
 }
 
-int cmd_rewrite(int argc, char **argv) {
-  const char *sqlite = NULL, *db_dir = NULL, *pred = NULL, *gold = NULL, *format = "text", *sql = NULL;
+static const cli_opt options[] = {
+    {"sqlite", 0, "FILE", "the database the query runs on (one query), or every prediction's database"},
+    {"db-dir", 0, "DIR", "databases as DIR/<db_id>/<db_id>.sqlite, for --pred"},
+    {"pred", 0, "FILE", "rewrite every query of a predictions file (any format sqlsim eval reads)"},
+    {"gold", 0, "FILE", "with --pred: the gold, for VES and R-VES before and after the rewrites (and\n"
+                        "the db_ids, if the predictions have none)"},
+    {"rules", 0, "LIST", "comma-separated rules to try (default: all but top1_max and count_pk)"},
+    {"iterations", 0, "N", "alternating timed runs of each candidate and, with --gold, of each VES pair\n"
+                         "(default 20)"},
+    {"timeout", 0, "S", "seconds one query may run (default 30)"},
+    {"format", 0, "FORMAT", "text (default) or json (one object; with --pred one line per query, the\n"
+                            "summary on stderr)"},
+    {"quiet", 'q', NULL, "no progress on stderr"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int cmd_rewrite(int argc, char **argv);
+
+const cli_command cmd_rewrite_spec = {
+    .name = "rewrite",
+    .fn = cmd_rewrite,
+    .summary = "a faster query with the same results, proved by running both, or the reason none\n"
+               "is offered",
+    .synopsis = "--sqlite DB [options] SQL|-\n"
+                "sqlsim rewrite (--db-dir DIR | --sqlite DB) --pred FILE [--gold FILE] [options]",
+    .opts = options,
+    .details = "rules: count_star, date_range, distinct_group, in_join, in_exists, decorrelate, max_top1,\n"
+               "join_in, in_plus, subquery_order (the default set), and the BIRD paper's forward forms\n"
+               "top1_max and count_pk when listed. docs/rewrite.md says when each applies.\n"
+               "The database is opened read-only; the proof runs on private copies.\n",
+};
+
+static int cmd_rewrite(int argc, char **argv) {
+  const char *sqlite = NULL, *db_dir = NULL, *pred = NULL, *gold = NULL, *sql = NULL;
+  int json = 0, quiet = 0, k;
   sqlsim_rewrite_opts o = {0};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--sqlite") && v) sqlite = argv[++i];
-    else if (!strcmp(a, "--db-dir") && v) {
-      if (cli_dir(a, argv[++i])) return -1;
-      db_dir = argv[i];
+  cli_parser ps = {.cmd = &cmd_rewrite_spec, .argc = argc, .argv = argv};
+  const char *v;
+  while ((k = cli_next(&ps, &v)) != CLI_END) {
+    int bad = 0;
+    if (k == CLI_HELP) return cli_parser_free(&ps), 0;
+    if (k == CLI_ERROR) bad = 1;
+    else if (k == CLI_ARG) {
+      if (sql) bad = (error("rewrite: one query at a time (got a second: '%.40s'); use --pred FILE for many", v), 1);
+      sql = v;
+    } else {
+      const char *name = options[k].name;
+      if (!strcmp(name, "sqlite")) sqlite = v;
+      else if (!strcmp(name, "db-dir")) {
+        bad = cli_dir("--db-dir", v) != 0;
+        db_dir = v;
+      } else if (!strcmp(name, "pred")) pred = v;
+      else if (!strcmp(name, "gold")) gold = v;
+      else if (!strcmp(name, "quiet")) quiet = 1;
+      else if (!strcmp(name, "format")) {
+        if (!strcmp(v, "json")) json = 1;
+        else if (strcmp(v, "text")) bad = (error("rewrite: --format must be text or json, not '%s'", v), 1);
+      } else if (!strcmp(name, "iterations")) bad = cli_int("--iterations", v, 1, 1000000, &o.iterations) != 0;
+      else if (!strcmp(name, "timeout")) bad = cli_double("--timeout", v, 0.001, CLI_MAX_TIMEOUT, &o.timeout_s) != 0;
+      else if (!strcmp(name, "rules")) bad = parse_rules(v, &o.rules) != 0;
     }
-    else if (!strcmp(a, "--pred") && v) pred = argv[++i];
-    else if (!strcmp(a, "--gold") && v) gold = argv[++i];
-    else if (!strcmp(a, "--format") && v) format = argv[++i];
-    else if (!strcmp(a, "--iterations") && v) {
-      if (cli_int(a, argv[++i], 1, 1000000, &o.iterations)) return -1;
-    } else if (!strcmp(a, "--timeout") && v) {
-      if (cli_double(a, argv[++i], 0.001, CLI_MAX_TIMEOUT, &o.timeout_s)) return -1;
-    }
-    else if (!strcmp(a, "--rules") && v) {
-      if (parse_rules(argv[++i], &o.rules)) return -1;
-    } else if (a[0] == '-' && a[1]) return error("rewrite: %s needs a value (or is unknown)", a);
-    else if (!sql) sql = a;
-    else return error("rewrite: one query at a time (got a second: '%.40s')", a);
+    if (bad) return cli_parser_free(&ps), CLI_EUSAGE;
   }
-  if (strcmp(format, "text") && strcmp(format, "json")) return error("rewrite: --format is text or json");
-  int json = !strcmp(format, "json");
+  cli_parser_free(&ps);
   if (pred) {
-    if (!db_dir == !sqlite) return error("rewrite: a predictions file needs --db-dir DIR or --sqlite DB");
-    return batch(db_dir, sqlite, pred, gold, &o, json);
+    if (sql) return error("rewrite: give a query or --pred FILE, not both"), CLI_EUSAGE;
+    if (!db_dir == !sqlite) return error("rewrite: a predictions file needs --db-dir DIR or --sqlite DB"), CLI_EUSAGE;
+    return batch(db_dir, sqlite, pred, gold, &o, json, quiet);
   }
-  if (!sqlite || !sql) return error("rewrite: needs --sqlite DB and a query (or --db-dir with --pred)");
+  if (!sqlite || !sql) return error("rewrite: needs --sqlite DB and a query (or --db-dir/--sqlite with --pred FILE)"), CLI_EUSAGE;
   cli_lines in = {0};
   char *owned = NULL;
   if (!strcmp(sql, "-")) {

@@ -1,38 +1,58 @@
 /* cmd_stream.c -- `sqlsim stream`: JSON Lines requests on stdin, one JSON line
  * answered per request on stdout, in order, flushed per line (the protocol:
- * engine/stream.c).
- *
- *   sqlsim stream [--metrics LIST] [--tables FILE] [--db-dir DIR | --sqlite FILE]
- *                 [--mode compatible|corrected] [--semantics spider|bird] [--reward]
- *                 [-j N] [--timeout S] [--iterations N] [--now DATETIME] */
+ * engine/stream.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
-int cmd_stream(int argc, char **argv) {
+static const cli_opt options[] = {
+    {"metrics", 0, "LIST", CLI_METRICS_HELP "; default bis"},
+    CLI_ENGINE_OPTS,
+    {"semantics", 0, "NAME", "which EX decides \"correct\" for categories and the reward: spider (default)\n"
+                             "or bird"},
+    {"reward", 0, NULL, "add a \"reward\" to each answer: 1 for a correct execution, partial credit by\n"
+                        "the calibrated score otherwise, 0 when the prediction does not parse or fails"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int cmd_stream(int argc, char **argv);
+
+const cli_command cmd_stream_spec = {
+    .name = "stream",
+    .fn = cmd_stream,
+    .summary = "a scoring service on stdin/stdout: one JSON request per line, one answer per line",
+    .synopsis = "[--metrics LIST] [--tables FILE] [--db-dir DIR | --sqlite FILE] [--reward] [options]",
+    .opts = options,
+    .details = "requests: {\"gold\": SQL, \"pred\": SQL, \"db_id\": ID, \"id\": anything}, one per line;\n"
+               "answers come in request order, flushed per line (docs/per-item.md has the fields).\n",
+};
+
+static int cmd_stream(int argc, char **argv) {
   cli_engine_opts eo = {.cfg = {.mode = SQLSIM_SPIDER_COMPATIBLE}, .metrics = "bis", .jobs = 1};
-  int reward = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--reward")) {
-      reward = 1;
-      continue;
+  int reward = 0, k;
+  const char *v;
+  cli_parser ps = {.cmd = &cmd_stream_spec, .argc = argc, .argv = argv};
+  while ((k = cli_next(&ps, &v)) != CLI_END) {
+    int bad = 0;
+    if (k == CLI_HELP) return cli_parser_free(&ps), 0;
+    if (k == CLI_ERROR) bad = 1;
+    else if (k == CLI_ARG) bad = (error("stream: unexpected argument '%s': requests come on stdin", v), 1);
+    else {
+      const char *name = options[k].name;
+      int taken = cli_engine_opt("stream", &eo, name, v);
+      if (taken < 0) bad = 1;
+      else if (!taken && !strcmp(name, "reward")) reward = 1;
+      else if (!taken) { /* --semantics */
+        if (!strcmp(v, "bird")) eo.cfg.bird_semantics = 1;
+        else if (strcmp(v, "spider")) bad = (error("stream: --semantics must be spider or bird, not '%s'", v), 1);
+      }
     }
-    if (i + 1 >= argc) return error("stream: %s needs a value (or is unknown)", a);
-    const char *v = argv[++i];
-    int taken = cli_engine_opt("stream", &eo, a, v);
-    if (taken < 0) return -1;
-    if (taken) continue;
-    if (!strcmp(a, "--semantics")) {
-      if (!strcmp(v, "bird")) eo.cfg.bird_semantics = 1;
-      else if (strcmp(v, "spider")) return error("stream: --semantics must be spider or bird, not '%s'", v);
-    } else {
-      return error("stream: unknown option '%s'", a);
-    }
+    if (bad) return cli_parser_free(&ps), CLI_EUSAGE;
   }
-  if (cli_engine_metrics("stream", &eo)) return -1;
+  cli_parser_free(&ps);
+  if (cli_engine_metrics("stream", &eo)) return CLI_EUSAGE;
   sqlsim_error err = {0};
   sqlsim_evaluator *ev;
   if (sqlsim_evaluator_new(&eo.cfg, &ev, &err)) return error("stream: %s", err.message);

@@ -41,15 +41,11 @@ void cli_lines_free(cli_lines *l) {
   memset(l, 0, sizeof *l);
 }
 
-int cli_schema_arg(cli_schema_opts *o, int argc, char **argv, int *i) {
-  const char *a = argv[*i];
-  const char **slot = !strcmp(a, "--tables") ? &o->tables
-                      : !strcmp(a, "--db")   ? &o->db
-                      : !strcmp(a, "--sqlite") ? &o->sqlite
-                                               : NULL;
-  if (!slot) return 0;
-  if (*i + 1 >= argc) return error("%s needs a value", a);
-  *slot = argv[++*i];
+int cli_schema_opt(cli_schema_opts *o, const char *name, const char *v) {
+  if (!strcmp(name, "tables")) o->tables = v;
+  else if (!strcmp(name, "db")) o->db = v;
+  else if (!strcmp(name, "sqlite")) o->sqlite = v;
+  else return 0;
   return 1;
 }
 
@@ -84,7 +80,7 @@ int cli_double(const char *opt, const char *v, double lo, double hi, double *out
   errno = 0;
   double d = strtod(v, &end);
   if (!*v || *end || errno || !(d >= lo && d <= hi)) /* also false for NaN */
-    return error("%s needs a number from %g to %g, not '%s'", opt, lo, hi, v);
+    return error("%s needs a number from %g to %g, not '%s'", opt, lo, hi, v), CLI_EUSAGE;
   *out = d;
   return 0;
 }
@@ -94,55 +90,56 @@ int cli_int(const char *opt, const char *v, long lo, long hi, int *out) {
   errno = 0;
   long n = strtol(v, &end, 10);
   if (!*v || *end || errno || n < lo || n > hi)
-    return error("%s needs a whole number from %ld to %ld, not '%s'", opt, lo, hi, v);
+    return error("%s needs a whole number from %ld to %ld, not '%s'", opt, lo, hi, v), CLI_EUSAGE;
   *out = (int)n;
   return 0;
 }
 
 int cli_dir(const char *opt, const char *path) {
   struct stat st;
-  if (stat(path, &st) != 0) return error("%s %s: %s", opt, path, strerror(errno));
-  if (!S_ISDIR(st.st_mode)) return error("%s %s: not a directory", opt, path);
+  if (stat(path, &st) != 0) return error("%s %s: %s", opt, path, strerror(errno)), CLI_EUSAGE;
+  if (!S_ISDIR(st.st_mode)) return error("%s %s: not a directory", opt, path), CLI_EUSAGE;
   return 0;
 }
 
 int cli_now(const char *opt, const char *v) {
   sqlsim_error err = {0};
-  if (sqlsim_check_now(v, &err)) return error("%s: %s", opt, err.message);
+  if (sqlsim_check_now(v, &err)) return error("%s: %s", opt, err.message), CLI_EUSAGE;
   return 0;
 }
 
 /* ---------------------------------------------------------------- evaluator options */
 
-int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *a, const char *v) {
+int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *name, const char *v) {
   sqlsim_config *cfg = &o->cfg;
-  if (!strcmp(a, "--metrics")) o->metrics = v;
-  else if (!strcmp(a, "--tables")) cfg->tables = v;
-  else if (!strcmp(a, "--db-dir")) {
-    if (cli_dir(a, v)) return -1;
+  if (!strcmp(name, "metrics")) o->metrics = v;
+  else if (!strcmp(name, "tables")) cfg->tables = v;
+  else if (!strcmp(name, "db-dir")) {
+    if (cli_dir("--db-dir", v)) return CLI_EUSAGE;
     cfg->db_dir = v;
-  } else if (!strcmp(a, "--sqlite")) cfg->sqlite = v;
-  else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-    if (cli_int(a, v, 1, 1024, &o->jobs)) return -1;
-  } else if (!strcmp(a, "--iterations")) {
-    if (cli_int(a, v, 1, 1000000, &cfg->iterations)) return -1;
-  } else if (!strcmp(a, "--timeout")) {
-    if (cli_double(a, v, 0.001, CLI_MAX_TIMEOUT, &cfg->timeout_s)) return -1;
-  } else if (!strcmp(a, "--now")) {
-    if (cli_now(a, v)) return -1;
+  } else if (!strcmp(name, "sqlite")) cfg->sqlite = v;
+  else if (!strcmp(name, "jobs")) {
+    if (cli_int("-j", v, 1, 1024, &o->jobs)) return CLI_EUSAGE;
+  } else if (!strcmp(name, "iterations")) {
+    if (cli_int("--iterations", v, 1, 1000000, &cfg->iterations)) return CLI_EUSAGE;
+  } else if (!strcmp(name, "timeout")) {
+    if (cli_double("--timeout", v, 0.001, CLI_MAX_TIMEOUT, &cfg->timeout_s)) return CLI_EUSAGE;
+  } else if (!strcmp(name, "now")) {
+    if (cli_now("--now", v)) return CLI_EUSAGE;
     cfg->now = v;
-  } else if (!strcmp(a, "--mode")) {
+  } else if (!strcmp(name, "mode")) {
     if (!strcmp(v, "compatible")) cfg->mode = SQLSIM_SPIDER_COMPATIBLE;
     else if (!strcmp(v, "corrected")) cfg->mode = SQLSIM_SPIDER_CORRECTED;
-    else return error("%s: --mode must be compatible or corrected, not '%s'", cmd, v);
-  } else {
-    return 0;
-  }
+    else return error("%s: --mode must be compatible or corrected, not '%s'", cmd, v), CLI_EUSAGE;
+  } else if (!strcmp(name, "keep-distinct")) cfg->keep_distinct = 1;
+  else if (!strcmp(name, "plug-value")) cfg->plug_value = 1;
+  else return 0;
   return 1;
 }
 
 int cli_engine_metrics(const char *cmd, cli_engine_opts *o) {
   sqlsim_error err = {0};
-  if (sqlsim_metrics_parse(o->metrics, &o->cfg.metrics, &err)) return error("%s: --metrics: %s", cmd, err.message);
+  if (sqlsim_metrics_parse(o->metrics, &o->cfg.metrics, &err))
+    return error("%s: --metrics: %s", cmd, err.message), CLI_EUSAGE;
   return 0;
 }

@@ -1,40 +1,25 @@
-/* main.c -- the sqlsim command: a table of subcommands, as in git.c. */
+/* main.c -- the sqlsim command: a table of subcommands, as in git.c. Each
+ * subcommand's options are a table in its own file (opts.h), which is also
+ * its help. */
 #include "cli.h"
 
+#include <pg_query.h>
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-static const struct cmd {
-  const char *name;
-  int (*fn)(int argc, char **argv);
-  const char *usage;
-} commands[] = {
-    {"analyze", cmd_analyze,
-     "sqlsim analyze --gold FILE [--tables FILE] [--db-dir DIR | --sqlite FILE] --pred FILE [--pred ...]\n"
-     "              [--gold FILE ... --pred ...] [-j N] [--no-exec] [--per-item FILE] [--csv FILE]\n"
-     "              [--html FILE] [--format text|json]"},
-    {"eval", cmd_eval,
-     "sqlsim eval --metrics match,bis,exec,ves,rves,result --gold FILE --pred FILE [--pred FILE...]\n"
-     "              [--tables FILE] [--db-dir DIR | --sqlite FILE] [--mode compatible|corrected]\n"
-     "              [-j N] [--iterations N] [--timeout S] [--now DATETIME] [--alternate]\n"
-     "              [--per-item FILE] [--format text|json]"},
-    {"stream", cmd_stream,
-     "sqlsim stream [--metrics LIST] [--tables FILE] [--db-dir DIR | --sqlite FILE] [--reward]\n"
-     "              [--mode compatible|corrected] [--semantics spider|bird] [-j N] [--timeout S] [--now DATETIME]\n"
-     "              (JSON Lines on stdin: {\"gold\", \"pred\", \"db_id\", \"id\"}; one answer line per request on stdout)"},
-    {"rewrite", cmd_rewrite,
-     "sqlsim rewrite --sqlite DB [--rules LIST] [--iterations N] [--timeout S] [--format text|json] SQL|-\n"
-     "              sqlsim rewrite (--db-dir DIR | --sqlite DB) --pred FILE [--gold FILE] [--rules LIST] [--format text|json]\n"
-     "              (with --gold: VES and R-VES of the predictions before and after the offered rewrites)\n"
-     "              rules: count_star, date_range, distinct_group, in_join, in_exists, decorrelate, max_top1,\n"
-     "              join_in, in_plus, subquery_order (the default), and the BIRD paper's forward forms top1_max,\n"
-     "              count_pk when listed"},
-    {"diff", cmd_diff,
-     "sqlsim diff [--tables FILE --db ID | --sqlite FILE] [--format text|json] GOLD PRED"},
-    {"parse", cmd_parse,
-     "sqlsim parse [--tables FILE [--db ID] | --sqlite FILE] [--format sql|tree|json] SQL|-"},
-};
+static const cli_command *const commands[] = {&cmd_eval_spec,    &cmd_analyze_spec, &cmd_stream_spec,
+                                              &cmd_rewrite_spec, &cmd_diff_spec,    &cmd_parse_spec};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+const char *const cli_exit_status =
+    "exit status:\n"
+    "  0    the run finished (items that could not be scored are reported per item)\n"
+    "  1    an input could not be read or written, or nothing could be scored\n"
+    "  2    a bad option, value or argument: nothing was run\n"
+    "  130  interrupted (SIGINT; 143 for SIGTERM) after writing the items finished\n"
+    "       and a report of them";
 
 int error(const char *fmt, ...) {
   va_list ap;
@@ -47,27 +32,56 @@ int error(const char *fmt, ...) {
 }
 
 static void usage(FILE *f) {
-  fputs("usage:\n", f);
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    fprintf(f, "  %s\n", commands[i].usage);
+  fputs("usage: sqlsim COMMAND [options]\n\n"
+        "Scores and improves SQL written by text-to-SQL systems.\n\ncommands:\n",
+        f);
+  for (size_t i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
+  fputs("  help      sqlsim help COMMAND: a command's options, their meanings and defaults\n\n"
+        "  --version  the version of sqlsim and of the libraries it runs on\n\n",
+        f);
+  fputs(cli_exit_status, f);
+  fputc('\n', f);
+}
+
+static const cli_command *find(const char *name) {
+  for (size_t i = 0; i < NCOMMANDS; i++)
+    if (!strcmp(name, commands[i]->name)) return commands[i];
+  return NULL;
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-    usage(argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
+  if (argc < 2) {
+    usage(stderr);
+    return CLI_USAGE;
   }
-  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-    if (!strcmp(argv[1], commands[i].name)) {
-      if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
-        printf("usage: %s\n", commands[i].usage);
-        return 0;
-      }
-      int rc = commands[i].fn(argc - 1, argv + 1);
-      sqlsim_thread_cleanup();
-      return rc < 0 ? 1 : rc;
+  const char *a = argv[1];
+  if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    usage(stdout);
+    return CLI_OK;
+  }
+  if (!strcmp(a, "--version") || !strcmp(a, "version")) {
+    printf("sqlsim %s (libpg_query for PostgreSQL %s, SQLite %s)\n", SQLSIM_VERSION, PG_VERSION, sqlite3_libversion());
+    return CLI_OK;
+  }
+  if (!strcmp(a, "help")) {
+    if (argc < 3) {
+      usage(stdout);
+      return CLI_OK;
     }
-  error("unknown command '%s'", argv[1]);
-  usage(stderr);
-  return 2;
+    const cli_command *c = find(argv[2]);
+    if (!c) {
+      error("help: no command '%s' (the commands are listed by sqlsim --help)", argv[2]);
+      return CLI_USAGE;
+    }
+    cli_print_help(stdout, c);
+    return CLI_OK;
+  }
+  const cli_command *c = find(a);
+  if (!c) {
+    error("unknown command '%s' (the commands are listed by sqlsim --help)", a);
+    return CLI_USAGE;
+  }
+  int rc = c->fn(argc - 1, argv + 1);
+  sqlsim_thread_cleanup();
+  return rc == CLI_EUSAGE ? CLI_USAGE : rc < 0 ? CLI_FAIL : rc;
 }

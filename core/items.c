@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,11 @@ static int plain_name(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (!(isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.')) return 0;
   return 1;
+}
+
+static int by_line(const void *a, const void *b) {
+  int x = ((const sqlsim_item *)a)->line, y = ((const sqlsim_item *)b)->line;
+  return x < y ? -1 : x > y;
 }
 
 static void push(sqlsim_itemset *s, int *cap, sqlsim_item it) {
@@ -98,16 +104,17 @@ static int load_json(sqlsim_itemset *s, const char *buf, size_t len, sqlsim_erro
     }
   } else if (cJSON_IsObject(doc)) {
     s->format = "bird-pred";
-    int n = cJSON_GetArraySize(doc);
-    sqlsim_item *slots = calloc((size_t)(n ? n : 1), sizeof *slots);
+    /* Keys are question indices; a file may hold a subset of them. Items come
+     * out ordered by key, each with line = key + 1. */
     const cJSON *o;
     cJSON_ArrayForEach(o, doc) {
       char *end;
+      errno = 0;
       long k = strtol(o->string ? o->string : "", &end, 10);
-      if (!o->string || *end || k < 0 || k >= n || slots[k].sql || !cJSON_IsString(o)) {
+      if (!o->string || !*o->string || *end || errno || k < 0 || k >= INT_MAX || !cJSON_IsString(o)) {
         rc = sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
-                              "%s: key \"%s\" is not one of \"0\"..\"%d\" with a string value",
-                              s->path, o->string ? o->string : "", n - 1);
+                              "%s: key \"%.60s\" is not a question index (\"0\", \"1\", ...) with a string value",
+                              s->path, o->string ? o->string : "");
         break;
       }
       const char *v = o->valuestring;
@@ -124,11 +131,14 @@ static int load_json(sqlsim_itemset *s, const char *buf, size_t len, sqlsim_erro
       } else {
         it.sql = sqlsim_arena_strdup(s->arena, v);
       }
-      slots[k] = it;
+      push(s, &cap, it);
     }
-    if (!rc)
-      for (int k = 0; k < n; k++) push(s, &cap, slots[k]);
-    free(slots);
+    if (!rc && s->n > 1) {
+      qsort(s->items, (size_t)s->n, sizeof *s->items, by_line);
+      for (int k = 1; k < s->n && !rc; k++)
+        if (s->items[k].line == s->items[k - 1].line)
+          rc = sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "%s: key \"%d\" appears twice", s->path, s->items[k].line - 1);
+    }
   } else {
     rc = sqlsim_error_set(err, SQLSIM_EFORMAT, 0, "%s: expected a JSON array or object", s->path);
   }

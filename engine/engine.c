@@ -12,16 +12,20 @@
  * other threads run measures them too. */
 #include "engine.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define GOLD_SLOTS 4  /* prepared gold queries kept per worker */
 #define CONN_SLOTS 8  /* open connections kept per worker */
 #define CHUNK 64      /* most pairs a batch worker takes at once */
 #define DEDUP_BACK 16 /* earlier predictions of the same gold looked at for the same text */
+#define MAX_SUITE 1000 /* most sibling databases of one db_id (a test suite) */
+#define MAX_PLUG 1000  /* most plug_value alternatives tried for one prediction */
 
 typedef struct conn_slot {
   char *path;
@@ -30,6 +34,12 @@ typedef struct conn_slot {
 } conn_slot;
 
 /* A gold query prepared once for every prediction scored against it. */
+/* The gold's results on one more database of its db_id (a test suite). */
+typedef struct suite_db {
+  char *path;
+  sqlsim_result raw, sp; /* as written; Spider's text (when it differs) */
+} suite_db;
+
 typedef struct gold_prep {
   char *sql, *db_id;       /* the key; NULL: an empty slot */
   unsigned long used;
@@ -41,7 +51,10 @@ typedef struct gold_prep {
   int ran;                 /* the gold ran: the results below hold */
   char path[1024];
   sqlsim_result graw, gsp; /* as written; Spider's execution text (when it differs) */
+  char *gtext;             /* Spider's execution text */
   int ordered, same_text;
+  suite_db *suite;         /* the other databases of the db_id, where the gold ran */
+  int nsuite;
 } gold_prep;
 
 struct worker {
@@ -221,6 +234,88 @@ int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gol
 
 /* ---------------------------------------------------------------- workers */
 
+static void suite_free(gold_prep *g) {
+  for (int k = 0; k < g->nsuite; k++) {
+    sqlsim_result_free(&g->suite[k].raw);
+    if (!g->same_text) sqlsim_result_free(&g->suite[k].sp);
+    free(g->suite[k].path);
+  }
+  free(g->suite);
+  g->suite = NULL;
+  g->nsuite = 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The other databases beside main in its directory, as the test-suite
+ * evaluator finds them (every file whose name has ".sqlite" in it), without
+ * SQLite's own -journal, -wal and -shm files; sorted by name. */
+static int suite_paths(const char *main, char ***out) {
+  *out = NULL;
+  const char *slash = strrchr(main, '/');
+  if (!slash) return 0;
+  size_t dl = (size_t)(slash - main);
+  char *dir = strndup(main, dl ? dl : 1);
+  DIR *d = opendir(dir);
+  int n = 0, cap = 0;
+  char **v = NULL;
+  struct dirent *e;
+  while (d && n < MAX_SUITE && (e = readdir(d))) {
+    const char *nm = e->d_name, *x = strstr(nm, ".sqlite");
+    if (!x || !strcmp(nm, slash + 1)) continue;
+    size_t l = strlen(nm);
+    if ((l > 8 && !strcmp(nm + l - 8, "-journal")) || (l > 4 && (!strcmp(nm + l - 4, "-wal") || !strcmp(nm + l - 4, "-shm"))))
+      continue;
+    char *path = malloc(dl + l + 2);
+    snprintf(path, dl + l + 2, "%.*s/%s", (int)dl, main, nm);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, R_OK) != 0) {
+      free(path);
+      continue;
+    }
+    if (n == cap) v = realloc(v, sizeof *v * (size_t)(cap = cap ? 2 * cap : 8));
+    v[n++] = path;
+  }
+  if (d) closedir(d);
+  free(dir);
+  if (n > 1) qsort(v, (size_t)n, sizeof *v, cmp_str);
+  *out = v;
+  return n;
+}
+
+static sqlsim_db *worker_db(sqlsim_evaluator *ev, struct worker *w, const char *path, char *why, size_t wn);
+
+/* Runs the gold on every other database of its db_id; a failure on any makes
+ * the item unscorable (the official evaluator stops there). */
+static void suite_prepare(sqlsim_evaluator *ev, struct worker *w, gold_prep *g) {
+  char **paths;
+  int n = suite_paths(g->path, &paths);
+  if (!n) return;
+  g->suite = calloc((size_t)n, sizeof *g->suite);
+  for (int k = 0; k < n; k++) {
+    suite_db *s = &g->suite[g->nsuite++];
+    s->path = paths[k];
+    char why[480];
+    const char *base = strrchr(s->path, '/') + 1;
+    sqlsim_db *db = worker_db(ev, w, s->path, why, sizeof why);
+    if (!db) {
+      snprintf(g->gold_err, sizeof g->gold_err, "test-suite database %.200s: %.280s", base, why);
+    } else {
+      sqlsim_exec_flags(db, g->sql, SQLSIM_EXEC_VALUES, &s->raw);
+      if (s->raw.status != SQLSIM_EXEC_OK)
+        snprintf(g->gold_err, sizeof g->gold_err, "the gold query fails on test-suite database %.200s: %.250s", base,
+                 s->raw.reason);
+      else if (!g->same_text)
+        sqlsim_exec(db, g->gtext, &s->sp);
+    }
+    if (g->gold_err[0]) {
+      for (int j = k + 1; j < n; j++) free(paths[j]);
+      break;
+    }
+  }
+  free(paths);
+}
+
 static void gold_clear(gold_prep *g) {
   if (!g->sql) return;
   free(g->sql);
@@ -232,6 +327,8 @@ static void gold_clear(gold_prep *g) {
     sqlsim_result_free(&g->graw);
     if (!g->same_text) sqlsim_result_free(&g->gsp);
   }
+  suite_free(g);
+  free(g->gtext);
   memset(g, 0, sizeof *g);
 }
 
@@ -346,13 +443,21 @@ static void gold_prepare(sqlsim_evaluator *ev, worker *w, gold_prep *g, const ch
       sqlsim_result_free(&g->graw);
       return;
     }
-    /* Spider's semantics run the texts with DISTINCT removed. */
-    char *gtext = sqlsim_spider_exec_text(sql);
-    g->ordered = sqlsim_spider_order_matters(gtext);
-    g->same_text = !strcmp(gtext, sql);
-    if (!g->same_text) sqlsim_exec(db, gtext, &g->gsp);
-    free(gtext);
+    /* Spider's semantics run the texts with DISTINCT removed (unless kept). */
+    g->gtext = sqlsim_spider_exec_text_opts(sql, ev->cfg.keep_distinct);
+    g->ordered = sqlsim_spider_order_matters(g->gtext);
+    g->same_text = !strcmp(g->gtext, sql);
+    if (!g->same_text) sqlsim_exec(db, g->gtext, &g->gsp);
     g->ran = 1;
+    if (ev->db_dir && !ev->sqlite) {
+      suite_prepare(ev, w, g);
+      if (g->gold_err[0]) { /* the item cannot be scored: nothing of the run is kept */
+        sqlsim_result_free(&g->graw);
+        if (!g->same_text) sqlsim_result_free(&g->gsp);
+        suite_free(g);
+        g->ran = 0;
+      }
+    }
   }
 }
 
@@ -448,8 +553,72 @@ static void score_structure(sqlsim_evaluator *ev, const gold_prep *g, const char
   sqlsim_query_free(q);
 }
 
+/* Spider's verdict for a prediction's execution text on the gold's result gs. */
+static int spider_eq(sqlsim_db *db, const char *ptext, const sqlsim_result *gs, int ordered) {
+  sqlsim_result psp;
+  sqlsim_exec(db, ptext, &psp);
+  int ok = psp.status == SQLSIM_EXEC_OK && gs->status == SQLSIM_EXEC_OK && sqlsim_ex_spider(gs, &psp, ordered);
+  sqlsim_result_free(&psp);
+  return ok;
+}
+
+/* Spider's verdict for ptext on every database of the item (the test suite). */
+static int spider_all(sqlsim_evaluator *ev, worker *w, const gold_prep *g, const char *ptext) {
+  char why[480];
+  for (int k = -1; k < g->nsuite; k++) {
+    sqlsim_db *db = worker_db(ev, w, k < 0 ? g->path : g->suite[k].path, why, sizeof why);
+    const sqlsim_result *gs = k < 0 ? (g->same_text ? &g->graw : &g->gsp)
+                                    : (g->same_text ? &g->suite[k].raw : &g->suite[k].sp);
+    if (!db || !spider_eq(db, ptext, gs, g->ordered)) return 0;
+  }
+  return 1;
+}
+
+/* The prediction on the db_id's other databases: it stays correct under a
+ * semantics only if it matches on each of them (the test-suite rule). */
+static void score_suite(sqlsim_evaluator *ev, worker *w, const gold_prep *g, const char *pred, const char *ptext,
+                        sqlsim_record *r) {
+  char why[480];
+  for (int k = 0; k < g->nsuite && (r->ex_bird == 1 || r->ex_spider == 1); k++) {
+    const suite_db *s = &g->suite[k];
+    const char *base = strrchr(s->path, '/') + 1;
+    sqlsim_db *db = worker_db(ev, w, s->path, why, sizeof why);
+    sqlsim_result praw;
+    if (db) sqlsim_exec_flags(db, pred, SQLSIM_EXEC_VALUES, &praw);
+    if (!db || praw.status != SQLSIM_EXEC_OK) {
+      snprintf(r->ex_err, sizeof r->ex_err, "on test-suite database %.60s: %.150s", base, db ? praw.reason : why);
+      if (db) sqlsim_result_free(&praw);
+      r->ex_bird = r->ex_spider = 0;
+      return;
+    }
+    if (r->ex_bird == 1) r->ex_bird = sqlsim_ex_bird(&s->raw, &praw);
+    if (r->ex_spider == 1) {
+      if (g->same_text && !strcmp(ptext, pred)) r->ex_spider = sqlsim_ex_spider(&s->raw, &praw, g->ordered);
+      else r->ex_spider = spider_eq(db, ptext, g->same_text ? &s->raw : &s->sp, g->ordered);
+    }
+    sqlsim_result_free(&praw);
+  }
+}
+
+/* --plug_value: the gold's values in the prediction's value slots, each
+ * assignment tried on every database until one matches. */
+static void plug_values(sqlsim_evaluator *ev, worker *w, const gold_prep *g, const char *pred, sqlsim_record *r) {
+  char **alts;
+  int n = sqlsim_plug_values(g->sql, pred, MAX_PLUG, &alts);
+  for (int k = 0; k < n; k++) {
+    if (r->ex_spider != 1) {
+      char *t = sqlsim_spider_exec_text_opts(alts[k], ev->cfg.keep_distinct);
+      if (spider_all(ev, w, g, t)) r->ex_spider = 1;
+      free(t);
+    }
+    free(alts[k]);
+  }
+  free(alts);
+}
+
 static void score_exec(sqlsim_evaluator *ev, worker *w, const gold_prep *g, const char *pred, sqlsim_record *r) {
   char why[480];
+  r->databases = 1 + g->nsuite;
   sqlsim_db *db = worker_db(ev, w, g->path, why, sizeof why);
   if (!db) { /* opened for the gold a moment ago; closed since only if slots ran out */
     snprintf(r->ex_err, sizeof r->ex_err, "%.250s", why);
@@ -465,6 +634,7 @@ static void score_exec(sqlsim_evaluator *ev, worker *w, const gold_prep *g, cons
     r->ex_bird = r->ex_spider = 0;
     if (ev->cfg.metrics & SQLSIM_M_RESULT) r->has_rsim = 1; /* all zero */
     sqlsim_result_free(&praw);
+    if (ev->cfg.plug_value) plug_values(ev, w, g, pred, r);
     return;
   }
   r->ex_bird = sqlsim_ex_bird(&g->graw, &praw);
@@ -472,18 +642,13 @@ static void score_exec(sqlsim_evaluator *ev, worker *w, const gold_prep *g, cons
     sqlsim_result_similarity(&g->graw, &praw, g->graw.nrows > 1 && g->ordered, &r->rsim);
     r->has_rsim = 1;
   }
-  char *ptext = sqlsim_spider_exec_text(pred);
-  if (g->same_text && !strcmp(ptext, pred)) {
-    r->ex_spider = sqlsim_ex_spider(&g->graw, &praw, g->ordered);
-  } else {
-    sqlsim_result psp;
-    sqlsim_exec(db, ptext, &psp);
-    const sqlsim_result *gs = g->same_text ? &g->graw : &g->gsp;
-    r->ex_spider = psp.status == SQLSIM_EXEC_OK && gs->status == SQLSIM_EXEC_OK && sqlsim_ex_spider(gs, &psp, g->ordered);
-    sqlsim_result_free(&psp);
-  }
-  free(ptext);
+  char *ptext = sqlsim_spider_exec_text_opts(pred, ev->cfg.keep_distinct);
+  if (g->same_text && !strcmp(ptext, pred)) r->ex_spider = sqlsim_ex_spider(&g->graw, &praw, g->ordered);
+  else r->ex_spider = spider_eq(db, ptext, g->same_text ? &g->graw : &g->gsp, g->ordered);
   sqlsim_result_free(&praw);
+  score_suite(ev, w, g, pred, ptext, r);
+  free(ptext);
+  if (ev->cfg.plug_value && r->ex_spider != 1) plug_values(ev, w, g, pred, r);
 }
 
 /* The first structural evidence, for "correct, written another way". */
@@ -568,13 +733,13 @@ static void score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *p, sq
   if (m & SQLSIM_M_CATEGORIES) finalize_categories(ev, r);
 }
 
-static void time_pair(sqlsim_evaluator *ev, const sqlsim_pair *p, sqlsim_record *r) {
+static void time_pair(sqlsim_evaluator *ev, const sqlsim_pair *p, sqlsim_record *r, const volatile int *cancel) {
   if (!(ev->cfg.metrics & SQLSIM_M_TIMING) || r->ex_bird != 1) return; /* the correctness gate */
   char buf[1024];
   const char *path = db_path(ev, p->db_id, buf, sizeof buf);
   if (!path) return;
   sqlsim_timing_opts o = {.iterations = ev->cfg.iterations, .timeout_s = ev->cfg.timeout_s,
-                          .fixed_now = ev->cfg.now, .alternate = ev->cfg.alternate};
+                          .fixed_now = ev->cfg.now, .alternate = ev->cfg.alternate, .cancel = cancel};
   sqlsim_time_pair(path, p->gold, p->pred, &o, &r->timing);
   r->has_timing = 1;
 }
@@ -587,7 +752,7 @@ int sqlsim_evaluate(sqlsim_evaluator *ev, const char *gold, const char *pred, co
   worker *w = worker_get(ev);
   score_pair(ev, w, &p, out);
   worker_put(ev, w);
-  time_pair(ev, &p, out);
+  time_pair(ev, &p, out, NULL);
   return 0;
 }
 
@@ -639,6 +804,7 @@ typedef struct batch {
   size_t next;      /* first pair no worker has taken */
   unsigned char *done;
   int stop;         /* cancelled: take nothing more */
+  int exited;       /* worker threads that have finished */
 } batch;
 
 static int cancelled(const batch *b) { return b->o && b->o->cancel && *b->o->cancel; }
@@ -649,8 +815,9 @@ static int same_gold(const sqlsim_pair *a, const sqlsim_pair *b) {
 
 /* Scores pairs [lo, hi), which share their gold query: a prediction written
  * exactly as one a little earlier copies its record. */
-static void score_run(batch *b, worker *w, size_t lo, size_t hi) {
+static size_t score_run(batch *b, worker *w, size_t lo, size_t hi) {
   for (size_t k = lo; k < hi; k++) {
+    if (k > lo && cancelled(b)) return k; /* the rest stay unfinished */
     const sqlsim_pair *p = &b->pairs[k];
     size_t same = k;
     for (size_t j = k > lo + DEDUP_BACK ? k - DEDUP_BACK : lo; j < k && same == k; j++)
@@ -658,6 +825,7 @@ static void score_run(batch *b, worker *w, size_t lo, size_t hi) {
     if (same < k) copy_record(&b->out[k], &b->out[same]);
     else score_pair(b->ev, w, p, &b->out[k]);
   }
+  return hi;
 }
 
 static void *batch_worker(void *arg) {
@@ -674,15 +842,16 @@ static void *batch_worker(void *arg) {
     }
     pthread_mutex_unlock(&b->mu);
     if (lo == hi) break;
-    score_run(b, w, lo, hi);
+    size_t end = score_run(b, w, lo, hi);
     pthread_mutex_lock(&b->mu);
-    for (size_t k = lo; k < hi; k++) b->done[k] = 1;
+    for (size_t k = lo; k < end; k++) b->done[k] = 1;
     pthread_cond_broadcast(&b->cv);
     pthread_mutex_unlock(&b->mu);
   }
   worker_put(b->ev, w);
   sqlsim_thread_cleanup();
   pthread_mutex_lock(&b->mu);
+  b->exited++;
   pthread_cond_broadcast(&b->cv);
   pthread_mutex_unlock(&b->mu);
   return NULL;
@@ -726,7 +895,7 @@ size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, siz
     }
     if (ready == n) break;
     if (cancelled(&b)) b.stop = 1;
-    if (b.stop && b.next <= ready) break; /* nothing in flight before the first unfinished pair */
+    if (b.stop && (b.next <= ready || b.exited == started)) break; /* nothing more can finish */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     ts.tv_nsec += 200 * 1000000L; /* wake to see a cancel set by a signal handler */
@@ -751,7 +920,11 @@ size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, siz
         for (size_t j = k; j < ready; j++) sqlsim_record_clear(&out[j]);
         return k;
       }
-      time_pair(ev, &pairs[k], &out[k]);
+      time_pair(ev, &pairs[k], &out[k], o->cancel);
+      if (o->cancel && *o->cancel) { /* stopped inside this pair's timing: it is not finished */
+        for (size_t j = k; j < ready; j++) sqlsim_record_clear(&out[j]);
+        return k;
+      }
       if (o->on_record) o->on_record(o->ctx, k, &out[k]);
       if (out[k].has_timing && o->on_progress) o->on_progress(o->ctx, "timing", ++t, total);
     }

@@ -58,7 +58,8 @@ void record_json_fields(strbuf *sb, const sqlsim_record *r) {
     }
   }
   if (m & SQLSIM_M_DB) {
-    if (r->ex_bird >= 0) sb_printf(sb, ",\"ex\":{\"spider\":%d,\"bird\":%d}", r->ex_spider, r->ex_bird);
+    if (r->ex_bird >= 0)
+      sb_printf(sb, ",\"ex\":{\"spider\":%d,\"bird\":%d},\"databases\":%d", r->ex_spider, r->ex_bird, r->databases);
     else sb_puts(sb, ",\"ex\":null");
   }
   if (m & SQLSIM_M_TIMING) {

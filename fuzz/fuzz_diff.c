@@ -1,6 +1,7 @@
 /* fuzz_diff.c -- the tree diff, the BIS similarity and calibrated score, the
  * equivalence rewriting and the error categories, over pairs of queries
- * (gold, newline, prediction). */
+ * (gold, newline, prediction); and the test-suite texts of a pair (DISTINCT
+ * removed or kept, the gold's values plugged into the prediction). */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -31,6 +32,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   double bis, score;
   sqlsim_similarity(gold, pred, schema, &bis, &score, NULL);
+  for (int keep = 0; keep < 2; keep++) free(sqlsim_spider_exec_text_opts(pred, keep));
+  char **alts;
+  int n = sqlsim_plug_values(gold, pred, 64, &alts);
+  if (n < -1 || n > 64) abort();
+  for (int k = 0; k < n; k++) {
+    if (!alts[k]) abort();
+    free(alts[k]);
+  }
+  if (n > 0) free(alts);
   sqlsim_query_free(g);
   sqlsim_query_free(p);
   free(buf);

@@ -158,7 +158,9 @@ typedef struct sqlsim_itemset {
 /* Loads gold or predictions, detecting the format: one SQL per line or
  * "SQL<TAB>db_id" lines (CRLF, no final newline, tabs inside the SQL all
  * fine); a JSON array of Spider/BIRD/BIS questions; or a BIRD prediction
- * object {"0": "SQL\t----- bird -----\tdb_id", ...}. Returns 0, or a negative
+ * object {"0": "SQL\t----- bird -----\tdb_id", ...}, whose keys are question
+ * indices and may cover part of the set (items ordered by key, each with
+ * line = key + 1). Returns 0, or a negative
  * code with err naming the file and the byte offset of the problem. */
 int sqlsim_items_load(const char *path, sqlsim_itemset **out, sqlsim_error *err);
 /* The same from text in memory; name (may be NULL) stands for the file in
@@ -477,6 +479,15 @@ int sqlsim_ex_spider(const sqlsim_result *gold, const sqlsim_result *pred, int o
  * "> =" joined, and every DISTINCT token removed (its keep_distinct off).
  * Returns a malloc'd string. */
 char *sqlsim_spider_exec_text(const char *sql);
+/* The same, with DISTINCT kept when keep_distinct (the test-suite
+ * evaluator's --keep_distinct). */
+char *sqlsim_spider_exec_text_opts(const char *sql, int keep_distinct);
+/* The test-suite evaluator's --plug_value: the prediction with the gold's
+ * values plugged into its value slots (its string and number literals), every
+ * assignment of the gold's distinct literals to the slots. Returns the number
+ * of alternatives in *out (malloc'd strings in a malloc'd array), 0 when there
+ * are none (no slot or no gold value), or -1 when they would be more than max. */
+int sqlsim_plug_values(const char *gold, const char *pred, int max, char ***out);
 /* Whether the official Spider evaluator compares rows in order: "order by"
  * anywhere in the (prepared) gold text. */
 int sqlsim_spider_order_matters(const char *gold_exec_text);
@@ -498,6 +509,7 @@ typedef struct sqlsim_timing_opts {
   const char *fixed_now;
   int alternate;         /* 1: swap the order every iteration (ABBA), else pred first */
   int cpu_clock;         /* 1: time with the thread's CPU clock instead of the wall clock */
+  const volatile int *cancel; /* when set and non-zero: stop between runs (ok = 0, "cancelled") */
 } sqlsim_timing_opts;
 
 typedef struct sqlsim_timing {
@@ -724,6 +736,10 @@ typedef struct sqlsim_config {
   int alternate;           /* VES: swap the order every iteration */
   const char *now;         /* fixed 'now' for SQLite ("YYYY-MM-DD HH:MM:SS"), NULL = clock */
   size_t max_memory;       /* bytes per connection; 0 = 512 MiB */
+  /* Spider test-suite options (execution): DISTINCT kept in both texts
+   * (else removed, as the official evaluator does by default), and the
+   * gold's values plugged into the prediction's value slots. */
+  int keep_distinct, plug_value;
 } sqlsim_config;
 
 typedef struct sqlsim_evaluator sqlsim_evaluator;
@@ -753,6 +769,8 @@ typedef struct sqlsim_record {
   int has_match;
   sqlsim_spider_score match;
   int ex_spider, ex_bird;  /* 1/0; -1 not run (no database, or the gold failed) */
+  int databases;           /* databases the pair was executed on: the db_id's own and its
+                            * test-suite siblings (DIR/<db_id>/ *.sqlite); 0 when not run */
   long gold_rows, pred_rows; /* -1 when not run */
   int has_rsim;
   sqlsim_result_sim rsim;

@@ -78,6 +78,11 @@ void sqlsim_time_pair(const char *path, const char *gold, const char *pred,
   int n = 0;
   out->ok = 1;
   for (int i = 0; i < iters; i++) {
+    if (o->cancel && *o->cancel) {
+      out->ok = 0;
+      snprintf(out->reason, sizeof out->reason, "cancelled");
+      break;
+    }
     double gf, pf, g, p;
     int pred_first = !o->alternate || i % 2 == 0;
     if (pred_first) {

@@ -67,9 +67,11 @@ static PyObject *record_dict(const sqlsim_record *r) {
       bad |= set_item(d, "partial", Py_NewRef(Py_None));
     }
   }
-  if (m & SQLSIM_M_DB)
+  if (m & SQLSIM_M_DB) {
     bad |= set_item(d, "ex", r->ex_bird >= 0 ? Py_BuildValue("{s:i,s:i}", "spider", r->ex_spider, "bird", r->ex_bird)
                                              : Py_NewRef(Py_None));
+    if (r->ex_bird >= 0) bad |= set_item(d, "databases", PyLong_FromLong(r->databases));
+  }
   if (m & (SQLSIM_M_VES | SQLSIM_M_RVES)) {
     if (r->has_timing && r->timing.ok) {
       bad |= set_item(d, "ves_ratio", num_or_none(r->timing.ratio));
@@ -137,17 +139,18 @@ static const char *opt_str(PyObject *o) {
 
 static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
-                           "iterations", "alternate", "now", "max_memory", NULL};
+                           "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value", NULL};
   PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
-  int iterations = 100, alternate = 0;
+  int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0;
   unsigned long long max_memory = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOK", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
-                                   &semantics, &timeout, &iterations, &alternate, &now, &max_memory))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKpp", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
+                                   &semantics, &timeout, &iterations, &alternate, &now, &max_memory, &keep_distinct,
+                                   &plug_value))
     return -1;
   sqlsim_config cfg = {.timeout_s = timeout, .iterations = iterations, .alternate = alternate,
-                       .max_memory = (size_t)max_memory};
+                       .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value};
   cfg.tables = opt_str(tables);
   cfg.db_dir = opt_str(db_dir);
   cfg.sqlite = opt_str(sqlite);

@@ -115,7 +115,7 @@ static const char *const JS =
     "document.body.dataset.errors=errors;document.body.dataset.ready='1';})();\n";
 
 int html_report(const char *path, const run *groups, int ngroups) {
-  FILE *f = fopen(path, "w");
+  FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
   if (!f) return -1;
   strbuf sb = {0};
   sb_puts(&sb, "{\"categories\":[");
@@ -134,10 +134,10 @@ int html_report(const char *path, const run *groups, int ngroups) {
     sb_printf(&sb, ",\"executed\":%s,\"models\":[", g->with_db ? "true" : "false");
     for (int p = 0; p < g->npreds; p++) {
       if (p) sb_putc(&sb, ',');
-      sb_json_str_script(&sb, model_name(g->pred_paths[p]));
+      sb_json_str_script(&sb, model_name(g, p));
     }
     sb_puts(&sb, "],\"gold\":[");
-    for (int i = 0; i < c->gold->n; i++) {
+    for (int i = 0; i < c->scored; i++) {
       const sqlsim_item *it = &c->gold->items[i];
       sb_puts(&sb, i ? ",{\"db\":" : "{\"db\":");
       sb_json_str_script(&sb, it->db_id);
@@ -152,7 +152,7 @@ int html_report(const char *path, const run *groups, int ngroups) {
     sb_puts(&sb, "],\"preds\":[");
     for (int p = 0; p < g->npreds; p++) {
       sb_puts(&sb, p ? ",[" : "[");
-      for (int i = 0; i < c->gold->n; i++) {
+      for (int i = 0; i < c->scored; i++) {
         if (i) sb_putc(&sb, ',');
         sb_json_str_script(&sb, g->pred[p]->items[i].sql);
       }
@@ -161,7 +161,7 @@ int html_report(const char *path, const run *groups, int ngroups) {
     /* items: [gold, model, categories, exact, bis, score, ex, gold spans, pred spans, evidence] */
     sb_puts(&sb, "],\"items\":[");
     int first = 1;
-    for (int i = 0; i < c->gold->n; i++)
+    for (int i = 0; i < c->scored; i++)
       for (int p = 0; p < g->npreds; p++) {
         const sqlsim_record *r = R(c, p, i);
         int ex = r->ex_bird < 0 ? -1 : g->bird ? r->ex_bird : r->ex_spider;
@@ -204,5 +204,6 @@ int html_report(const char *path, const run *groups, int ngroups) {
   fwrite(sb.buf, 1, sb.len, f);
   fprintf(f, "</script>\n<script>%s</script>\n</body></html>\n", JS);
   sb_free(&sb);
+  if (f == stdout) return fflush(f) == 0 && !ferror(f) ? 0 : -1;
   return fclose(f) == 0 ? 0 : -1;
 }

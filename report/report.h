@@ -9,6 +9,16 @@ static inline int an_correct(const sqlsim_record *r) {
   return (r->cats.mask & ((1u << SQLSIM_CAT_CORRECT) | (1u << SQLSIM_CAT_CORRECT_OTHER_FORM))) != 0;
 }
 
+/* `sqlsim eval`'s report of a run, as text or as one JSON object. */
+void eval_report_text(FILE *f, const run *c);
+void eval_report_json(FILE *f, const run *c);
+
+/* `sqlsim analyze`'s outputs of a run: CSV rows (header first when asked),
+ * the text summary, and the same tables as one JSON object. */
+void analyze_csv(FILE *f, const run *g, int header);
+void analyze_text(FILE *f, const run *g);
+void analyze_json(strbuf *sb, const run *g);
+
 /* Writes the self-contained HTML report of an analysis. Returns 0 or -1. */
 int html_report(const char *path, const run *runs, int nruns);
 

@@ -10,28 +10,152 @@
 
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-const char *model_name(const char *path) {
-  const char *b = strrchr(path, '/');
-  b = b ? b + 1 : path;
-  const char *dot = strrchr(b, '.');
-  static _Thread_local char buf[64][256];
-  static _Thread_local int slot;
-  char *out = buf[slot++ % 64];
-  snprintf(out, 256, "%.*s", (int)(dot && dot != b ? dot - b : (long)strlen(b)), b);
-  return out;
+/* ---------------------------------------------------------------- names */
+
+/* NAME=FILE, when the whole is not itself a file and NAME has no '/'. */
+static void split_name(const char *arg, char **name, const char **file) {
+  const char *eq = strchr(arg, '=');
+  *name = NULL;
+  *file = arg;
+  if (!eq || eq == arg || access(arg, F_OK) == 0 || memchr(arg, '/', (size_t)(eq - arg))) return;
+  *name = strndup(arg, (size_t)(eq - arg));
+  *file = eq + 1;
+}
+
+/* The default name of a file: its base name without the extension, with
+ * `up` directories before it; "stdin" for "-", predN for a pipe's path. */
+static char *default_name(const char *file, int p, int up) {
+  char buf[512];
+  if (!strcmp(file, "-")) return strdup("stdin");
+  if (!strncmp(file, "/dev/fd/", 8) || !strncmp(file, "/proc/self/fd/", 14)) {
+    snprintf(buf, sizeof buf, "pred%d", p + 1);
+    return strdup(buf);
+  }
+  const char *b = file + strlen(file);
+  while (b > file && b[-1] == '/') b--; /* "dir/" */
+  const char *end = b;
+  for (int k = 0; k <= up && b > file; k++) {
+    if (k) b--; /* past the '/' */
+    while (b > file && b[-1] != '/') b--;
+  }
+  const char *base = end;
+  while (base > file && base[-1] != '/') base--;
+  const char *dot = NULL;
+  for (const char *q = base; q < end; q++)
+    if (*q == '.') dot = q;
+  if (dot && dot > base) end = dot;
+  snprintf(buf, sizeof buf, "%.*s", (int)(end - b), b);
+  return strdup(buf);
+}
+
+static int name_models(run *r) {
+  int given[RUN_MAX_PREDS] = {0};
+  for (int p = 0; p < r->npreds; p++) {
+    split_name(r->pred_paths[p], &r->names[p], &r->files[p]);
+    given[p] = r->names[p] != NULL;
+    if (!given[p]) r->names[p] = default_name(r->files[p], p, 0);
+  }
+  /* same default names: add directories until they differ (up to 3) */
+  for (int up = 1; up <= 3; up++) {
+    int clash[RUN_MAX_PREDS] = {0}, any = 0;
+    for (int p = 0; p < r->npreds; p++)
+      for (int q = p + 1; q < r->npreds; q++)
+        if (!strcmp(r->names[p], r->names[q])) clash[p] = clash[q] = any = 1;
+    if (!any) break;
+    for (int p = 0; p < r->npreds; p++)
+      if (clash[p] && !given[p]) {
+        free(r->names[p]);
+        r->names[p] = default_name(r->files[p], p, up);
+      }
+  }
+  for (int p = 0; p < r->npreds; p++)
+    for (int q = p + 1; q < r->npreds; q++)
+      if (!strcmp(r->names[p], r->names[q]))
+        return error("two models are named '%s' (%s and %s): give each a name with --pred NAME=FILE", r->names[p],
+                     r->files[p], r->files[q]);
+  return 0;
 }
 
 const char *run_group(const run *r, int i) { return sqlsim_group_of(&r->gold->items[i], R(r, 0, i)); }
 
+/* ---------------------------------------------------------------- loading */
+
+/* The prediction of an item a file has no prediction for (--all-items). */
+static const char MISSING_SQL[] = "";
+
+static sqlsim_itemset *selection(const sqlsim_itemset *from, int n) {
+  sqlsim_itemset *s = calloc(1, sizeof *s);
+  s->path = from->path;
+  s->format = from->format;
+  s->items = calloc((size_t)(n ? n : 1), sizeof *s->items);
+  return s;
+}
+
+/* Pairs gold items with each file's predictions: by position, or by
+ * question index for a BIRD prediction object. Fills r->gold, r->pred[],
+ * r->index with the items scored. */
+static int pair_items(run *r) {
+  int n = r->gold_all->n;
+  r->total = n;
+  if (n == 0) return error("%s: no gold queries in it, so nothing to score", r->gold_path);
+  unsigned char *have = calloc((size_t)(n ? n : 1) * (size_t)r->npreds, 1);
+  int **slot = calloc((size_t)r->npreds, sizeof *slot);
+  int rc = 0;
+  for (int p = 0; p < r->npreds && !rc; p++) {
+    const sqlsim_itemset *ps = r->pred_all[p];
+    slot[p] = calloc((size_t)(n ? n : 1), sizeof **slot);
+    if (!strcmp(ps->format, "bird-pred")) {
+      for (int k = 0; k < ps->n && !rc; k++) {
+        int key = ps->items[k].line - 1;
+        if (key >= n)
+          rc = error("%s: question index %d, but %s has %d questions (0 to %d): is this the right gold file?",
+                     r->files[p], key, r->gold_path, n, n - 1);
+        else have[(size_t)key * (size_t)r->npreds + (size_t)p] = 1, slot[p][key] = k;
+      }
+    } else if (ps->n != n) {
+      rc = error("%s has %d predictions but %s has %d gold queries: they must pair up one to one (only a BIRD "
+                 "prediction object, keyed by question index, may cover part of the set)",
+                 r->files[p], ps->n, r->gold_path, n);
+    } else {
+      for (int k = 0; k < n; k++) have[(size_t)k * (size_t)r->npreds + (size_t)p] = 1, slot[p][k] = k;
+    }
+  }
+  if (!rc) {
+    int sel = 0;
+    r->index = malloc(sizeof *r->index * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+      int all = 1;
+      for (int p = 0; p < r->npreds; p++)
+        if (!have[(size_t)i * (size_t)r->npreds + (size_t)p]) all = 0, r->missing[p]++;
+      if (all || r->all_items) r->index[sel++] = i;
+    }
+    if (!sel)
+      rc = error("%s: no question has a prediction in every --pred file, so nothing can be scored", r->gold_path);
+    r->gold = selection(r->gold_all, sel);
+    for (int p = 0; p < r->npreds; p++) r->pred[p] = selection(r->pred_all[p], sel);
+    for (int s = 0; s < sel; s++) {
+      int i = r->index[s];
+      r->gold->items[r->gold->n++] = r->gold_all->items[i];
+      for (int p = 0; p < r->npreds; p++) {
+        sqlsim_item it = {.sql = MISSING_SQL, .db_id = r->gold_all->items[i].db_id, .line = i + 1};
+        if (have[(size_t)i * (size_t)r->npreds + (size_t)p]) it = r->pred_all[p]->items[slot[p][i]];
+        r->pred[p]->items[r->pred[p]->n++] = it;
+      }
+    }
+  }
+  for (int p = 0; p < r->npreds; p++) free(slot[p]);
+  free(slot);
+  free(have);
+  return rc;
+}
+
 int run_load(run *r, const sqlsim_config *cfg) {
   sqlsim_error err = {0};
-  if (sqlsim_items_load(r->gold_path, &r->gold, &err)) return error("%s", err.message);
-  for (int p = 0; p < r->npreds; p++) {
-    if (sqlsim_items_load(r->pred_paths[p], &r->pred[p], &err)) return error("%s", err.message);
-    if (r->pred[p]->n != r->gold->n)
-      return error("%s has %d predictions but %s has %d gold queries: they must pair up one to one",
-                   r->pred_paths[p], r->pred[p]->n, r->gold_path, r->gold->n);
-  }
+  if (name_models(r)) return -2; /* a bad argument: nothing was run */
+  if (sqlsim_items_load(r->gold_path, &r->gold_all, &err)) return error("%s", err.message);
+  for (int p = 0; p < r->npreds; p++)
+    if (sqlsim_items_load(r->files[p], &r->pred_all[p], &err)) return error("%s", err.message);
+  if (pair_items(r)) return -1;
   r->cfg = *cfg;
   sqlsim_config_for_benchmark(&r->cfg, r->gold);
   r->bird = r->cfg.bird_semantics;
@@ -58,6 +182,7 @@ void run_score(run *r, const sqlsim_batch_opts *o) {
       q->db_id = r->gold->items[i].db_id;
     }
   r->done = sqlsim_evaluate_batch(r->ev, pairs, n, r->recs, o);
+  r->scored = (int)(r->done / (size_t)r->npreds);
   free(pairs);
 }
 
@@ -68,10 +193,19 @@ void run_free(run *r) {
     free(r->recs);
   }
   sqlsim_items_free(r->gold);
-  for (int p = 0; p < r->npreds; p++) sqlsim_items_free(r->pred[p]);
+  sqlsim_items_free(r->gold_all);
+  for (int p = 0; p < r->npreds; p++) {
+    sqlsim_items_free(r->pred[p]);
+    sqlsim_items_free(r->pred_all[p]);
+    free(r->names[p]);
+    r->pred[p] = r->pred_all[p] = NULL;
+    r->names[p] = NULL;
+  }
+  free(r->index);
   sqlsim_evaluator_free(r->ev);
   r->recs = NULL;
-  r->gold = NULL;
+  r->gold = r->gold_all = NULL;
+  r->index = NULL;
   r->ev = NULL;
 }
 
@@ -80,10 +214,12 @@ void run_item_json(strbuf *sb, const run *r, size_t k) {
   const sqlsim_item *gi = &r->gold->items[i];
   const sqlsim_record *rec = &r->recs[k];
   sb_puts(sb, "{\"model\":");
-  sb_json_str(sb, model_name(r->pred_paths[p]));
+  sb_json_str(sb, model_name(r, p));
   sb_puts(sb, ",\"benchmark\":");
   sb_json_str(sb, r->gold_path);
-  sb_printf(sb, ",\"index\":%d,\"db_id\":", i);
+  sb_printf(sb, ",\"index\":%d,", r->index ? r->index[i] : i);
+  if (r->pred[p]->items[i].sql == MISSING_SQL) sb_puts(sb, "\"missing\":true,");
+  sb_puts(sb, "\"db_id\":");
   if (gi->db_id) sb_json_str(sb, gi->db_id);
   else sb_puts(sb, "null");
   const char *grp = sqlsim_group_of(gi, rec);

@@ -10,13 +10,23 @@
 
 typedef struct run {
   const char *gold_path, *tables, *db_dir, *sqlite;
-  const char *pred_paths[RUN_MAX_PREDS];
+  const char *pred_paths[RUN_MAX_PREDS]; /* as given: FILE or NAME=FILE */
   int npreds;
+  int all_items;           /* gold items without a prediction scored (as wrong), not left out */
+  char *names[RUN_MAX_PREDS]; /* each model's name, unique in the run (run_load) */
+  const char *files[RUN_MAX_PREDS]; /* each model's file */
+  /* The gold items scored: all of them, or those every prediction file
+   * covers (BIRD predictions keyed by question index may be a subset);
+   * index[i] is item i's position in the whole gold set of total items. */
   sqlsim_itemset *gold, *pred[RUN_MAX_PREDS];
+  sqlsim_itemset *gold_all, *pred_all[RUN_MAX_PREDS];
+  int *index, total;
+  int missing[RUN_MAX_PREDS]; /* gold items the model's file has no prediction for */
   sqlsim_config cfg;       /* what the evaluator was made with */
   sqlsim_evaluator *ev;
   sqlsim_record *recs;     /* item-major: the models' records of item 0, then item 1, ... */
   size_t done;             /* records finished, from the first (all, unless interrupted) */
+  int scored;              /* items whose records are all finished: the reports cover these */
   int bird;                /* BIRD gold: BIRD's EX decides "correct" */
   int with_db;             /* execution ran */
 } run;
@@ -25,15 +35,18 @@ static inline sqlsim_record *R(const run *r, int p, int i) {
   return &r->recs[(size_t)i * (size_t)r->npreds + (size_t)p];
 }
 
-/* A model's name from its file (the basename without extension); for
- * display. Returns one of a ring of static buffers. */
-const char *model_name(const char *path);
+/* Model p's name (unique in the run). */
+static inline const char *model_name(const run *r, int p) { return r->names[p]; }
 /* The group item i is reported in (sqlsim_group_of), or NULL. */
 const char *run_group(const run *r, int i);
 
-/* Loads the gold and prediction files, pairs them up, makes the evaluator
+/* Loads the gold and prediction files, names the models (NAME=FILE, else
+ * the file's base name, with its directory where two would be the same;
+ * two models of one name are an error), pairs items up (by position, or by
+ * question index for BIRD prediction objects), makes the evaluator
  * from cfg (the benchmark's defaults added) and checks that something can
- * be scored. Returns 0, or -1 after printing why. */
+ * be scored. Returns 0, or -1 after printing why (-2 for model names that
+ * clash: a bad argument). */
 int run_load(run *r, const sqlsim_config *cfg);
 /* Scores every (item, model) pair with the engine's batch options (threads;
  * on_record sees each record in order as it finishes, k counting item-major;

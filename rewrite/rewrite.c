@@ -577,7 +577,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
     copy_close(&cp);
   }
   /* 3. timing */
-  sqlsim_timing_opts to = {o.iterations, o.timeout_s, o.fixed_now, 1, 0};
+  sqlsim_timing_opts to = {.iterations = o.iterations, .timeout_s = o.timeout_s, .fixed_now = o.fixed_now, .alternate = 1};
   for (int i = 0; i < ncand; i++) {
     if (!cands[i].alive) continue;
     sqlsim_time_pair(db_path, sql, cands[i].sql, &to, &cands[i].timing);

@@ -232,8 +232,8 @@ static int in_exists_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
   }
   if (!rule_base_column(c, y) || !rule_own_item(sub, y->source) || !rule_indexed(c, y)) {
     rule_note(c, "in_exists", term,
-              "the inner column leads no index: SQLite would run the EXISTS once per outer row (REWRITE.md: over 120 s "
-              "where IN took 1.2 s)");
+              "the inner column leads no index: SQLite would run the EXISTS once per outer row (measured: over 120 s "
+              "where IN took 1.2 s; docs/rewrite.md)");
     return 0;
   }
   qualify(x);
@@ -407,7 +407,7 @@ static int in_plus_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
       sub->kids[SQLSIM_SEL_FROM]->kids[0] != y->source || sub->kids[SQLSIM_SEL_GROUP] || sub->kids[SQLSIM_SEL_HAVING])
     return 0;
   if (sub->kids[SQLSIM_SEL_WHERE]) {
-    rule_note(c, "in_plus", term, "the subquery has a WHERE: REWRITE.md measured +x IN slower then");
+    rule_note(c, "in_plus", term, "the subquery has a WHERE: +x IN was measured slower then (docs/rewrite.md)");
     return 0;
   }
   int ax = rule_affinity(c, x), ay = rule_affinity(c, y);

@@ -80,9 +80,22 @@ static void test_bad_json(void **state) {
   assert_int_equal(sqlsim_items_load(p, &s, &err), SQLSIM_EFORMAT);
   assert_non_null(strstr(err.message, "item 1"));
   unlink(p);
-  p = write_tmp("{\"0\": \"a\", \"7\": \"b\"}");
+  /* a BIRD prediction object may cover part of the set: items by key, line = key + 1 */
+  p = write_tmp("{\"7\": \"b\", \"0\": \"a\"}");
+  assert_int_equal(sqlsim_items_load(p, &s, &err), 0);
+  assert_int_equal(s->n, 2);
+  assert_int_equal(s->items[0].line, 1);
+  assert_int_equal(s->items[1].line, 8);
+  assert_string_equal(s->items[1].sql, "b");
+  sqlsim_items_free(s);
+  unlink(p);
+  p = write_tmp("{\"0\": \"a\", \"x7\": \"b\"}");
   assert_int_equal(sqlsim_items_load(p, &s, &err), SQLSIM_EFORMAT);
-  assert_non_null(strstr(err.message, "\"7\""));
+  assert_non_null(strstr(err.message, "\"x7\""));
+  unlink(p);
+  p = write_tmp("{\"3\": \"a\", \"3\": \"b\"}");
+  assert_int_equal(sqlsim_items_load(p, &s, &err), SQLSIM_EFORMAT);
+  assert_non_null(strstr(err.message, "twice"));
   unlink(p);
   p = write_tmp("[{\"query\": ");
   assert_int_equal(sqlsim_items_load(p, &s, &err), SQLSIM_EFORMAT);

@@ -38,7 +38,8 @@ class Evaluator:
 
     Args:
         tables: a Spider/BIRD ``tables.json`` (schemas: names, hardness, Spider matching).
-        db_dir: databases laid out as ``DIR/<db_id>/<db_id>.sqlite``.
+        db_dir: databases laid out as ``DIR/<db_id>/<db_id>.sqlite``; the other ``*.sqlite``
+            files of ``DIR/<db_id>/`` are its test suite (correct only if it matches on all).
         sqlite: or one SQLite file for every pair (its schema is read when no tables).
         metrics: names from METRICS (a tuple or "a,b"): ``match`` Spider exact set match,
             ``exec`` execution accuracy (Spider's and BIRD's semantics), ``ves``/``rves``
@@ -51,6 +52,9 @@ class Evaluator:
         alternate: VES: alternate the order of gold and prediction every run.
         now: a fixed "YYYY-MM-DD HH:MM:SS" for SQLite's 'now'.
         max_memory: bytes SQLite may hold per connection (0: 512 MiB).
+        keep_distinct: keep DISTINCT in Spider's EX (the test-suite ``--keep_distinct``).
+        plug_value: Spider's EX also tries the gold's values in the prediction's value
+            slots (the test-suite ``--plug_value``).
 
     Raises:
         ConfigError: a configuration sqlsim cannot use (missing files, a metric
@@ -63,12 +67,13 @@ class Evaluator:
     def __init__(self, tables: Optional[str] = None, db_dir: Optional[str] = None, sqlite: Optional[str] = None,
                  metrics: Union[str, Sequence[str]] = ("bis",), mode: str = "compatible", semantics: str = "spider",
                  timeout: float = 30.0, iterations: int = 100, alternate: bool = False, now: Optional[str] = None,
-                 max_memory: int = 0) -> None:
+                 max_memory: int = 0, keep_distinct: bool = False, plug_value: bool = False) -> None:
         if not isinstance(metrics, str):
             metrics = ",".join(metrics)
         self._config = dict(tables=_path(tables), db_dir=_path(db_dir), sqlite=_path(sqlite), metrics=metrics,
                             mode=mode, semantics=semantics, timeout=float(timeout), iterations=int(iterations),
-                            alternate=bool(alternate), now=now, max_memory=int(max_memory))
+                            alternate=bool(alternate), now=now, max_memory=int(max_memory),
+                            keep_distinct=bool(keep_distinct), plug_value=bool(plug_value))
         self._c = _sqlsim.Evaluator(**self._config)
 
     @property

@@ -78,6 +78,18 @@ class TestScore(unittest.TestCase):
         self.assertEqual(d["error"]["side"], "gold")
         self.assertIn("no_such_database", d["error"]["message"])
 
+    def test_test_suite_options(self):
+        """keep_distinct and plug_value reach the engine (the command line's --keep-distinct, --plug-value)."""
+        g, p = "SELECT DISTINCT country FROM singer", "SELECT country FROM singer"
+        self.assertEqual(self.ev.score(g, p, "concert_singer")["ex"]["spider"], 1)
+        self.assertEqual(self.ev.score(g, p, "concert_singer")["databases"], 1)
+        keep = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec", keep_distinct=True)
+        self.assertEqual(keep.score(g, p, "concert_singer")["ex"]["spider"], 0)
+        g, p = "SELECT name FROM singer WHERE age > 40", "SELECT name FROM singer WHERE age > 45"
+        self.assertEqual(self.ev.score(g, p, "concert_singer")["ex"]["spider"], 0)
+        plug = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec", plug_value=True)
+        self.assertEqual(plug.score(g, p, "concert_singer")["ex"]["spider"], 1)
+
     def test_score_many_matches_score(self):
         one = [self.ev.score(*t) for t in self.pairs]
         for jobs in (1, 2, 3):
@@ -292,10 +304,11 @@ class TestStreamHostile(unittest.TestCase):
         self.assertEqual((answers[7]["id"], answers[7]["score"], answers[7]["error"]), ("ok", 1, None))
 
     def test_bad_configuration_exits_non_zero(self):
-        for args, want in ((["--metrics", "exec"], "databases"), (["--db-dir", "/nonexistent"], "/nonexistent"),
-                           (["--metrics", "nope"], "nope"), (["--tables", "/nonexistent.json"], "nonexistent")):
+        # 2: an option's value is refused as it is read; 1: the evaluator cannot be made
+        for args, want, code in ((["--metrics", "exec"], "databases", 1), (["--db-dir", "/nonexistent"], "/nonexistent", 2),
+                                 (["--metrics", "nope"], "nope", 2), (["--tables", "/nonexistent.json"], "nonexistent", 1)):
             p = subprocess.run([SQLSIM_BIN, "stream"] + args, input="", capture_output=True, text=True)
-            self.assertEqual(p.returncode, 1, args)
+            self.assertEqual(p.returncode, code, args)
             self.assertIn(want, p.stderr, args)
 
 

@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# cli_check.sh -- the sqlsim command as a user meets it (issue 14): Spider
+# test-suite accuracy and its options, errors instead of silent zeros, exit
+# statuses, pipes and standard streams, option conventions, help and version,
+# model names, an interrupt that keeps what finished, progress, outputs that
+# agree, and prediction files that cover part of the set. Every check runs
+# the `sqlsim` binary; JSON is checked with python3's strict parser.
+# usage: cli_check.sh SQLSIM_BINARY CORPUS_DIR WORK_DIR
+set -uo pipefail
+sqlsim=$1 corpus=$2 work=$3
+command -v sqlite3 >/dev/null 2>&1 || { echo "sqlite3 is not installed: skipped"; exit 77; }
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+# status CMD...: runs it, output in out.txt/err.txt, prints the exit status
+status() { "$@" > out.txt 2> err.txt; echo $?; }
+json_get() { python3 -c "
+import json, sys
+d = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+v = eval(sys.argv[2])
+print(*v) if isinstance(v, tuple) else print(v)" "$@"; }
+
+S=$corpus/spider
+singer=$S/database/concert_singer/concert_singer.sqlite
+
+# ---- 1. test-suite databases: DIR/<db_id>/*.sqlite, correct only on all
+mkdir -p ts/concert_singer one/concert_singer
+cp "$singer" ts/concert_singer/concert_singer.sqlite
+cp "$singer" ts/concert_singer/concert_singer_1.sqlite
+cp "$singer" one/concert_singer/concert_singer.sqlite
+sqlite3 ts/concert_singer/concert_singer_1.sqlite "DELETE FROM singer_in_concert; DELETE FROM singer WHERE singer_id = 6"
+before=$(cksum ts/concert_singer/*.sqlite)
+printf 'SELECT count(*) FROM singer\tconcert_singer\n' > g1.sql
+printf 'SELECT 6\n' > p1.sql
+st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred p1.sql --db-dir ts --per-item items.jsonl)
+got=$(json_get items.jsonl 'd[0]["ex"]["spider"], d[0]["ex"]["bird"], d[0]["databases"]')
+[ "$st" = 0 ] && [ "$got" = "0 0 2" ] && ok "test suite: SELECT 6 is wrong on the second database (official 0)" ||
+  fail "test suite: status $st, got '$got' (want 0 0 2)"
+grep -q "test suites: up to 2 databases" out.txt && grep -q "EX test-suite" out.txt &&
+  ok "the report names test-suite accuracy" || fail "the report does not name the test suite: $(cat out.txt)"
+"$sqlsim" eval --metrics exec --gold g1.sql --pred p1.sql --db-dir one --per-item items.jsonl > /dev/null
+[ "$(json_get items.jsonl 'd[0]["ex"]["spider"], d[0]["databases"]')" = "1 1" ] &&
+  ok "one database: the same prediction passes" || fail "one database: $(cat items.jsonl)"
+[ "$before" = "$(cksum ts/concert_singer/*.sqlite)" ] && ok "test-suite databases unchanged" || fail "a database changed"
+
+printf 'SELECT DISTINCT country FROM singer\tconcert_singer\n' > g2.sql
+printf 'SELECT country FROM singer\n' > p2.sql
+"$sqlsim" eval --metrics exec --gold g2.sql --pred p2.sql --db-dir one --per-item a.jsonl > /dev/null
+"$sqlsim" eval --metrics exec --keep-distinct --gold g2.sql --pred p2.sql --db-dir one --per-item b.jsonl > /dev/null
+[ "$(json_get a.jsonl 'd[0]["ex"]["spider"]')/$(json_get b.jsonl 'd[0]["ex"]["spider"]')" = "1/0" ] &&
+  ok "DISTINCT removed by default, kept with --keep-distinct" || fail "keep-distinct: $(cat a.jsonl b.jsonl)"
+
+printf 'SELECT name FROM singer WHERE age > 40\tconcert_singer\n' > g3.sql
+printf 'SELECT name FROM singer WHERE age > 45\n' > p3.sql
+"$sqlsim" eval --metrics exec --gold g3.sql --pred p3.sql --db-dir ts --per-item a.jsonl > /dev/null
+"$sqlsim" eval --metrics exec --plug-value --gold g3.sql --pred p3.sql --db-dir ts --per-item b.jsonl > /dev/null
+[ "$(json_get a.jsonl 'd[0]["ex"]["spider"]')/$(json_get b.jsonl 'd[0]["ex"]["spider"]')" = "0/1" ] &&
+  ok "--plug-value: the gold's 40 in the prediction's slot matches" || fail "plug-value: $(cat a.jsonl b.jsonl)"
+
+# ---- 2. no silent zeros: a configuration that can score nothing is an error
+st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred p1.sql --db-dir no/such/dir)
+[ "$st" = 2 ] && grep -q "no/such/dir" err.txt && ok "a mistyped --db-dir: exit 2, named" || fail "db-dir: $st $(cat err.txt)"
+mkdir -p empty
+st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred p1.sql --db-dir empty)
+[ "$st" = 1 ] && grep -q "no database for any" err.txt && ok "a --db-dir without the databases: exit 1, says where it looked" ||
+  fail "empty db-dir: $st $(cat err.txt)"
+st=$(status "$sqlsim" eval --metrics match --gold "$S/dev_gold.sql" --pred "$S/predictions/dailsql_gpt4.sql" --tables "$corpus/bird/dev_tables.json")
+[ "$st" = 1 ] && grep -q "no schema for any gold db_id" err.txt && ok "the wrong --tables: exit 1, says so" ||
+  fail "wrong tables: $st $(cat err.txt)"
+st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred p1.sql --db-dir ts --now yesterday)
+[ "$st" = 2 ] && grep -q -- "--now" err.txt && ok "a bad --now: exit 2" || fail "now: $st"
+: > nothing.sql
+st=$(status "$sqlsim" eval --metrics exec --gold nothing.sql --pred p1.sql --db-dir ts)
+[ "$st" = 1 ] && ok "an empty gold file: exit 1" || fail "empty gold: $st"
+
+# ---- 3. pipes and standard streams
+st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred - --db-dir one --per-item items.jsonl < p1.sql)
+[ "$st" = 0 ] && [ "$(json_get items.jsonl 'd[0]["model"]')" = stdin ] && ok "--pred - reads stdin (model 'stdin')" ||
+  fail "pred -: $st $(cat err.txt)"
+st=$(status "$sqlsim" eval --metrics exec --gold <(cat g1.sql) --pred <(cat p1.sql) --db-dir one)
+[ "$st" = 0 ] && grep -q "== pred1" out.txt && ok "process substitution for gold and predictions" ||
+  fail "<(...): $st $(cat err.txt)"
+st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred p1.sql --db-dir one --per-item -)
+[ "$st" = 0 ] && [ "$(json_get out.txt 'len(d)')" = 1 ] && grep -q "execution accuracy" err.txt && [ ! -e ./- ] &&
+  ok "--per-item - writes JSON lines to stdout, the report to stderr" || fail "per-item -: $st $(cat out.txt)"
+st=$(status "$sqlsim" eval --metrics exec --gold - --pred - --db-dir one < g1.sql)
+[ "$st" = 2 ] && ok "stdin for two inputs is refused" || fail "two stdins: $st"
+
+# ---- 4. conventions
+st=$(status "$sqlsim" eval --metrics=exec -j2 --gold=g1.sql --pred p1.sql --db-dir=one)
+[ "$st" = 0 ] && ok "--opt=value and -j2" || fail "getopt forms: $st $(cat err.txt)"
+st=$(status "$sqlsim" --version)
+[ "$st" = 0 ] && grep -Eq "^sqlsim [0-9]+\.[0-9]+" out.txt && ok "--version" || fail "version: $st"
+for c in eval analyze stream rewrite diff parse; do
+  st=$(status "$sqlsim" help $c)
+  [ "$st" = 0 ] && grep -q "options:" out.txt || fail "help $c: $st"
+  "$sqlsim" $c --help > h2.txt
+  cmp -s out.txt h2.txt || fail "help $c differs from $c --help"
+done
+"$sqlsim" help eval > out.txt
+for o in --metrics --gold --pred --tables --db-dir --jobs --iterations --timeout --per-item --format --quiet --keep-distinct --plug-value --all-items; do
+  grep -q -- "$o" out.txt || fail "help eval lacks $o"
+done
+grep -q "default 100" out.txt && grep -q "default 30" out.txt && ok "help lists every option with its default" || fail "help defaults"
+for j in 0 abc -3; do
+  st=$(status "$sqlsim" analyze -j "$j" --gold g1.sql --pred p1.sql)
+  [ "$st" = 2 ] || fail "analyze -j $j: exit $st"
+done
+st=$(status "$sqlsim" eval --gold g1.sql --pred p1.sql --tables "$S/tables.json" stray)
+[ "$st" = 2 ] && grep -q "unexpected argument 'stray'" err.txt && ok "a stray argument is named" || fail "stray: $(cat err.txt)"
+st=$(status "$sqlsim" eval --no-such-option)
+[ "$st" = 2 ] && grep -q "no-such-option" err.txt && ok "an unknown option: exit 2" || fail "unknown option: $st"
+st=$(status "$sqlsim" frobnicate)
+[ "$st" = 2 ] || fail "unknown command: exit $st"
+grep -q "exit status" <("$sqlsim" --help) && ok "exit statuses in --help" || fail "--help lacks exit statuses"
+
+# ---- 5. model names: unique, never truncated into one
+mkdir -p run1 run2
+cp p1.sql run1/predict_dev.sql && cp p1.sql run2/predict_dev.sql
+st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred run1/predict_dev.sql --pred run2/predict_dev.sql --db-dir one)
+[ "$st" = 0 ] && grep -q "== run1/predict_dev" out.txt && grep -q "== run2/predict_dev" out.txt &&
+  ok "same base names: told apart by their directories" || fail "same base names: $st $(cat out.txt err.txt)"
+st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred a=p1.sql --pred a=p2.sql --db-dir one)
+[ "$st" = 2 ] && grep -q "two models are named 'a'" err.txt && ok "two models of one name: exit 2" || fail "dup names: $st $(cat err.txt)"
+st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred meta-llama-3-70b-instruct-first=p1.sql \
+  --pred meta-llama-3-70b-instruct-second=p1.sql --db-dir one)
+grep -q "meta-llama-3-70b-instruct-first" out.txt && grep -q "meta-llama-3-70b-instruct-second" out.txt &&
+  ok "NAME=FILE, long names printed whole" || fail "long names: $(cat out.txt)"
+
+# ---- 8. outputs agree
+P=$S/predictions
+"$sqlsim" eval --metrics match,bis,exec -j 2 -q --gold "$S/dev_gold.sql" --pred "$P/dailsql_gpt4.sql" --tables "$S/tables.json" \
+  --db-dir "$S/database" --format json > eval.json 2> err.txt
+python3 - eval.json <<'EOF' && ok "eval --format json: bis under its own count, EX under execution's" || fail "eval json: $(cat err.txt)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["models"][0]
+assert m["structure"]["all"]["count"] == 1034, m["structure"]["all"]
+assert m["execution"]["all"]["count"] < 1034 and "bis" not in m["execution"]["all"], m["execution"]["all"]
+assert d["groups"].startswith("Spider hardness")
+EOF
+"$sqlsim" eval --metrics exec -q --gold "$S/dev_gold.sql" --pred "$P/dailsql_gpt4.sql" --db-dir "$S/database" > out.txt
+grep -q "execution accuracy" out.txt && ok "the text report says execution accuracy" || fail "no 'execution accuracy'"
+"$sqlsim" analyze -j 2 -q --gold "$S/dev_gold.sql" --tables "$S/tables.json" --db-dir "$S/database" \
+  --pred "$P/dailsql_gpt4.sql" --pred "$P/c3sql_gpt35.sql" --format json --csv items.csv --per-item an.jsonl > an.json
+python3 - an.json items.csv an.jsonl eval.json <<'EOF' && ok "analyze: JSON tables, CSV evidence, correct counted by how it was judged" || fail "analyze outputs"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))["benchmarks"][0]
+assert d["by_group"] and d["by_database"], d.keys()
+m = d["models"][0]
+assert m["right_where_other_is_wrong"]["c3sql_gpt35"] > 0
+ex = json.load(open(sys.argv[4]))["models"][0]["execution"]["all"]
+c = m["correct"]["executed"]
+# "correct" among executed items is Spider EX over the same items
+assert c["count"] == ex["count"] and abs(c["correct"] / c["count"] - ex["ex_spider"]) < 1e-5, (c, ex)
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert len(rows) == 2068 and any(r["evidence"] for r in rows if "correct" not in r["categories"])
+lines = [json.loads(l) for l in open(sys.argv[3])]
+assert len(lines) == 2068 and {"ex", "hardness", "group", "categories"} <= set(lines[0])
+EOF
+printf 'SELECT name FROM singer WHERE name = '"'"'\xff\xfe'"'"'\tconcert_singer\n' > g8.sql
+printf 'SELECT name FROM singer WHERE name = '"'"'\xc3'"'"'\n' > p8.sql
+"$sqlsim" analyze --gold g8.sql --db-dir one --tables "$S/tables.json" --pred p8.sql --per-item u.jsonl --format json > u.json
+python3 -c "
+import json,sys
+for l in open('u.jsonl', encoding='utf-8', errors='strict'): json.loads(l)
+json.load(open('u.json', encoding='utf-8', errors='strict'))" && ok "invalid UTF-8 in queries: strict UTF-8 JSON" || fail "utf-8"
+
+# ---- 9. a BIRD prediction object covering part of the set
+python3 - "$corpus/bird/mini_dev_sqlite.json" <<'EOF'
+import json, sys
+gold = json.load(open(sys.argv[1]))[:3]
+json.dump(gold, open("bird3.json", "w"))
+json.dump({str(k): gold[k]["SQL"] + "\t----- bird -----\t" + gold[k]["db_id"] for k in (0, 2)}, open("part.json", "w"))
+EOF
+st=$(status "$sqlsim" eval --metrics bis --gold bird3.json --pred part.json --tables "$corpus/bird/dev_tables.json" --per-item p.jsonl)
+[ "$st" = 0 ] && grep -q "2 of 3 items" out.txt && [ "$(json_get p.jsonl '[x["index"] for x in d]')" = "[0, 2]" ] &&
+  ok "a subset is scored as 2 of 3 items, indices kept" || fail "subset: $st $(cat out.txt err.txt)"
+grep -q "BIRD difficulty" out.txt && ok "BIRD gold grouped by its difficulty" || fail "BIRD groups: $(cat out.txt)"
+st=$(status "$sqlsim" eval --metrics bis --all-items --gold bird3.json --pred part.json --tables "$corpus/bird/dev_tables.json" --per-item p.jsonl)
+[ "$st" = 0 ] && grep -q "1 without a prediction (scored as wrong)" out.txt && [ "$(json_get p.jsonl 'd[1].get("missing"), d[1]["score"]')" = "True 0" ] &&
+  ok "--all-items scores the missing one as wrong" || fail "all-items: $st $(cat out.txt p.jsonl)"
+printf '{"7": "SELECT 1"}' > far.json
+st=$(status "$sqlsim" eval --metrics bis --gold bird3.json --pred far.json --tables "$corpus/bird/dev_tables.json")
+[ "$st" = 1 ] && grep -q "question index 7" err.txt && ok "a key past the gold set is named" || fail "far key: $st $(cat err.txt)"
+printf 'SELECT name FROM singer\tconcert_singer\n' > g9.sql
+st=$(status "$sqlsim" eval --metrics exec --gold g9.sql --pred p3.sql --pred p1.sql --db-dir one)
+printf 'SELECT 1\nSELECT 2\n' > two.sql
+st=$(status "$sqlsim" eval --metrics exec --gold g9.sql --pred two.sql --db-dir one)
+[ "$st" = 1 ] && grep -q "must pair up" err.txt && ok "a line file of another length is refused" || fail "count: $st"
+
+# ---- 8 (rewrite). rewrite --pred in text mode shows the rewrites
+printf 'SELECT count(*) FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert)\tconcert_singer\n' > rw.sql
+st=$(status "$sqlsim" rewrite --db-dir one --pred rw.sql --iterations 3)
+[ "$st" = 0 ] && grep -q "queries" out.txt && ! grep -q "REWRITE.md" out.txt err.txt && ok "rewrite --pred: summary, no missing files cited" ||
+  fail "rewrite: $st $(cat out.txt err.txt)"
+grep -rq "REWRITE.md" "$sqlsim" && fail "the binary cites REWRITE.md" || true
+
+# ---- 6 and 7. SIGINT ends cleanly with what finished; progress lines in a log
+# (the run takes about a minute; stopped after 11 s, past the first progress line)
+( "$sqlsim" eval --metrics exec,ves --iterations 100 --gold "$S/dev_gold.sql" --pred "$P/dailsql_gpt4.sql" \
+    --db-dir "$S/database" --per-item int.jsonl > int.txt 2> int.err & pid=$!
+  sleep 11; kill -INT $pid; wait $pid; echo $? > int.status )
+st=$(cat int.status)
+n=$(wc -l < int.jsonl)
+[ "$st" = 130 ] && [ "$n" -gt 0 ] && grep -q "of 1034 items (interrupted" int.txt && grep -q "interrupted" int.err &&
+  ok "SIGINT: exit 130, $n per-item lines kept, a report of them" || fail "SIGINT: status $st, $n lines, $(cat int.err | tail -3)"
+python3 -c "
+import json
+for l in open('int.jsonl'): json.loads(l)" || fail "an interrupted per-item line is broken"
+grep -Eq "^eval: (scoring|timing) [0-9]+/[0-9]+ pairs" int.err && ok "progress lines without a terminal" || fail "no progress lines: $(head -3 int.err)"
+"$sqlsim" eval -q --metrics exec --gold g1.sql --pred p1.sql --db-dir one > /dev/null 2> q.err
+[ ! -s q.err ] && ok "--quiet: nothing on stderr" || fail "quiet: $(cat q.err)"
+
+[ "$fails" = 0 ] && echo "all checks passed" || { echo "$fails checks failed"; exit 1; }

@@ -3,6 +3,7 @@
  * after it belong to it, so Spider and BIRD files go in one call. The options
  * are read here; scoring is the engine's (report/run.c), the outputs
  * report/analyze_report.c's and report/html.c's. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,7 +178,7 @@ static int cmd_analyze(int argc, char **argv) {
   } else {
     for (int k = 0; k < ng; k++) analyze_text(rep, &groups[k]);
   }
-  if (fflush(rep) != 0) rc = error("analyze: could not write the summary");
+  if (fflush(rep) != 0 || ferror(rep)) rc = error("analyze: could not write the summary: %s", strerror(errno ? errno : EIO));
   if (!rc && cli_signal_status()) rc = cli_signal_status();
 out:
   for (int k = 0; k < ng; k++) run_free(&groups[k]);

@@ -3,6 +3,7 @@
  * report report/eval_report.c's. Per-item lines are written and flushed as
  * records finish; SIGINT/SIGTERM stop the run, and what finished is written
  * and reported. */
+#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
@@ -139,7 +140,7 @@ static int cmd_eval(int argc, char **argv) {
             c.scored, c.gold->n);
   if (json) eval_report_json(rep, &c);
   else eval_report_text(rep, &c);
-  if (fflush(rep) != 0) rc = error("eval: could not write the report");
+  if (fflush(rep) != 0 || ferror(rep)) rc = error("eval: could not write the report: %s", strerror(errno ? errno : EIO));
   if (!rc && cli_signal_status()) rc = cli_signal_status();
 done:
   run_free(&c);

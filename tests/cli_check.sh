@@ -43,6 +43,15 @@ grep -q "test suites: up to 2 databases" out.txt && grep -q "EX test-suite" out.
 [ "$(json_get items.jsonl 'd[0]["ex"]["spider"], d[0]["databases"]')" = "1 1" ] &&
   ok "one database: the same prediction passes" || fail "one database: $(cat items.jsonl)"
 [ "$before" = "$(cksum ts/concert_singer/*.sqlite)" ] && ok "test-suite databases unchanged" || fail "a database changed"
+# SQLite's own side files are not databases; a file that is not a database stops the item, named
+mkdir -p ts2/concert_singer && cp ts/concert_singer/*.sqlite ts2/concert_singer/
+echo junk > ts2/concert_singer/concert_singer_2.sqlite-journal; echo junk > ts2/concert_singer/concert_singer_2.sqlite-wal
+"$sqlsim" eval --metrics exec --gold g1.sql --pred p1.sql --db-dir ts2 --per-item items.jsonl > /dev/null
+[ "$(json_get items.jsonl 'd[0]["databases"]')" = 2 ] && ok "a -journal file is not a test-suite database" || fail "journal: $(cat items.jsonl)"
+echo "not a database" > ts2/concert_singer/zz.sqlite
+st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred p1.sql --db-dir ts2 --per-item items.jsonl)
+[ "$st" = 0 ] && [ "$(json_get items.jsonl 'd[0]["ex"]')" = None ] && grep -q "zz.sqlite" items.jsonl &&
+  ok "a test-suite file that is not a database: the item is not scored, the file named" || fail "junk db: $st $(cat items.jsonl err.txt)"
 
 printf 'SELECT DISTINCT country FROM singer\tconcert_singer\n' > g2.sql
 printf 'SELECT country FROM singer\n' > p2.sql

@@ -121,6 +121,21 @@ void cli_progress_update(cli_progress *p, const char *phase, size_t done, size_t
 /* Ends a bar on a terminal with a newline. */
 void cli_progress_end(cli_progress *p);
 
+/* Where eval and analyze send what the engine reports while it scores a
+ * run (report/run.h): each finished record as a per-item JSON line, written
+ * and flushed at once (when per_item is set), and progress. Pass
+ * cli_sink_record / cli_sink_progress as the batch's callbacks, the sink as
+ * their context. */
+struct run;
+typedef struct cli_sink {
+  const struct run *r;
+  FILE *per_item;
+  strbuf sb;
+  cli_progress prog;
+} cli_sink;
+void cli_sink_record(void *sink, size_t k, const sqlsim_record *rec);
+void cli_sink_progress(void *sink, const char *phase, size_t done, size_t total);
+
 extern const char *const cli_exit_status;
 
 extern const cli_command cmd_parse_spec, cmd_eval_spec, cmd_diff_spec, cmd_analyze_spec, cmd_rewrite_spec,

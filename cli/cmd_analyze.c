@@ -46,28 +46,6 @@ const cli_command cmd_analyze_spec = {
 
 #define MAX_BENCH 16
 
-typedef struct an_out {
-  const run *r;
-  FILE *per_item;
-  strbuf sb;
-  cli_progress prog;
-} an_out;
-
-static void on_record(void *ctx, size_t k, const sqlsim_record *rec) {
-  (void)rec;
-  an_out *o = ctx;
-  if (!o->per_item) return;
-  o->sb.len = 0;
-  run_item_json(&o->sb, o->r, k);
-  fwrite(o->sb.buf, 1, o->sb.len, o->per_item);
-  fflush(o->per_item);
-}
-
-static void on_progress(void *ctx, const char *phase, size_t done, size_t total) {
-  an_out *o = ctx;
-  cli_progress_update(&o->prog, phase, done, total, "pairs");
-}
-
 static int read_options(int argc, char **argv, run *groups, int *ng, int *jobs, double *timeout, int *no_exec,
                         int *all_items, const char **per_item, const char **csv, const char **html, int *json,
                         int *quiet) {
@@ -131,7 +109,7 @@ static int cmd_analyze(int argc, char **argv) {
     free(groups);
     return rc == 1 ? 0 : rc;
   }
-  an_out out = {0};
+  cli_sink out = {0};
   cli_progress_init(&out.prog, "analyze", quiet);
   /* load every benchmark first: a mistake in the last one shows before any work */
   for (int k = 0; k < ng && !rc; k++) {
@@ -147,7 +125,7 @@ static int cmd_analyze(int argc, char **argv) {
   if (!rc) cli_catch_signals();
   for (int k = 0; k < ng && !rc && !cli_cancel; k++) {
     out.r = &groups[k];
-    sqlsim_batch_opts bo = {.jobs = jobs, .on_record = on_record, .on_progress = on_progress, .ctx = &out,
+    sqlsim_batch_opts bo = {.jobs = jobs, .on_record = cli_sink_record, .on_progress = cli_sink_progress, .ctx = &out,
                             .cancel = &cli_cancel};
     run_score(&groups[k], &bo);
   }

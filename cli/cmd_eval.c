@@ -48,29 +48,6 @@ const cli_command cmd_eval_spec = {
                "a count that differs is an error before anything runs.\n",
 };
 
-typedef struct eval_out {
-  const run *r;
-  FILE *per_item;
-  const char *per_item_path;
-  strbuf sb;
-  cli_progress prog;
-} eval_out;
-
-static void on_record(void *ctx, size_t k, const sqlsim_record *rec) {
-  (void)rec;
-  eval_out *o = ctx;
-  if (!o->per_item) return;
-  o->sb.len = 0;
-  run_item_json(&o->sb, o->r, k);
-  fwrite(o->sb.buf, 1, o->sb.len, o->per_item);
-  fflush(o->per_item);
-}
-
-static void on_progress(void *ctx, const char *phase, size_t done, size_t total) {
-  eval_out *o = ctx;
-  cli_progress_update(&o->prog, phase, done, total, "pairs");
-}
-
 static int cmd_eval(int argc, char **argv) {
   run c;
   memset(&c, 0, sizeof c);
@@ -120,7 +97,7 @@ static int cmd_eval(int argc, char **argv) {
   c.sqlite = cfg->sqlite;
 
   int rc = 0;
-  eval_out out = {.r = &c, .per_item_path = per_item};
+  cli_sink out = {.r = &c};
   cli_progress_init(&out.prog, "eval", quiet);
   if ((rc = run_load(&c, cfg))) goto done;
   if (per_item && !(out.per_item = cli_open_out(per_item))) {
@@ -128,7 +105,7 @@ static int cmd_eval(int argc, char **argv) {
     goto done;
   }
   cli_catch_signals();
-  sqlsim_batch_opts bo = {.jobs = eo.jobs, .on_record = on_record, .on_progress = on_progress, .ctx = &out,
+  sqlsim_batch_opts bo = {.jobs = eo.jobs, .on_record = cli_sink_record, .on_progress = cli_sink_progress, .ctx = &out,
                           .cancel = &cli_cancel};
   run_score(&c, &bo);
   cli_progress_end(&out.prog);

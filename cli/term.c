@@ -1,6 +1,7 @@
 /* term.c -- what a long command-line run owes its user: outputs that may be
  * standard output, a clean end on SIGINT/SIGTERM, and progress. */
 #include "cli.h"
+#include "run.h"
 
 #include <errno.h>
 #include <string.h>
@@ -93,4 +94,21 @@ void cli_progress_update(cli_progress *p, const char *phase, size_t done, size_t
 void cli_progress_end(cli_progress *p) {
   if (p->tty && p->drawn) fputc('\n', stderr);
   p->drawn = 0;
+}
+
+/* ---------------------------------------------------------------- a run's sink */
+
+void cli_sink_record(void *sink, size_t k, const sqlsim_record *rec) {
+  (void)rec;
+  cli_sink *o = sink;
+  if (!o->per_item) return;
+  o->sb.len = 0;
+  run_item_json(&o->sb, o->r, k);
+  fwrite(o->sb.buf, 1, o->sb.len, o->per_item);
+  fflush(o->per_item);
+}
+
+void cli_sink_progress(void *sink, const char *phase, size_t done, size_t total) {
+  cli_sink *o = sink;
+  cli_progress_update(&o->prog, phase, done, total, "pairs");
 }

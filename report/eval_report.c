@@ -245,12 +245,16 @@ void eval_report_text(FILE *f, const run *c) {
                                  "BIS similarity", "calibrated score"};
     static const unsigned need[] = {SQLSIM_M_MATCH, SQLSIM_M_EXEC,   SQLSIM_M_EXEC, SQLSIM_M_VES,
                                     SQLSIM_M_RVES,  SQLSIM_M_RESULT, SQLSIM_M_BIS,  SQLSIM_M_BIS};
+    agg *alls = malloc(sizeof *alls * (size_t)c->npreds); /* each model's "all" group, made once */
+    for (int p = 0; p < c->npreds; p++) {
+      agg a[MAX_GROUPS];
+      alls[p] = a[build_groups(c, p, a) - 1];
+    }
     for (int k = 0; k < 8; k++) {
       if (!(m & need[k])) continue;
       fprintf(f, "%-20s", rows[k]);
       for (int p = 0; p < c->npreds; p++) {
-        agg a[MAX_GROUPS];
-        agg *all = &a[build_groups(c, p, a) - 1];
+        const agg *all = &alls[p];
         double v = k == 0   ? ratio(tot[p].exact[4], tot[p].count[4])
                    : k == 1 ? ratio(all->ex_spider, all->n_ex)
                    : k == 2 ? ratio(all->ex_bird, all->n_ex)
@@ -264,6 +268,7 @@ void eval_report_text(FILE *f, const run *c) {
       }
       fputc('\n', f);
     }
+    free(alls);
   }
   free(tot);
 }

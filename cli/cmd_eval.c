@@ -87,8 +87,6 @@ static int cmd_eval(int argc, char **argv) {
     return error("eval: the match metric needs --tables FILE (Spider's tables.json)"), CLI_EUSAGE;
   if ((cfg->metrics & SQLSIM_M_DB) && !cfg->db_dir && !cfg->sqlite)
     return error("eval: execution metrics need --db-dir DIR or --sqlite FILE"), CLI_EUSAGE;
-  if (per_item && !strcmp(per_item, "-") && !strcmp(c.gold_path, "-"))
-    return error("eval: standard input can be read once"), CLI_EUSAGE;
   int stdin_uses = !strcmp(c.gold_path, "-");
   for (int p = 0; p < c.npreds; p++) stdin_uses += !strcmp(c.pred_paths[p], "-");
   if (stdin_uses > 1) return error("eval: only one of --gold and --pred can be - (standard input)"), CLI_EUSAGE;

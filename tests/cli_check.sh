@@ -93,6 +93,9 @@ st=$(status "$sqlsim" eval --metrics exec --gold <(cat g1.sql) --pred <(cat p1.s
 st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred p1.sql --db-dir one --per-item -)
 [ "$st" = 0 ] && [ "$(json_get out.txt 'len(d)')" = 1 ] && grep -q "execution accuracy" err.txt && [ ! -e ./- ] &&
   ok "--per-item - writes JSON lines to stdout, the report to stderr" || fail "per-item -: $st $(cat out.txt)"
+st=$(status "$sqlsim" eval --metrics exec --gold - --pred p1.sql --db-dir one --per-item - < g1.sql)
+[ "$st" = 0 ] && [ "$(json_get out.txt 'd[0]["ex"]["spider"]')" = 1 ] && ok "--gold - with --per-item -: stdin in, stdout out" ||
+  fail "gold - with per-item -: $st $(cat err.txt)"
 st=$(status "$sqlsim" eval --metrics exec --gold - --pred - --db-dir one < g1.sql)
 [ "$st" = 2 ] && ok "stdin for two inputs is refused" || fail "two stdins: $st"
 

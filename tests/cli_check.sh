@@ -210,7 +210,7 @@ st=$(status "$sqlsim" rewrite --db-dir one --pred rw.sql --iterations 3)
 grep -rq "REWRITE.md" "$sqlsim" && fail "the binary cites REWRITE.md" || true
 
 # ---- 6 and 7. SIGINT ends cleanly with what finished; progress lines in a log
-# (the run takes about a minute; stopped after 11 s, past the first progress line)
+# (the run takes about 25 s; stopped after 11 s, past the first progress line)
 ( "$sqlsim" eval --metrics exec,ves --iterations 100 --gold "$S/dev_gold.sql" --pred "$P/dailsql_gpt4.sql" \
     --db-dir "$S/database" --per-item int.jsonl > int.txt 2> int.err & pid=$!
   sleep 11; kill -INT $pid; wait $pid; echo $? > int.status )

@@ -53,7 +53,7 @@ int cli_now(const char *opt, const char *v);
 
 /* The evaluator's options, shared by the commands that make one (eval,
  * stream): --metrics, --tables, --db-dir, --sqlite, -j/--jobs, --iterations,
- * --timeout, --now, --mode, --keep-distinct, --plug-value; their table
+ * --timeout, --now, --mode, --keep-distinct, --plug-value, --synth-databases; their table
  * entries are CLI_ENGINE_OPTS. */
 #define CLI_ENGINE_OPTS                                                                                             \
   {"tables", 0, "FILE", "Spider-style tables.json: schemas for matching, the tree diff and hardness"},              \
@@ -71,12 +71,14 @@ int cli_now(const char *opt, const char *v);
       {"keep-distinct", 0, NULL, "exec: keep DISTINCT when comparing (Spider's test-suite --keep_distinct;\n"       \
                                  "by default it is removed from both queries, as the official evaluator does)"},   \
       {"plug-value", 0, NULL, "exec: also try the prediction with the gold's values plugged into its value\n"      \
-                              "slots (the test-suite --plug_value; Spider EX only)"}
+                              "slots (the test-suite --plug_value; Spider EX only)"},                          \
+      {"synth-databases", 0, "K", "synth: databases generated per pair (default 6, at most 64)"}
 #define CLI_METRICS_HELP                                                                          \
   "comma-separated: match (Spider exact set match; needs --tables), exec\n"                       \
   "(execution accuracy, Spider test-suite and BIRD semantics), ves (BIRD's VES), rves\n"          \
   "(mini-dev R-VES), result (BIS result similarity), bis (BIS tree similarity and the\n"          \
-  "calibrated score), categories"
+  "calibrated score), categories, synth (execution on databases generated from the schema\n"     \
+  "alone; needs a schema, no database)"
 typedef struct cli_engine_opts {
   sqlsim_config cfg;
   const char *metrics;    /* parsed by cli_engine_metrics once all options are read */

@@ -133,7 +133,9 @@ int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *name, const 
     else return error("%s: --mode must be compatible or corrected, not '%s'", cmd, v), CLI_EUSAGE;
   } else if (!strcmp(name, "keep-distinct")) cfg->keep_distinct = 1;
   else if (!strcmp(name, "plug-value")) cfg->plug_value = 1;
-  else return 0;
+  else if (!strcmp(name, "synth-databases")) {
+    if (cli_int("--synth-databases", v, 1, 64, &cfg->synth_databases)) return CLI_EUSAGE;
+  } else return 0;
   return 1;
 }
 

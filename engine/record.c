@@ -18,6 +18,7 @@ const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *
   }
   if (r->ex_err[0]) return r->ex_err;
   if (r->bis_err[0]) return r->bis_err;
+  if (r->synth_err[0]) return r->synth_err;
   if (r->has_timing && !r->timing.ok) return r->timing.reason;
   return NULL;
 }
@@ -81,6 +82,23 @@ void record_json_fields(strbuf *sb, const sqlsim_record *r) {
   if (m & SQLSIM_M_BIS) {
     if (r->has_bis) sb_printf(sb, ",\"bis\":%.6g,\"score\":%.6g", r->bis, r->score);
     else sb_puts(sb, ",\"bis\":null,\"score\":null");
+  }
+  if (m & SQLSIM_M_SYNTH) {
+    sb_puts(sb, ",\"score_structure\":");
+    if (r->has_bis) sb_json_num(sb, r->score_structure);
+    else sb_puts(sb, "null");
+    if (r->has_synth) {
+      const sqlsim_synth *x = &r->synth;
+      sb_puts(sb, ",\"synth\":");
+      sb_json_num(sb, x->graded);
+      sb_printf(sb, ",\"synth_pass\":%s,\"synth_informative\":%d,\"synth_databases\":%d,\"synth_ties\":%d",
+                x->pass < 0 ? "null" : x->pass ? "true" : "false", x->informative, x->databases, x->ties);
+      sb_printf(sb, ",\"synth_gold_empty\":%s,\"synth_why\":", x->gold_empty ? "true" : "false");
+      if (x->why[0]) sb_json_str(sb, x->why);
+      else sb_puts(sb, "null");
+    } else {
+      sb_puts(sb, ",\"synth\":null,\"synth_pass\":null,\"synth_informative\":0");
+    }
   }
   if (m & SQLSIM_M_RESULT) {
     if (r->has_rsim)

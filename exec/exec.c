@@ -243,6 +243,31 @@ int exec_open_image(unsigned char *image, size_t n, const sqlsim_exec_opts *opts
   return 0;
 }
 
+int exec_open_scratch(const sqlsim_exec_opts *opts, sqlsim_db **out, sqlsim_error *err) {
+  *out = NULL;
+  sqlsim_db *d = db_new(opts);
+  if (!d) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  sbx_limits lim = {d->mem_cap, 0, 0};
+  int rc = sbx_open_memory(opts ? opts->fixed_now : NULL, &lim, d->acct, &d->guard, &d->db, err);
+  if (rc) {
+    db_free(d);
+    return rc;
+  }
+  db_finish_open(d, opts);
+  *out = d;
+  return 0;
+}
+
+int exec_writable(sqlsim_db *d, int on) {
+  if (on) {
+    sqlite3_set_authorizer(d->db, NULL, NULL);
+    return sqlite3_exec(d->db, "PRAGMA query_only = 0", NULL, NULL, NULL) != SQLITE_OK;
+  }
+  int rc = sqlite3_exec(d->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+  sqlite3_set_authorizer(d->db, authorize, d);
+  return rc != SQLITE_OK;
+}
+
 sqlite3 *exec_handle(sqlsim_db *d) { return d ? d->db : NULL; }
 
 void exec_enter(sqlsim_db *d, double timeout_s, void **saved) {

@@ -11,6 +11,14 @@
  * taken over). Returns 0 or a negative code with err set. */
 int exec_open_image(unsigned char *image, size_t n, const sqlsim_exec_opts *opts, sqlsim_db **out,
                     sqlsim_error *err);
+/* An executor connection over an empty in-memory database that sqlsim fills
+ * itself (synthetic databases): run its own DDL and rows between
+ * exec_writable(d, 1) and exec_writable(d, 0); model SQL runs only outside. */
+int exec_open_scratch(const sqlsim_exec_opts *opts, sqlsim_db **out, sqlsim_error *err);
+/* 1: lifts the authorizer and query_only for sqlsim's own writes; 0: puts
+ * both back (returns non-zero if query_only could not be restored: the
+ * connection must then not run model SQL). */
+int exec_writable(sqlsim_db *d, int on);
 /* The connection's sqlite3 handle, for reading the schema with PRAGMAs. */
 sqlite3 *exec_handle(sqlsim_db *d);
 /* Brackets direct use of the handle: enters the connection's memory account

@@ -167,6 +167,10 @@ static void init_sqlite(void) {
     m.xShutdown = mem_shutdown;
     m.pAppData = NULL;
     per_connection = sqlite3_config(SQLITE_CONFIG_MALLOC, &m) == SQLITE_OK;
+    /* SQLite's own memory statistics take one process-wide mutex on every
+     * allocation, which serializes threads; the accounts replace them (the
+     * fallback heap limit below needs them, so they stay on there) */
+    if (per_connection) sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   }
   if (!per_connection && sqlite3_hard_heap_limit64(-1) == 0) sqlite3_hard_heap_limit64(FALLBACK_HEAP_LIMIT);
   sqlite3_initialize();
@@ -353,6 +357,22 @@ int sbx_open_image(unsigned char *image, size_t n, const char *fixed_now, const 
                              SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
   else
     sqlite3_free(image);
+  if (rc == SQLITE_OK) rc = harden(db, lim, g);
+  sbx_leave(prev);
+  if (rc != SQLITE_OK) return open_fail(db, "in-memory database", err);
+  *out = db;
+  return 0;
+}
+
+int sbx_open_memory(const char *fixed_now, const sbx_limits *lim, sbx_account *acct, sbx_guard *g, sqlite3 **out,
+                    sqlsim_error *err) {
+  *out = NULL;
+  sbx_init();
+  const char *vfs = NULL;
+  if (fixed_now && !(vfs = sbx_vfs(fixed_now, err))) return SQLSIM_EFORMAT;
+  sqlite3 *db = NULL;
+  sbx_account *prev = sbx_enter(acct);
+  int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, vfs);
   if (rc == SQLITE_OK) rc = harden(db, lim, g);
   sbx_leave(prev);
   if (rc != SQLITE_OK) return open_fail(db, "in-memory database", err);

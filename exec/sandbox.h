@@ -93,6 +93,11 @@ int sbx_open(const char *path, const char *fixed_now, const sbx_limits *lim, sbx
 int sbx_open_image(unsigned char *image, size_t n, const char *fixed_now, const sbx_limits *lim,
                    sbx_account *acct, sbx_guard *g, sqlite3 **out, sqlsim_error *err);
 
+/* An empty in-memory database sqlsim itself fills (synthetic databases),
+ * hardened like the others; query_only is on, as everywhere. */
+int sbx_open_memory(const char *fixed_now, const sbx_limits *lim, sbx_account *acct, sbx_guard *g, sqlite3 **out,
+                    sqlsim_error *err);
+
 /* Replaces LIKE, GLOB, instr, replace and trim/ltrim/rtrim on db with
  * versions whose cost is linear in their input or that stop at g's deadline
  * (exec/sqlfuncs.c). Same results as SQLite's own. */

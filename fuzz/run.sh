@@ -3,7 +3,7 @@
 # UndefinedBehaviorSanitizer) and runs each for a given time.
 #
 #   fuzz/run.sh [-t SECONDS | -n RUNS] [TARGET...]
-#                         (targets: parse diff spider readers exec sqlfuncs stream; default all)
+#                         (targets: parse diff spider readers exec sqlfuncs stream synth; default all)
 #
 # -n RUNS runs each target for that many inputs with a fixed seed, so a run
 # is repeatable (CI uses it); -t runs each for a time with a random seed.
@@ -31,7 +31,7 @@ if [ "${1:-}" = "-n" ]; then
   shift 2
 fi
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(parse diff spider readers exec sqlfuncs stream)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(parse diff spider readers exec sqlfuncs stream synth)
 command -v clang >/dev/null || { echo "fuzz/run.sh: clang is not installed (./setup.sh installs it)"; exit 2; }
 
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSQLSIM_FUZZ=ON \
@@ -49,7 +49,7 @@ seed_corpus() {
   case $t in
   parse | exec)
     cut -f1 "$gold" | awk -v d="$dir" 'NR % 7 == 0 { f = d "/c" NR; print > f; close(f) }' ;;
-  diff | spider)
+  diff | spider | synth)
     paste -d '\n' <(cut -f1 "$gold") <(cut -f1 "$pred") |
       awk -v d="$dir" 'NR % 2 == 1 { g = $0; next } (NR / 2) % 9 == 0 { f = d "/p" NR; print g > f; print > f; close(f) }' ;;
   readers)

@@ -496,6 +496,61 @@ int sqlsim_spider_order_matters(const char *gold_exec_text);
 int sqlsim_ex_spider_item(sqlsim_db *db, const char *gold, const char *pred, char *why, size_t wn);
 int sqlsim_ex_bird_item(sqlsim_db *db, const char *gold, const char *pred, char *why, size_t wn);
 
+/* ---------------------------------------------------------------- synthetic execution */
+
+/* Execution without the database (synth/): K small in-memory databases
+ * generated from the schema alone, with both queries' literals planted in
+ * them (synth/gen.c says how), both queries run on each through the safe
+ * executor, and the results compared with Spider's test-suite semantics
+ * (multiset, column order free, row order when the gold has ORDER BY) or
+ * BIRD's (sets). A database counts when the gold returned rows there (not only
+ * NULLs) and its answer does not hinge on ties (an ORDER BY ... LIMIT whose
+ * cut falls inside a run of equal sort keys is set aside; a full ORDER BY
+ * with equal keys compares as a multiset). docs/synthetic.md. */
+typedef struct sqlsim_synth_opts {
+  int databases;         /* K; 0 = 6 */
+  uint64_t seed;         /* 0 = the default seed */
+  int bird;              /* BIRD's set semantics, else Spider's */
+  int keep_distinct;     /* Spider: DISTINCT kept (else removed, as the official evaluator does) */
+  double timeout_s;      /* per query and database; 0 = 2 s */
+  const char *fixed_now;
+} sqlsim_synth_opts;
+
+typedef struct sqlsim_synth {
+  int databases;         /* generated */
+  int informative;       /* ... where the gold returned rows and ties did not decide */
+  int agree;             /* ... of those, where the prediction returned the same */
+  int ties;              /* set aside: the gold's LIMIT cut through tied sort keys */
+  int gold_failed;       /* databases where the gold itself failed (its error in why) */
+  double graded;         /* agree / informative; NaN when none was informative */
+  int pass;              /* 1 agreed on every informative database, 0 not, -1 none informative */
+  int gold_empty;        /* the gold returned no rows (or only NULLs) wherever it ran */
+  char why[256];         /* the first disagreement (database, and how), or why nothing counted */
+  double gen_s, exec_s;  /* time spent generating and loading rows, and running queries */
+} sqlsim_synth;
+
+/* A runner keeps one in-memory connection per schema it has seen (a few):
+ * one per thread. */
+typedef struct sqlsim_synth_runner sqlsim_synth_runner;
+/* NULL only when out of memory; opts may be NULL (defaults). */
+sqlsim_synth_runner *sqlsim_synth_runner_new(const sqlsim_synth_opts *opts);
+void sqlsim_synth_runner_free(sqlsim_synth_runner *x);
+/* Scores a pair whose queries were parsed and normalized with schema
+ * (sqlsim_parse); the texts are what runs. Returns 0 with out filled, or a
+ * negative code when no database could be built (err says why). A prediction
+ * that fails to run disagrees; a gold that fails everywhere leaves pass = -1
+ * with why saying so. */
+int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql,
+                       const sqlsim_query *pred, const char *pred_sql, sqlsim_synth *out, sqlsim_error *err);
+/* The same from texts: parses both with schema. An unparseable gold is an
+ * error; an unparseable prediction still runs (its literals are not planted). */
+int sqlsim_synth_pair(sqlsim_synth_runner *x, const sqlsim_schema *schema, const char *gold, const char *pred,
+                      sqlsim_synth *out, sqlsim_error *err);
+/* Builds database k (0-based) of a pair's run into a new SQLite file at path
+ * (which must not exist), for inspection: `sqlsim synth --dump`. */
+int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char *pred,
+                      const sqlsim_synth_opts *opts, int k, const char *path, sqlsim_error *err);
+
 /* ---------------------------------------------------------------- timing */
 
 /* VES and R-VES (metrics/ves.c). Both time full runs (prepare through the
@@ -713,13 +768,16 @@ enum {
   SQLSIM_M_RVES = 8,       /* R-VES reward (BIRD mini-dev) */
   SQLSIM_M_RESULT = 16,    /* BIS result similarity */
   SQLSIM_M_BIS = 32,       /* BIS semantic similarity and the calibrated score */
-  SQLSIM_M_CATEGORIES = 64 /* error categories, evidence and spans (implies BIS) */
+  SQLSIM_M_CATEGORIES = 64, /* error categories, evidence and spans (implies BIS) */
+  SQLSIM_M_SYNTH = 128     /* synthetic execution on databases made from the schema (implies BIS;
+                              the calibrated score then combines both, docs/synthetic.md) */
 };
 #define SQLSIM_M_DB (SQLSIM_M_EXEC | SQLSIM_M_VES | SQLSIM_M_RVES | SQLSIM_M_RESULT)
 #define SQLSIM_M_TIMING (SQLSIM_M_VES | SQLSIM_M_RVES)
 /* Metric names, in bit order ("match", "exec", "ves", "rves", "result", "bis",
- * "categories"). */
-extern const char *const sqlsim_metric_names[7];
+ * "categories", "synth"). */
+#define SQLSIM_NMETRICS 8
+extern const char *const sqlsim_metric_names[SQLSIM_NMETRICS];
 /* Reads a comma-separated list of metric names ("ex" is "exec"). Returns 0,
  * or SQLSIM_EFORMAT with err naming the unknown word. */
 int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err);
@@ -740,6 +798,7 @@ typedef struct sqlsim_config {
    * (else removed, as the official evaluator does by default), and the
    * gold's values plugged into the prediction's value slots. */
   int keep_distinct, plug_value;
+  int synth_databases;     /* synthetic execution: databases per pair; 0 = 6 */
 } sqlsim_config;
 
 typedef struct sqlsim_evaluator sqlsim_evaluator;
@@ -777,7 +836,11 @@ typedef struct sqlsim_record {
   int has_timing;
   sqlsim_timing timing;
   int has_bis;
-  double bis, score;       /* BIS similarity, calibrated score (0 when the prediction does not parse) */
+  double bis, score;       /* BIS similarity, calibrated score (0 when the prediction does not parse);
+                            * with synth, score combines structure and synthetic execution */
+  double score_structure;  /* the calibrated score from structure alone */
+  int has_synth;
+  sqlsim_synth synth;      /* synthetic execution (pass -1: no database counted) */
   sqlsim_categories cats;  /* with SQLSIM_M_CATEGORIES: the final categories */
   const char *dialect;     /* a construct SQLite does not have, or NULL */
   int *gspans, *pspans;    /* byte spans [start, end) of the differing parts, gold and prediction */
@@ -786,6 +849,7 @@ typedef struct sqlsim_record {
   char match_err[512];     /* why the Spider matcher cannot read the gold */
   char ex_err[256];        /* why the prediction did not run */
   char bis_err[256];       /* why the prediction does not parse */
+  char synth_err[256];     /* why synthetic execution could not run */
   sqlsim_arena *arena;     /* owns evidence and spans; NULL when there are none */
 } sqlsim_record;
 

@@ -90,6 +90,19 @@ static PyObject *record_dict(const sqlsim_record *r) {
     bad |= set_item(d, "bis", r->has_bis ? PyFloat_FromDouble(r->bis) : Py_NewRef(Py_None));
     bad |= set_item(d, "score", r->has_bis ? PyFloat_FromDouble(r->score) : Py_NewRef(Py_None));
   }
+  if (m & SQLSIM_M_SYNTH) {
+    const sqlsim_synth *x = &r->synth;
+    bad |= set_item(d, "score_structure", r->has_bis ? num_or_none(r->score_structure) : Py_NewRef(Py_None));
+    bad |= set_item(d, "synth", r->has_synth ? num_or_none(x->graded) : Py_NewRef(Py_None));
+    bad |= set_item(d, "synth_pass", r->has_synth && x->pass >= 0 ? PyBool_FromLong(x->pass) : Py_NewRef(Py_None));
+    bad |= set_item(d, "synth_informative", PyLong_FromLong(r->has_synth ? x->informative : 0));
+    if (r->has_synth) {
+      bad |= set_item(d, "synth_databases", PyLong_FromLong(x->databases));
+      bad |= set_item(d, "synth_ties", PyLong_FromLong(x->ties));
+      bad |= set_item(d, "synth_gold_empty", PyBool_FromLong(x->gold_empty));
+      bad |= set_item(d, "synth_why", str_or_none(x->why[0] ? x->why : NULL));
+    }
+  }
   if (m & SQLSIM_M_RESULT) {
     bad |= set_item(d, "result_p", r->has_rsim ? PyFloat_FromDouble(r->rsim.p) : Py_NewRef(Py_None));
     bad |= set_item(d, "result_r", r->has_rsim ? PyFloat_FromDouble(r->rsim.r) : Py_NewRef(Py_None));
@@ -139,18 +152,20 @@ static const char *opt_str(PyObject *o) {
 
 static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
-                           "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value", NULL};
+                           "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
+                           "synth_databases", NULL};
   PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
-  int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0;
+  int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0;
   unsigned long long max_memory = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKpp", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppi", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
                                    &semantics, &timeout, &iterations, &alternate, &now, &max_memory, &keep_distinct,
-                                   &plug_value))
+                                   &plug_value, &synth_databases))
     return -1;
   sqlsim_config cfg = {.timeout_s = timeout, .iterations = iterations, .alternate = alternate,
-                       .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value};
+                       .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value,
+                       .synth_databases = synth_databases};
   cfg.tables = opt_str(tables);
   cfg.db_dir = opt_str(db_dir);
   cfg.sqlite = opt_str(sqlite);

@@ -222,6 +222,7 @@ char *sqlsim_schema_ddl(const sqlsim_schema *s) {
   strbuf sb = {0};
   for (int t = 0; t < s->ntables; t++) {
     const sqlsim_table *tab = &s->tables[t];
+    if (!strncmp(tab->key, "sqlite_", 7)) continue; /* SQLite's own (sqlite_sequence): it makes them */
     sb_puts(&sb, "CREATE TABLE ");
     sb_ident(&sb, tab->name);
     sb_puts(&sb, " (");

@@ -28,7 +28,7 @@ __all__ = ["Evaluator", "Error", "ParseError", "ConfigError", "parse", "diff", "
 __version__: str = _sqlsim.version
 
 #: Metric names an Evaluator accepts.
-METRICS = ("match", "exec", "ves", "rves", "result", "bis", "categories")
+METRICS = ("match", "exec", "ves", "rves", "result", "bis", "categories", "synth")
 
 Pair = Union[Tuple[str, str], Tuple[str, str, Optional[str]]]
 
@@ -44,7 +44,9 @@ class Evaluator:
         metrics: names from METRICS (a tuple or "a,b"): ``match`` Spider exact set match,
             ``exec`` execution accuracy (Spider's and BIRD's semantics), ``ves``/``rves``
             timing, ``result`` BIS result similarity, ``bis`` BIS similarity and the
-            calibrated execution-free score, ``categories`` error categories.
+            calibrated execution-free score, ``categories`` error categories, ``synth``
+            execution on small databases generated from the schema alone (no database
+            needed; the calibrated score then combines it with structure).
         mode: Spider matching, "compatible" (the official evaluator, item for item) or "corrected".
         semantics: which EX decides correctness for categories and rewards: "spider" or "bird".
         timeout: seconds per query, enforced inside SQLite.
@@ -55,6 +57,7 @@ class Evaluator:
         keep_distinct: keep DISTINCT in Spider's EX (the test-suite ``--keep_distinct``).
         plug_value: Spider's EX also tries the gold's values in the prediction's value
             slots (the test-suite ``--plug_value``).
+        synth_databases: databases generated per pair for ``synth`` (0: 6).
 
     Raises:
         ConfigError: a configuration sqlsim cannot use (missing files, a metric
@@ -67,13 +70,15 @@ class Evaluator:
     def __init__(self, tables: Optional[str] = None, db_dir: Optional[str] = None, sqlite: Optional[str] = None,
                  metrics: Union[str, Sequence[str]] = ("bis",), mode: str = "compatible", semantics: str = "spider",
                  timeout: float = 30.0, iterations: int = 100, alternate: bool = False, now: Optional[str] = None,
-                 max_memory: int = 0, keep_distinct: bool = False, plug_value: bool = False) -> None:
+                 max_memory: int = 0, keep_distinct: bool = False, plug_value: bool = False,
+                 synth_databases: int = 0) -> None:
         if not isinstance(metrics, str):
             metrics = ",".join(metrics)
         self._config = dict(tables=_path(tables), db_dir=_path(db_dir), sqlite=_path(sqlite), metrics=metrics,
                             mode=mode, semantics=semantics, timeout=float(timeout), iterations=int(iterations),
                             alternate=bool(alternate), now=now, max_memory=int(max_memory),
-                            keep_distinct=bool(keep_distinct), plug_value=bool(plug_value))
+                            keep_distinct=bool(keep_distinct), plug_value=bool(plug_value),
+                            synth_databases=int(synth_databases))
         self._c = _sqlsim.Evaluator(**self._config)
 
     @property

@@ -53,7 +53,7 @@ def digest(path):
 class TestScore(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="match,exec,result,bis,categories")
+        cls.ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="match,exec,result,bis,categories,synth")
         cls.pairs = spider_pairs(limit=300)
 
     def test_fields_match_json(self):
@@ -77,6 +77,16 @@ class TestScore(unittest.TestCase):
         d = self.ev.score("SELECT 1", "SELECT 1", "no_such_database")
         self.assertEqual(d["error"]["side"], "gold")
         self.assertIn("no_such_database", d["error"]["message"])
+
+    def test_synth_without_databases(self):
+        """Schema only: written another way passes synthetic execution; a wrong filter does not."""
+        ev = sqlsim.Evaluator(tables=TABLES, metrics="synth", synth_databases=4)
+        d = ev.score("SELECT max(age) FROM singer", "SELECT age FROM singer ORDER BY age DESC LIMIT 1", "concert_singer")
+        self.assertEqual((d["synth"], d["synth_pass"], d["synth_databases"]), (1, True, 4))
+        self.assertGreater(d["score"], d["score_structure"])
+        d = ev.score("SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age >= 30", "concert_singer")
+        self.assertIs(d["synth_pass"], False)
+        self.assertIn("database", d["synth_why"])
 
     def test_test_suite_options(self):
         """keep_distinct and plug_value reach the engine (the command line's --keep-distinct, --plug-value)."""

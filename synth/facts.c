@@ -1,0 +1,265 @@
+/* facts.c -- what a pair of queries needs from generated data.
+ *
+ * One walk over each normalized tree (sqlsim_walk, pre and post callbacks)
+ * collects: the tables either query reads; every literal compared with a
+ * column (=, <>, <, <=, >, >=, LIKE, GLOB, IN lists, BETWEEN, the column
+ * possibly inside a function such as lower() or a CAST), with the SELECT it
+ * belongs to as its group, so the generator can plant one SELECT's literals in
+ * one row; the columns grouped by or counted distinct (their values should
+ * repeat), sorted by or under MAX/MIN (ties matter), summed or averaged; and
+ * the largest number a COUNT is compared with (HAVING count(*) > 3 needs a
+ * group of four); the joins between columns no foreign key links (Spider's
+ * schemas leave many out), which then serve as keys. Foreign keys then carry each literal on a referencing
+ * column to the referenced one, so a planted child value has its parent. */
+#include "synth.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DEPTH 64 /* SELECT nesting followed for groups; deeper ones share a group */
+
+typedef struct walk_ctx {
+  synth_facts *f;
+  int stack[MAX_DEPTH];
+  int depth;
+} walk_ctx;
+
+static void add_fact(synth_facts *f, int column, int op, int num, const char *text, int group) {
+  if (column < 0 || column >= f->schema->ncolumns || !text) return;
+  for (int i = 0; i < f->nfacts; i++) { /* the same literal on the same column once per group */
+    const synth_fact *x = &f->facts[i];
+    if (x->column == column && x->op == op && x->group == group && !strcmp(x->text, text)) return;
+  }
+  if (f->nfacts == f->cap) {
+    int cap = f->cap ? f->cap * 2 : 16;
+    synth_fact *n = sqlsim_arena_alloc(f->arena, sizeof *n * (size_t)cap);
+    if (f->nfacts) memcpy(n, f->facts, sizeof *n * (size_t)f->nfacts);
+    f->facts = n;
+    f->cap = cap;
+  }
+  f->facts[f->nfacts++] = (synth_fact){.column = column, .op = op, .num = num, .text = text, .group = group};
+}
+
+/* The schema column a comparison operand reads: a column, or one inside a
+ * function, CAST or COLLATE over it (lower(name) = 'x'). -1 when none. */
+static int column_of(const sqlsim_node *n, int depth) {
+  if (!n || depth > 4) return -1;
+  switch (n->kind) {
+  case SQLSIM_N_COLUMN: return n->column;
+  case SQLSIM_N_CAST:
+  case SQLSIM_N_COLLATE:
+  case SQLSIM_N_UNOP: return column_of(n->kids[0], depth + 1);
+  case SQLSIM_N_FUNC:
+    if (n->nkids && n->kids[0] && n->kids[0]->kind == SQLSIM_N_LIST)
+      for (uint32_t i = 0; i < n->kids[0]->nkids; i++) {
+        int c = column_of(n->kids[0]->kids[i], depth + 1);
+        if (c >= 0) return c;
+      }
+    return -1;
+  case SQLSIM_N_BINOP: { /* col + 1, col || 'x' */
+    int c = column_of(n->kids[0], depth + 1);
+    return c >= 0 ? c : n->nkids > 1 ? column_of(n->kids[1], depth + 1) : -1;
+  }
+  default: return -1;
+  }
+}
+
+/* A literal operand: its text (a negative number with its sign) and whether
+ * it is a number. NULL when n is not a number or string literal. */
+static const char *literal_of(synth_facts *f, const sqlsim_node *n, int *num) {
+  if (!n) return NULL;
+  if (n->kind == SQLSIM_N_UNOP && n->op == SQLSIM_OP_NEG && n->nkids && n->kids[0] &&
+      n->kids[0]->kind == SQLSIM_N_CONST &&
+      (n->kids[0]->op == SQLSIM_CONST_INT || n->kids[0]->op == SQLSIM_CONST_FLOAT)) {
+    *num = 1;
+    return sqlsim_arena_printf(f->arena, "-%s", n->kids[0]->text);
+  }
+  if (n->kind != SQLSIM_N_CONST || !n->text) return NULL;
+  if (n->op == SQLSIM_CONST_INT || n->op == SQLSIM_CONST_FLOAT) *num = 1;
+  else if (n->op == SQLSIM_CONST_STRING) *num = 0;
+  else return NULL;
+  return n->text;
+}
+
+static int is_count(const sqlsim_node *n) {
+  return n && n->kind == SQLSIM_N_FUNC && n->text && !strcmp(n->text, "count");
+}
+
+/* The operator seen from the column's side when the literal is on the left. */
+static int flip(int op) {
+  switch (op) {
+  case SQLSIM_OP_LT: return SQLSIM_OP_GT;
+  case SQLSIM_OP_LE: return SQLSIM_OP_GE;
+  case SQLSIM_OP_GT: return SQLSIM_OP_LT;
+  case SQLSIM_OP_GE: return SQLSIM_OP_LE;
+  default: return op;
+  }
+}
+
+static int comparison(int op) {
+  switch (op) {
+  case SQLSIM_OP_EQ: case SQLSIM_OP_NE: case SQLSIM_OP_LT: case SQLSIM_OP_LE: case SQLSIM_OP_GT:
+  case SQLSIM_OP_GE: case SQLSIM_OP_IS: case SQLSIM_OP_ISNOT: case SQLSIM_OP_LIKE: case SQLSIM_OP_NOTLIKE:
+  case SQLSIM_OP_GLOB: case SQLSIM_OP_NOTGLOB: case SQLSIM_OP_ILIKE: case SQLSIM_OP_NOTILIKE:
+    return 1;
+  default: return 0;
+  }
+}
+
+static void mark_columns(synth_facts *f, const sqlsim_node *n, unsigned role, int depth) {
+  if (!n || depth > 32) return;
+  if (n->kind == SQLSIM_N_COLUMN && n->column >= 0 && n->column < f->schema->ncolumns) f->role[n->column] |= role;
+  if (n->kind == SQLSIM_N_SELECT || n->kind == SQLSIM_N_SUBLINK) return;
+  for (uint32_t i = 0; i < n->nkids; i++) mark_columns(f, n->kids[i], role, depth + 1);
+}
+
+/* A join between two columns of different FROM items becomes a key: the
+ * unique (or primary key) side is the parent, else the left one. */
+static void add_link(synth_facts *f, const sqlsim_node *l, const sqlsim_node *r) {
+  const sqlsim_schema *s = f->schema;
+  if (!l || !r || l->kind != SQLSIM_N_COLUMN || r->kind != SQLSIM_N_COLUMN) return;
+  int a = l->column, b = r->column;
+  if (a < 0 || b < 0 || a >= s->ncolumns || b >= s->ncolumns || a == b) return;
+  int child = a, parent = b;
+  if (s->columns[a].unique && !s->columns[b].unique) child = b, parent = a;
+  for (int k = 0; k < f->nkeys; k++) { /* a key already links them, either way */
+    int x = f->keys[k].column, y = f->keys[k].ref_column;
+    if ((x == a && y == b) || (x == b && y == a)) return;
+    if (x == child) return; /* one parent per column */
+  }
+  if (f->nkeys >= s->nfkeys + 64) return;
+  f->keys[f->nkeys++] = (sqlsim_fkey){.column = child, .ref_column = parent};
+}
+
+static void count_threshold(synth_facts *f, const sqlsim_node *lit) {
+  int num = 0;
+  const char *t = literal_of(f, lit, &num);
+  if (!t || !num) return;
+  long v = strtol(t, NULL, 10);
+  if (v > f->count_threshold && v <= 50) f->count_threshold = (int)v;
+}
+
+static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
+  walk_ctx *c = arg;
+  synth_facts *f = c->f;
+  int group = c->depth ? c->stack[c->depth - 1] : 0;
+  switch (n->kind) {
+  case SQLSIM_N_SELECT:
+    if (c->depth < MAX_DEPTH) c->stack[c->depth] = f->ngroups++;
+    c->depth++;
+    mark_columns(f, n->kids[SQLSIM_SEL_GROUP], SYNTH_GROUP, 0);
+    mark_columns(f, n->kids[SQLSIM_SEL_ORDER], SYNTH_ORDER, 0);
+    break;
+  case SQLSIM_N_TABLE:
+    if (n->table >= 0 && n->table < f->schema->ntables) f->tables[n->table] = 1;
+    break;
+  case SQLSIM_N_COLUMN:
+    if (n->column >= 0 && n->column < f->schema->ncolumns) {
+      f->role[n->column] |= SYNTH_READ;
+      f->tables[f->schema->columns[n->column].table] = 1;
+    }
+    break;
+  case SQLSIM_N_FUNC:
+    if (n->text && n->nkids) {
+      if ((!strcmp(n->text, "count") && (n->flags & SQLSIM_F_DISTINCT)))
+        mark_columns(f, n->kids[0], SYNTH_GROUP, 0);
+      else if (!strcmp(n->text, "max") || !strcmp(n->text, "min"))
+        mark_columns(f, n->kids[0], SYNTH_ORDER, 0);
+      else if (!strcmp(n->text, "sum") || !strcmp(n->text, "avg"))
+        mark_columns(f, n->kids[0], SYNTH_AGG, 0);
+    }
+    break;
+  case SQLSIM_N_BINOP:
+    if (n->op == SQLSIM_OP_EQ && n->nkids >= 2) add_link(f, n->kids[0], n->kids[1]);
+    if (comparison(n->op) && n->nkids >= 2) {
+      int num = 0, op = n->op == SQLSIM_OP_IS ? SQLSIM_OP_EQ : n->op == SQLSIM_OP_ISNOT ? SQLSIM_OP_NE : n->op;
+      const char *lit;
+      if ((lit = literal_of(f, n->kids[1], &num))) {
+        if (is_count(n->kids[0])) count_threshold(f, n->kids[1]);
+        else add_fact(f, column_of(n->kids[0], 0), op, num, lit, group);
+      } else if ((lit = literal_of(f, n->kids[0], &num))) {
+        if (is_count(n->kids[1])) count_threshold(f, n->kids[0]);
+        else add_fact(f, column_of(n->kids[1], 0), flip(op), num, lit, group);
+      }
+    }
+    break;
+  case SQLSIM_N_IN:
+    if (n->nkids >= 2 && n->kids[1] && n->kids[1]->kind == SQLSIM_N_LIST) {
+      int col = column_of(n->kids[0], 0);
+      for (uint32_t i = 0; i < n->kids[1]->nkids; i++) {
+        int num = 0;
+        const char *lit = literal_of(f, n->kids[1]->kids[i], &num);
+        if (lit) add_fact(f, col, SQLSIM_OP_EQ, num, lit, group);
+      }
+    }
+    break;
+  case SQLSIM_N_BETWEEN:
+    if (n->nkids >= 3) {
+      int col = column_of(n->kids[0], 0), num = 0;
+      const char *lo = literal_of(f, n->kids[1], &num);
+      if (lo) add_fact(f, col, SQLSIM_OP_GE, num, lo, group);
+      const char *hi = literal_of(f, n->kids[2], &num);
+      if (hi) add_fact(f, col, SQLSIM_OP_LE, num, hi, group);
+    }
+    break;
+  default: break;
+  }
+  (void)parent;
+  return SQLSIM_WALK_CONTINUE;
+}
+
+static int post(sqlsim_node *n, sqlsim_node *parent, void *arg) {
+  (void)parent;
+  walk_ctx *c = arg;
+  if (n->kind == SQLSIM_N_SELECT) c->depth--;
+  return SQLSIM_WALK_CONTINUE;
+}
+
+/* A literal on a referencing column must exist on the referenced one; tables
+ * whose rows a read table's keys point at are generated too. */
+static void follow_keys(synth_facts *f) {
+  const sqlsim_schema *s = f->schema;
+  for (int round = 0; round < 8; round++) {
+    int changed = 0;
+    for (int k = 0; k < f->nkeys; k++) {
+      int from = f->keys[k].column, to = f->keys[k].ref_column;
+      if (from < 0 || to < 0 || from >= s->ncolumns || to >= s->ncolumns) continue;
+      int n = f->nfacts;
+      for (int i = 0; i < n; i++) {
+        synth_fact x = f->facts[i];
+        if (x.column != from) continue;
+        int before = f->nfacts;
+        add_fact(f, to, x.op, x.num, x.text, x.group);
+        changed |= f->nfacts != before;
+      }
+    }
+    if (!changed) break;
+  }
+}
+
+synth_facts *synth_facts_read(const sqlsim_schema *s, const sqlsim_query *gold, const sqlsim_query *pred) {
+  sqlsim_arena *a = sqlsim_arena_new();
+  if (!a) return NULL;
+  synth_facts *f = sqlsim_arena_alloc(a, sizeof *f);
+  f->arena = a;
+  f->schema = s;
+  f->tables = sqlsim_arena_alloc(a, (size_t)s->ntables + 1);
+  f->role = sqlsim_arena_alloc(a, (size_t)s->ncolumns + 1);
+  f->keys = sqlsim_arena_alloc(a, sizeof *f->keys * (size_t)(s->nfkeys + 64));
+  for (int k = 0; k < s->nfkeys; k++) {
+    int from = s->fkeys[k].column, to = s->fkeys[k].ref_column;
+    if (from >= 0 && to >= 0 && from < s->ncolumns && to < s->ncolumns && from != to) f->keys[f->nkeys++] = s->fkeys[k];
+  }
+  const sqlsim_query *qs[2] = {gold, pred};
+  for (int i = 0; i < 2; i++) {
+    if (!qs[i] || !qs[i]->root) continue;
+    walk_ctx c = {.f = f};
+    sqlsim_walk(qs[i]->root, pre, post, &c);
+  }
+  follow_keys(f);
+  return f;
+}
+
+void synth_facts_free(synth_facts *f) {
+  if (f) sqlsim_arena_free(f->arena);
+}

@@ -1,0 +1,662 @@
+/* gen.c -- one small database from a schema and a pair's facts.
+ *
+ * Only the tables the queries read, and the tables their foreign keys point
+ * at, get rows; every other table stays empty (no query can see it). Per
+ * table, rows come in three kinds:
+ *   planned rows: for each SELECT of either query, one row holding all its
+ *     literals on that table (several literals in one row); for each literal,
+ *     a row with it alone and rows with near misses (a number +-1, the other
+ *     case of a word, a word that extends it, a LIKE pattern matched and
+ *     almost matched);
+ *   linked rows: for each planned parent row, a child row in every generated
+ *     table that references it (literals pushed down the foreign keys), two
+ *     for the first one;
+ *   free rows: values by declared type (Spider's coarse text/number/time/
+ *     boolean/others read as SQLite reads declared types), mostly unique.
+ * Keys: primary keys and UNIQUE columns never repeat; a foreign key always
+ * holds a value its parent has (no dangling keys); no NULLs. Group sizes are
+ * skewed: one parent gets T+1 children and another T (T+1 when the shape asks
+ * for ties), where T is the largest number a COUNT is compared with, and one
+ * parent gets none. Sorted columns are distinct, or have their extremes
+ * repeated when the shape asks for ties. Everything comes from a seeded
+ * splitmix64 stream: the same facts and shape give the same rows. */
+#include "synth.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PLANNED 40  /* planned and linked rows per table */
+#define MAX_ROWS 120    /* rows per table in all */
+
+enum { C_INT, C_REAL, C_TEXT, C_DATE, C_BOOL, C_NUMTEXT };
+
+typedef struct val {
+  char kind; /* 0 unset, 'i' integer, 'r' real, 't' text */
+  long long i;
+  double r;
+  const char *t;
+} val;
+
+typedef struct grow {
+  int group;        /* the SELECT whose literals it holds, -1 */
+  int link_fk;      /* a linked row: the foreign key (index in schema->fkeys) it follows, -1 */
+  int link_row;     /* ... and the parent row */
+  int shared;       /* a linked row: its other foreign keys go to the parents' first row */
+} grow;
+
+typedef struct gtab {
+  int on;           /* generated */
+  int nrows, nplanned;
+  val *cells;       /* nrows x ncolumns of the table */
+  grow *meta;       /* nrows */
+  int cls_first;    /* index of the table's first column */
+  int ncols;
+} gtab;
+
+typedef struct gen {
+  const synth_facts *f;
+  const sqlsim_schema *s;
+  const synth_shape *sh;
+  uint64_t rng;
+  gtab *t;
+  unsigned char *cls;
+  double *lo, *hi;  /* numeric range of each column's literals (NaN when none) */
+  sqlsim_arena *a;
+} gen;
+
+/* ---------------------------------------------------------------- randomness */
+
+static uint64_t next(gen *g) {
+  uint64_t z = (g->rng += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+static int below(gen *g, int n) { return n > 0 ? (int)(next(g) % (uint64_t)n) : 0; }
+static double unit(gen *g) { return (double)(next(g) >> 11) / 9007199254740992.0; }
+
+/* ---------------------------------------------------------------- column classes */
+
+static int has(const char *type, const char *what) { return strstr(type, what) != NULL; }
+
+/* SQLite's affinity rules on the declared type, with Spider's coarse names
+ * (number, time, boolean, others), then what the literals say. */
+static int column_class(const sqlsim_column *c, int num_facts, int text_facts, int real_facts) {
+  char t[64];
+  size_t n = 0;
+  for (const char *p = c->type ? c->type : ""; *p && n + 1 < sizeof t; p++) t[n++] = ascii_lower(*p);
+  t[n] = '\0';
+  int cls;
+  if (has(t, "int")) cls = C_INT;
+  else if (has(t, "char") || has(t, "clob") || has(t, "text")) cls = C_TEXT;
+  else if (has(t, "real") || has(t, "floa") || has(t, "doub") || has(t, "dec")) cls = C_REAL;
+  else if (has(t, "number") || has(t, "numeric")) cls = real_facts ? C_REAL : C_INT; /* Spider's "number" */
+  else if (has(t, "time") || has(t, "date") || has(t, "year")) cls = C_DATE;
+  else if (has(t, "bool") || has(t, "bit")) cls = C_BOOL;
+  else cls = C_TEXT;
+  if (cls == C_TEXT && num_facts && !text_facts) cls = C_NUMTEXT; /* numbers stored as text */
+  if (cls == C_DATE && num_facts && !text_facts) cls = C_INT;      /* years */
+  if (cls == C_BOOL && (num_facts || text_facts)) cls = text_facts ? C_TEXT : C_INT;
+  return cls;
+}
+
+/* A column that names things (name, title): its values are unique, as names
+ * mostly are, even where a query groups by it or a literal is planted. */
+static int name_like(const sqlsim_column *c) {
+  const char *k = c->key ? c->key : "";
+  return strstr(k, "name") || strstr(k, "title");
+}
+
+/* ---------------------------------------------------------------- values */
+
+static val v_int(long long i) { return (val){.kind = 'i', .i = i}; }
+static val v_real(double r) { return (val){.kind = 'r', .r = r}; }
+static val v_text(const char *t) { return (val){.kind = 't', .t = t}; }
+
+static int val_eq(const val *a, const val *b) {
+  if (a->kind != b->kind) {
+    if ((a->kind == 'i' && b->kind == 'r') || (a->kind == 'r' && b->kind == 'i'))
+      return (a->kind == 'i' ? (double)a->i : a->r) == (b->kind == 'i' ? (double)b->i : b->r);
+    return 0;
+  }
+  switch (a->kind) {
+  case 'i': return a->i == b->i;
+  case 'r': return a->r == b->r;
+  case 't': return !strcmp(a->t, b->t);
+  default: return 1;
+  }
+}
+
+static double val_num(const val *v) { return v->kind == 'i' ? (double)v->i : v->kind == 'r' ? v->r : atof(v->t); }
+
+/* A literal as a value of its own kind. */
+static val literal(gen *g, const synth_fact *x) {
+  if (!x->num) return v_text(x->text);
+  if (!strpbrk(x->text, ".eE")) {
+    char *end;
+    long long i = strtoll(x->text, &end, 10);
+    if (!*end) return v_int(i);
+  }
+  return v_real(atof(x->text));
+  (void)g;
+}
+
+/* The literal shifted by d: a number +-d, text with its last character moved
+ * by d (dates and codes: '2010-01-05' -> '2010-01-06'). */
+static val shifted(gen *g, const synth_fact *x, int d) {
+  val v = literal(g, x);
+  if (v.kind == 'i') return v_int(v.i + d);
+  if (v.kind == 'r') return v_real(v.r + d);
+  size_t n = strlen(x->text);
+  if (!n) return v_text(d > 0 ? "a" : "");
+  char *s = sqlsim_arena_strdup(g->a, x->text);
+  unsigned char c = (unsigned char)s[n - 1];
+  if ((d > 0 && c < 126) || (d < 0 && c > 33)) s[n - 1] = (char)(c + d);
+  else s = sqlsim_arena_printf(g->a, "%s%s", x->text, d > 0 ? "0" : "");
+  return v_text(s);
+}
+
+/* The other case of a word: 'France' -> 'france', 'cat' -> 'Cat'; NULL when it has no letter. */
+static const char *other_case(gen *g, const char *t) {
+  char *s = sqlsim_arena_strdup(g->a, t);
+  for (char *p = s; *p; p++)
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
+      *p = (char)(*p ^ 0x20);
+      return s;
+    }
+  return NULL;
+}
+
+/* A text a LIKE/GLOB pattern matches: each wildcard run by a word when wide,
+ * by nothing (or one letter for _ and ?) when not. */
+static const char *pattern_match(gen *g, const char *p, int glob, int wide) {
+  strbuf sb = {0};
+  for (; *p; p++) {
+    if (*p == (glob ? '*' : '%')) sb_puts(&sb, wide ? (sb.len ? " zq " : "Qz ") : "");
+    else if (*p == (glob ? '?' : '_')) sb_putc(&sb, 'x');
+    else sb_putc(&sb, *p);
+  }
+  char *s = sb_take(&sb);
+  /* trim the spaces a wide match may leave at the ends */
+  char *b = s;
+  while (*b == ' ') b++;
+  size_t n = strlen(b);
+  while (n && b[n - 1] == ' ') b[--n] = '\0';
+  const char *out = sqlsim_arena_strdup(g->a, b);
+  free(s);
+  return out;
+}
+
+/* Almost a match: the pattern's fixed text with its last character dropped. */
+static const char *pattern_miss(gen *g, const char *p, int glob) {
+  const char *m = pattern_match(g, p, glob, 0);
+  size_t n = strlen(m);
+  return n > 1 ? sqlsim_arena_strndup(g->a, m, n - 1) : "zz";
+}
+
+static int is_like(int op) {
+  return op == SQLSIM_OP_LIKE || op == SQLSIM_OP_NOTLIKE || op == SQLSIM_OP_ILIKE || op == SQLSIM_OP_NOTILIKE;
+}
+static int is_glob(int op) { return op == SQLSIM_OP_GLOB || op == SQLSIM_OP_NOTGLOB; }
+
+/* A value the fact's condition holds for. */
+static val satisfying(gen *g, const synth_fact *x) {
+  switch (x->op) {
+  case SQLSIM_OP_NE: return shifted(g, x, 1);
+  case SQLSIM_OP_GT: return shifted(g, x, 1);
+  case SQLSIM_OP_LT: return shifted(g, x, -1);
+  case SQLSIM_OP_LIKE: case SQLSIM_OP_ILIKE: return v_text(pattern_match(g, x->text, 0, 1));
+  case SQLSIM_OP_NOTLIKE: case SQLSIM_OP_NOTILIKE: return v_text(pattern_miss(g, x->text, 0));
+  case SQLSIM_OP_GLOB: return v_text(pattern_match(g, x->text, 1, 1));
+  case SQLSIM_OP_NOTGLOB: return v_text(pattern_miss(g, x->text, 1));
+  default: return literal(g, x);
+  }
+}
+
+/* The literal and its near misses (at most 4): values on both sides of the
+ * condition's edge. */
+static int near_values(gen *g, const synth_fact *x, val out[4]) {
+  int n = 0;
+  if (is_like(x->op) || is_glob(x->op)) {
+    int glob = is_glob(x->op);
+    out[n++] = v_text(pattern_match(g, x->text, glob, 0));
+    out[n++] = v_text(pattern_match(g, x->text, glob, 1));
+    out[n++] = v_text(pattern_miss(g, x->text, glob));
+    return n;
+  }
+  out[n++] = literal(g, x);
+  if (x->num) {
+    out[n++] = shifted(g, x, 1);
+    out[n++] = shifted(g, x, -1);
+  } else {
+    const char *oc = other_case(g, x->text);
+    if (oc) out[n++] = v_text(oc);
+    out[n++] = v_text(sqlsim_arena_printf(g->a, "%s %s", x->text, "Zq"));
+    if (x->op != SQLSIM_OP_EQ && x->op != SQLSIM_OP_NE) out[n++] = shifted(g, x, 1);
+  }
+  return n;
+}
+
+/* The T of the group sizes: the largest number a COUNT is compared with, at
+ * least 2. */
+static int threshold(const gen *g) { return g->f->count_threshold > 2 ? g->f->count_threshold : 2; }
+
+/* Which of pool groups row r joins: T+1 rows in one group, T (T+1 with ties)
+ * in the next, the rest skewed towards the first groups. */
+static int group_index(gen *g, int r, int pool) {
+  int T = threshold(g), second = g->sh->ties ? T + 1 : T;
+  if (r < T + 1) return 0;
+  if (r < T + 1 + second) return 1 % pool;
+  return (int)(pool * unit(g) * unit(g));
+}
+
+/* A free value of column c for row r of n (r is a shuffled row number, so
+ * unique values do not grow with the planted rows). */
+static val free_value(gen *g, int c, int r, int n) {
+  const sqlsim_column *col = &g->s->columns[c];
+  unsigned role = g->f->role[c];
+  int cls = g->cls[c];
+  int uniq = col->unique || ((role & SYNTH_ORDER) && !g->sh->ties) || name_like(col);
+  int pool = (role & SYNTH_GROUP) && !uniq ? (n / 3 > 2 ? n / 3 : 2) : 0;
+  int k = pool ? group_index(g, r, pool) : uniq ? r : below(g, 8 * n + 8);
+  double lo = g->lo[c], hi = g->hi[c];
+  switch (cls) {
+  case C_INT:
+    if (!isnan(lo)) {
+      double span = hi - lo > 10 ? hi - lo : 10;
+      if (uniq) return v_int((long long)floor(lo - span) + 3 * r + below(g, 3));
+      return v_int((long long)floor(lo - span + unit(g) * 3 * span));
+    }
+    return v_int(uniq ? 1 + r : 1 + k);
+  case C_REAL:
+    if (!isnan(lo)) {
+      double span = hi - lo > 10 ? hi - lo : 10;
+      return v_real(round((lo - span + (uniq ? (r + unit(g)) * 3 * span / (n + 1) : unit(g) * 3 * span)) * 100) / 100);
+    }
+    return v_real(round(((uniq ? r : k) + unit(g)) * 1000) / 100);
+  case C_NUMTEXT: {
+    double base = isnan(lo) ? 1 : lo, span = isnan(lo) ? 200 : (hi - lo > 10 ? hi - lo : 10);
+    long long v = (long long)floor(base - span + (uniq ? (double)r * 3 * span / (n + 1) : unit(g) * 3 * span));
+    return v_text(sqlsim_arena_printf(g->a, "%lld", v));
+  }
+  case C_DATE: {
+    int day = uniq ? 37 * r + below(g, 30) : (pool ? k * 97 : below(g, 11000));
+    int y = 1990 + day / 336, m = 1 + (day / 28) % 12, d = 1 + day % 28;
+    return v_text(sqlsim_arena_printf(g->a, "%04d-%02d-%02d", y, m, d));
+  }
+  case C_BOOL: return v_int(pool ? k % 2 : below(g, 2));
+  default:
+    return v_text(sqlsim_arena_printf(g->a, "%c%s %d", col->name[0] >= 'a' && col->name[0] <= 'z' ? col->name[0] - 32 : col->name[0],
+                                      col->name[0] ? col->name + 1 : "", uniq ? r + 1 : k + 1));
+  }
+}
+
+/* ---------------------------------------------------------------- planning */
+
+static val *cell(gen *g, int t, int r, int c) {
+  return &g->t[t].cells[(size_t)r * (size_t)g->t[t].ncols + (size_t)(c - g->t[t].cls_first)];
+}
+
+/* Whether value v may go into column c (a unique column holds it nowhere yet). */
+static int may_hold(gen *g, int c, const val *v) {
+  const sqlsim_column *col = &g->s->columns[c];
+  if (!col->unique && !name_like(col)) return 1;
+  int t = col->table;
+  for (int r = 0; r < g->t[t].nrows; r++)
+    if (val_eq(cell(g, t, r, c), v)) return 0;
+  return 1;
+}
+
+/* A new planned row in table t (or -1 when the table has enough). */
+static int new_row(gen *g, int t, int group) {
+  gtab *x = &g->t[t];
+  if (x->nplanned >= MAX_PLANNED) return -1;
+  int r = x->nrows++;
+  x->nplanned++;
+  x->meta[r] = (grow){.group = group, .link_fk = -1, .link_row = -1};
+  return r;
+}
+
+/* One row per SELECT and table with every literal of that SELECT, a row per
+ * literal and near miss, then the linked rows. */
+static void plan(gen *g) {
+  const synth_facts *f = g->f;
+  for (int grp = 0; grp < f->ngroups; grp++)
+    for (int t = 0; t < g->s->ntables; t++) {
+      if (!g->t[t].on) continue;
+      int r = -1;
+      for (int i = 0; i < f->nfacts; i++) {
+        const synth_fact *x = &f->facts[i];
+        if (x->group != grp || g->s->columns[x->column].table != t) continue;
+        if (r < 0 && (r = new_row(g, t, grp)) < 0) break;
+        val *v = cell(g, t, r, x->column);
+        val s = satisfying(g, x);
+        if (!v->kind && may_hold(g, x->column, &s)) *v = s;
+      }
+    }
+  for (int i = 0; i < f->nfacts; i++) {
+    const synth_fact *x = &f->facts[i];
+    int t = g->s->columns[x->column].table;
+    if (!g->t[t].on) continue;
+    val near[4];
+    int n = near_values(g, x, near);
+    for (int k = 0; k < n; k++) {
+      if (!may_hold(g, x->column, &near[k])) continue;
+      int r = new_row(g, t, -1);
+      if (r < 0) break;
+      *cell(g, t, r, x->column) = near[k];
+    }
+  }
+  /* literals pushed down: children for every planned parent row */
+  const sqlsim_schema *s = g->s;
+  for (int k = 0; k < f->nkeys; k++) {
+    int from = f->keys[k].column, to = f->keys[k].ref_column;
+    int ct = s->columns[from].table, pt = s->columns[to].table;
+    if (!g->t[ct].on || !g->t[pt].on || ct == pt) continue;
+    int planned = g->t[pt].nplanned;
+    for (int r = 0; r < planned && r < 8; r++)
+      for (int copies = r == 0 ? 2 : 1; copies > 0; copies--) {
+        int c = new_row(g, ct, -1);
+        if (c < 0) break;
+        g->t[ct].meta[c].link_fk = k;
+        g->t[ct].meta[c].link_row = r;
+        g->t[ct].meta[c].shared = (g->sh->seed & 1) == 0 || copies == 2;
+      }
+  }
+}
+
+/* ---------------------------------------------------------------- filling */
+
+static int fk_of(const gen *g, int c) {
+  for (int k = 0; k < g->f->nkeys; k++)
+    if (g->f->keys[k].column == c && g->t[g->s->columns[g->f->keys[k].ref_column].table].on) return k;
+  return -1;
+}
+
+static void fill_free(gen *g, int t) {
+  gtab *x = &g->t[t];
+  int first_group = -1; /* the table's first row holding a SELECT's literals */
+  for (int r = 0; r < x->nplanned && first_group < 0; r++)
+    if (x->meta[r].group >= 0) first_group = r;
+  for (int i = 0; i < x->ncols; i++) {
+    int c = x->cls_first + i;
+    if (fk_of(g, c) >= 0) continue;
+    int *perm = sqlsim_arena_alloc(g->a, sizeof *perm * (size_t)x->nrows);
+    for (int r = 0; r < x->nrows; r++) perm[r] = r;
+    for (int r = x->nrows - 1; r > 0; r--) {
+      int j = below(g, r + 1), tmp = perm[r];
+      perm[r] = perm[j];
+      perm[j] = tmp;
+    }
+    for (int r = 0; r < x->nrows; r++) {
+      val *v = cell(g, t, r, c);
+      /* in every other database, the rows of different SELECTs share their
+       * other values: INTERSECT and EXCEPT of two conditions find a row */
+      if (!v->kind && g->sh->share && first_group >= 0 && r > first_group && x->meta[r].group >= 0 &&
+          !g->s->columns[c].unique && !name_like(&g->s->columns[c]) && cell(g, t, first_group, c)->kind)
+        *v = *cell(g, t, first_group, c);
+      for (int tries = 0; !v->kind && tries < 20; tries++) {
+        val w = free_value(g, c, perm[r] + tries * x->nrows, x->nrows);
+        if (may_hold(g, c, &w)) *v = w;
+      }
+      if (!v->kind) *v = v_text(sqlsim_arena_printf(g->a, "u%d_%d", r, below(g, 1000000)));
+    }
+    /* ties: the largest and smallest values of a sorted column twice */
+    if ((g->f->role[c] & SYNTH_ORDER) && g->sh->ties && !g->s->columns[c].unique && x->nrows >= 4) {
+      int hi = 0, lo = 0;
+      for (int r = 1; r < x->nrows; r++) {
+        double a = val_num(cell(g, t, r, c));
+        if (a > val_num(cell(g, t, hi, c))) hi = r;
+        if (a < val_num(cell(g, t, lo, c))) lo = r;
+      }
+      int a = x->nrows - 1, b = x->nrows - 2;
+      if (a != hi && a != lo) *cell(g, t, a, c) = *cell(g, t, hi, c);
+      if (b != hi && b != lo) *cell(g, t, b, c) = *cell(g, t, lo, c);
+    }
+  }
+}
+
+/* Parent rows for a foreign key's free child rows: T+1 children for one
+ * parent, T (or T+1 with ties) for another, one parent without any, the
+ * rest skewed towards the first rows. */
+static void fill_key(gen *g, int k) {
+  const sqlsim_schema *s = g->s;
+  const synth_facts *f = g->f;
+  int from = f->keys[k].column, to = f->keys[k].ref_column;
+  int ct = s->columns[from].table, pt = s->columns[to].table;
+  gtab *c = &g->t[ct], *p = &g->t[pt];
+  if (!p->nrows) return;
+  int T = threshold(g);
+  int a = below(g, p->nplanned ? p->nplanned : p->nrows), b = p->nrows > 1 ? (a + 1 + below(g, p->nrows - 1)) % p->nrows : a;
+  int empty = p->nrows >= 3 ? p->nrows - 1 : -1; /* a free row, last: no child */
+  if (empty == a || empty == b) empty = -1;
+  int unique = s->columns[from].unique;
+  int seq = 0;
+  for (int r = 0; r < c->nrows; r++) {
+    val *v = cell(g, ct, r, from);
+    if (v->kind) continue;
+    const grow *m = &c->meta[r];
+    int pr = -1;
+    if (m->link_fk == k) pr = m->link_row;
+    else if (m->group >= 0) {
+      for (int q = 0; q < p->nplanned; q++)
+        if (p->meta[q].group == m->group) pr = q;
+    }
+    if (pr < 0 && m->link_fk >= 0 && m->shared) pr = 0;
+    if (pr < 0 && unique) { /* one child per parent, and the last parent without one */
+      int avail = empty >= 0 ? p->nrows - 1 : p->nrows;
+      pr = (int)((unsigned)(r * 7 + 3) % (unsigned)avail);
+    }
+    if (pr < 0) {
+      /* skewed: T+1 children for a, T (T+1 with ties) for b, the rest towards
+       * the first parents; spread: two for a, then one per parent while they last */
+      int big = g->sh->fanout || g->f->count_threshold ? T + 1 : 2;
+      int second = g->sh->fanout || g->f->count_threshold ? (g->sh->ties ? T + 1 : T) : 0;
+      if (seq < big) pr = a;
+      else if (seq < big + second) pr = b;
+      else if (!g->sh->fanout && seq - big - second < p->nrows - 2) {
+        pr = (a + 1 + (seq - big - second)) % p->nrows;
+        if (pr == empty || pr == b) pr = (pr + 1) % p->nrows;
+      } else {
+        do pr = (int)(p->nrows * unit(g) * unit(g));
+        while (pr == empty && p->nrows > 1);
+      }
+      seq++;
+    }
+    if (pr >= p->nrows) pr = p->nrows - 1;
+    val *pv = cell(g, pt, pr, to);
+    if (pv->kind) *v = *pv;
+  }
+  /* planted values (near misses among them) the parent lacks: no dangling keys */
+  for (int r = 0; r < c->nrows; r++) {
+    val *v = cell(g, ct, r, from);
+    if (!v->kind) continue;
+    int found = 0;
+    for (int q = 0; q < p->nrows && !found; q++) found = val_eq(cell(g, pt, q, to), v);
+    if (!found) *v = *cell(g, pt, below(g, p->nrows), to);
+  }
+}
+
+/* Rows a child table needs so a parent can have T+1 children. */
+static int rows_wanted(gen *g, int t) {
+  gtab *x = &g->t[t];
+  int n = g->sh->rows;
+  int grouped = 0;
+  for (int i = 0; i < x->ncols; i++) grouped |= g->f->role[x->cls_first + i] & SYNTH_GROUP;
+  for (int k = 0; k < g->f->nkeys && !grouped; k++) grouped = g->s->columns[g->f->keys[k].column].table == t;
+  if (grouped && n < 2 * threshold(g) + 4) n = 2 * threshold(g) + 4;
+  int free_rows = n - x->nplanned;
+  if (free_rows < 2) free_rows = 2;
+  n = x->nplanned + free_rows;
+  return n > MAX_ROWS ? MAX_ROWS : n;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static int bind_val(sqlite3_stmt *st, int i, const val *v) {
+  switch (v->kind) {
+  case 'i': return sqlite3_bind_int64(st, i, v->i);
+  case 'r': return sqlite3_bind_double(st, i, v->r);
+  case 't': return sqlite3_bind_text(st, i, v->t, -1, SQLITE_STATIC);
+  default: return sqlite3_bind_null(st, i);
+  }
+}
+
+static int load(gen *g, sqlite3 *db, unsigned char *filled, char *why, size_t wn, long *rows) {
+  const sqlsim_schema *s = g->s;
+  strbuf sb = {0};
+  int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+  for (int t = 0; rc == SQLITE_OK && t < s->ntables; t++) {
+    if (!filled[t]) continue;
+    sb.len = 0;
+    sb_puts(&sb, "DELETE FROM \"");
+    for (const char *p = s->tables[t].name; *p; p++) {
+      if (*p == '"') sb_putc(&sb, '"');
+      sb_putc(&sb, *p);
+    }
+    sb_putc(&sb, '"');
+    rc = sqlite3_exec(db, sb.buf, NULL, NULL, NULL);
+    filled[t] = 0;
+  }
+  for (int t = 0; rc == SQLITE_OK && t < s->ntables; t++) {
+    gtab *x = &g->t[t];
+    if (!x->on || !x->nrows || !x->ncols) continue;
+    sb.len = 0;
+    sb_puts(&sb, "INSERT OR IGNORE INTO \"");
+    for (const char *p = s->tables[t].name; *p; p++) {
+      if (*p == '"') sb_putc(&sb, '"');
+      sb_putc(&sb, *p);
+    }
+    sb_puts(&sb, "\" VALUES (");
+    for (int i = 0; i < x->ncols; i++) sb_puts(&sb, i ? ",?" : "?");
+    sb_putc(&sb, ')');
+    sqlite3_stmt *st = NULL;
+    rc = sqlite3_prepare_v2(db, sb.buf, -1, &st, NULL);
+    filled[t] = 1;
+    for (int r = 0; rc == SQLITE_OK && r < x->nrows; r++) {
+      for (int i = 0; i < x->ncols; i++) bind_val(st, i + 1, &x->cells[(size_t)r * (size_t)x->ncols + (size_t)i]);
+      int st_rc = sqlite3_step(st);
+      if (st_rc == SQLITE_DONE) *rows += sqlite3_changes(db);
+      else if (st_rc != SQLITE_CONSTRAINT && st_rc != SQLITE_MISMATCH) rc = st_rc;
+      sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+  }
+  if (rc == SQLITE_OK) rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+  if (rc != SQLITE_OK) {
+    snprintf(why, wn, "generating rows: %s", sqlite3_errmsg(db));
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  }
+  sb_free(&sb);
+  return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- entry points */
+
+synth_shape synth_shape_of(int k, uint64_t seed) {
+  /* rows, ties: plain, larger, ties, tiny, larger with ties, mid */
+  static const int rows[] = {8, 14, 8, 6, 12, 10};
+  static const int ties[] = {0, 0, 1, 0, 1, 0};
+  static const int share[] = {1, 0, 0, 1, 1, 0};
+  static const int fanout[] = {1, 1, 1, 1, 1, 0};
+  int i = k % 6;
+  return (synth_shape){.rows = rows[i], .ties = ties[i], .share = share[i], .fanout = fanout[i],
+                       .seed = mix64(seed + 0x51ed27ULL * (uint64_t)(k + 1))};
+}
+
+long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsigned char *filled, char *why,
+                size_t wn) {
+  const sqlsim_schema *s = f->schema;
+  gen g = {.f = f, .s = s, .sh = sh, .rng = sh->seed, .a = sqlsim_arena_new()};
+  if (!g.a) {
+    snprintf(why, wn, "out of memory");
+    return -1;
+  }
+  g.t = sqlsim_arena_alloc(g.a, sizeof *g.t * (size_t)(s->ntables + 1));
+  g.cls = sqlsim_arena_alloc(g.a, (size_t)s->ncolumns + 1);
+  g.lo = sqlsim_arena_alloc(g.a, sizeof(double) * (size_t)(s->ncolumns + 1));
+  g.hi = sqlsim_arena_alloc(g.a, sizeof(double) * (size_t)(s->ncolumns + 1));
+  /* the tables read, and every table their keys lead to */
+  for (int t = 0; t < s->ntables; t++) g.t[t].on = f->tables[t] && strncmp(s->tables[t].key, "sqlite_", 7) != 0;
+  for (int round = 0; round < s->ntables; round++) {
+    int changed = 0;
+    for (int k = 0; k < f->nkeys; k++) {
+      int ct = s->columns[f->keys[k].column].table, pt = s->columns[f->keys[k].ref_column].table;
+      if (g.t[ct].on && !g.t[pt].on && strncmp(s->tables[pt].key, "sqlite_", 7) != 0) changed = g.t[pt].on = 1;
+    }
+    if (!changed) break;
+  }
+  for (int c = 0; c < s->ncolumns; c++) {
+    int nf = 0, tf = 0, rf = 0;
+    g.lo[c] = g.hi[c] = NAN;
+    for (int i = 0; i < f->nfacts; i++) {
+      const synth_fact *x = &f->facts[i];
+      if (x->column != c) continue;
+      if (x->num || is_like(x->op) || is_glob(x->op)) {
+        if (!x->num) {
+          tf++;
+          continue;
+        }
+        nf++;
+        rf |= strpbrk(x->text, ".eE") != NULL;
+        double v = atof(x->text);
+        if (isnan(g.lo[c]) || v < g.lo[c]) g.lo[c] = v;
+        if (isnan(g.hi[c]) || v > g.hi[c]) g.hi[c] = v;
+      } else {
+        tf++;
+      }
+    }
+    g.cls[c] = (unsigned char)column_class(&s->columns[c], nf, tf, rf);
+  }
+  for (int t = 0; t < s->ntables; t++) {
+    gtab *x = &g.t[t];
+    x->cls_first = s->tables[t].first_column;
+    x->ncols = s->tables[t].ncolumns;
+    if (!x->on) continue;
+    x->cells = sqlsim_arena_alloc(g.a, sizeof(val) * (size_t)MAX_ROWS * (size_t)(x->ncols + 1));
+    x->meta = sqlsim_arena_alloc(g.a, sizeof(grow) * MAX_ROWS);
+  }
+  plan(&g);
+  for (int t = 0; t < s->ntables; t++) {
+    gtab *x = &g.t[t];
+    if (!x->on) continue;
+    int n = rows_wanted(&g, t);
+    for (int r = x->nrows; r < n; r++) x->meta[r] = (grow){.group = -1, .link_fk = -1, .link_row = -1};
+    if (n > x->nrows) x->nrows = n;
+  }
+  for (int t = 0; t < s->ntables; t++)
+    if (g.t[t].on) fill_free(&g, t);
+  /* foreign keys, parents before children (as far as the keys allow) */
+  unsigned char *done = sqlsim_arena_alloc(g.a, (size_t)f->nkeys + 1);
+  for (int round = 0; round <= f->nkeys; round++)
+    for (int k = 0; k < f->nkeys; k++) {
+      if (done[k]) continue;
+      int from = f->keys[k].column, to = f->keys[k].ref_column;
+      int ct = s->columns[from].table, pt = s->columns[to].table;
+      if (!g.t[ct].on || !g.t[pt].on) {
+        done[k] = 1;
+        continue;
+      }
+      int ready = 1; /* the referenced column is not itself waiting for its key */
+      for (int j = 0; j < f->nkeys; j++)
+        if (!done[j] && j != k && f->keys[j].column == to) ready = 0;
+      if (!ready && round < f->nkeys) continue;
+      fill_key(&g, k);
+      done[k] = 1;
+    }
+  /* a key column no foreign key could fill */
+  for (int t = 0; t < s->ntables; t++) {
+    gtab *x = &g.t[t];
+    if (!x->on) continue;
+    for (int i = 0; i < x->ncols; i++)
+      for (int r = 0; r < x->nrows; r++) {
+        val *v = cell(&g, t, r, x->cls_first + i);
+        if (!v->kind) *v = free_value(&g, x->cls_first + i, r, x->nrows);
+      }
+  }
+  long rows = 0;
+  int rc = load(&g, db, filled, why, wn, &rows);
+  sqlsim_arena_free(g.a);
+  return rc ? -1 : rows;
+}

@@ -1,0 +1,372 @@
+/* synth.c -- a pair run on K generated databases and the verdict.
+ *
+ * A runner keeps, per schema, one executor connection over an in-memory
+ * database holding the schema's tables (exec_open_scratch). For each of the
+ * K shapes (synth_shape_of) the generator refills the tables the pair reads
+ * with the sandbox's restrictions lifted for sqlsim's own statements only
+ * (exec_writable), then both queries run under the executor's usual rules and
+ * limits. Per database: the gold's result counts when it has a row with a
+ * non-NULL value; it is compared with the prediction's under the chosen
+ * semantics; a disagreement on a gold with a top-level ORDER BY is looked at
+ * again through the gold run once more with its sort keys as extra columns
+ * and no LIMIT: a LIMIT (or OFFSET) cut between equal keys sets the database
+ * aside, equal keys without a LIMIT make the row order free. */
+#include "synth.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RUNNER_SLOTS 4
+#define DEFAULT_K 6
+#define DEFAULT_SEED 0x5eed5eedULL
+#define DEFAULT_TIMEOUT 2.0
+#define MAX_ROWS_RESULT 200000L
+
+typedef struct slot {
+  char *ddl;             /* the schema's tables, as created: the slot's key (a schema's
+                            address may be reused by another once freed) */
+  int ntables;
+  sqlsim_db *db;
+  unsigned char *filled; /* [ntables] tables holding rows now */
+  unsigned long used;
+} slot;
+
+struct sqlsim_synth_runner {
+  sqlsim_synth_opts o;
+  sqlsim_exec_opts eo;
+  slot slots[RUNNER_SLOTS];
+  unsigned long tick;
+};
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+sqlsim_synth_runner *sqlsim_synth_runner_new(const sqlsim_synth_opts *opts) {
+  sqlsim_synth_runner *x = calloc(1, sizeof *x);
+  if (!x) return NULL;
+  if (opts) x->o = *opts;
+  if (x->o.databases <= 0) x->o.databases = DEFAULT_K;
+  if (x->o.databases > 64) x->o.databases = 64;
+  if (!x->o.seed) x->o.seed = DEFAULT_SEED;
+  if (x->o.timeout_s <= 0) x->o.timeout_s = DEFAULT_TIMEOUT;
+  x->eo = (sqlsim_exec_opts){.timeout_s = x->o.timeout_s, .max_rows = MAX_ROWS_RESULT,
+                             .fixed_now = x->o.fixed_now, .max_memory = (size_t)64 << 20};
+  return x;
+}
+
+static void slot_clear(slot *s) {
+  sqlsim_db_close(s->db);
+  free(s->filled);
+  free(s->ddl);
+  memset(s, 0, sizeof *s);
+}
+
+void sqlsim_synth_runner_free(sqlsim_synth_runner *x) {
+  if (!x) return;
+  for (int i = 0; i < RUNNER_SLOTS; i++) slot_clear(&x->slots[i]);
+  free(x);
+}
+
+/* The runner's connection for schema s, created with its tables if new. */
+static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_error *err) {
+  char *ddl = sqlsim_schema_ddl(s);
+  if (!ddl) {
+    sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+    return NULL;
+  }
+  slot *lru = &x->slots[0];
+  for (int i = 0; i < RUNNER_SLOTS; i++) {
+    if (x->slots[i].db && x->slots[i].ntables == s->ntables && !strcmp(x->slots[i].ddl, ddl)) {
+      free(ddl);
+      x->slots[i].used = ++x->tick;
+      return &x->slots[i];
+    }
+    if (x->slots[i].used < lru->used) lru = &x->slots[i];
+  }
+  slot_clear(lru);
+  sqlsim_db *db;
+  if (exec_open_scratch(&x->eo, &db, err)) {
+    free(ddl);
+    return NULL;
+  }
+  void *saved;
+  exec_enter(db, 10, &saved);
+  int bad = exec_writable(db, 1);
+  char *msg = NULL;
+  bad |= sqlite3_exec(exec_handle(db), ddl, NULL, NULL, &msg) != SQLITE_OK;
+  bad |= exec_writable(db, 0);
+  exec_leave(db, saved);
+  if (bad) {
+    sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "cannot create the tables of '%s' in memory: %s",
+                     s->db_id ? s->db_id : "?", msg ? msg : "out of memory");
+    sqlite3_free(msg);
+    free(ddl);
+    sqlsim_db_close(db);
+    return NULL;
+  }
+  lru->ddl = ddl;
+  lru->ntables = s->ntables;
+  lru->db = db;
+  lru->filled = calloc((size_t)s->ntables + 1, 1);
+  lru->used = ++x->tick;
+  if (!lru->filled) {
+    slot_clear(lru);
+    sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+    return NULL;
+  }
+  return lru;
+}
+
+/* ---------------------------------------------------------------- ties */
+
+/* The gold with its sort keys as extra trailing columns and without LIMIT and
+ * OFFSET, for a plain top-level SELECT with ORDER BY; its LIMIT and OFFSET
+ * (-1 none). NULL when the gold is not of that form. malloc'd. */
+static char *keyed_gold(const sqlsim_query *gold, long *limit, long *offset, int *nkeys) {
+  *limit = *offset = -1;
+  *nkeys = 0;
+  const sqlsim_node *root = gold ? gold->root : NULL;
+  if (!root || root->kind != SQLSIM_N_SELECT || root->op != SQLSIM_SET_NONE) return NULL;
+  const sqlsim_node *order = root->kids[SQLSIM_SEL_ORDER], *targets = root->kids[SQLSIM_SEL_TARGETS];
+  if (!order || !order->nkids || !targets) return NULL;
+  const sqlsim_node *lim = root->kids[SQLSIM_SEL_LIMIT], *off = root->kids[SQLSIM_SEL_OFFSET];
+  if (lim) {
+    if (lim->kind != SQLSIM_N_CONST || lim->op != SQLSIM_CONST_INT) return NULL;
+    *limit = atol(lim->text);
+  }
+  if (off) {
+    if (off->kind != SQLSIM_N_CONST || off->op != SQLSIM_CONST_INT) return NULL;
+    *offset = atol(off->text);
+  }
+  sqlsim_query *q = sqlsim_query_clone(gold);
+  if (!q) return NULL;
+  sqlsim_node *r = q->root, *t = r->kids[SQLSIM_SEL_TARGETS], *o = r->kids[SQLSIM_SEL_ORDER];
+  sqlsim_node **kids = sqlsim_arena_alloc(q->arena, sizeof *kids * (t->nkids + o->nkids));
+  memcpy(kids, t->kids, sizeof *kids * t->nkids);
+  uint32_t n = t->nkids;
+  for (uint32_t i = 0; i < o->nkids; i++) {
+    sqlsim_node *e = o->kids[i] && o->kids[i]->nkids ? o->kids[i]->kids[0] : NULL;
+    if (!e) goto fail;
+    if (e->kind == SQLSIM_N_CONST && e->op == SQLSIM_CONST_INT) { /* ORDER BY 2 */
+      long k = atol(e->text);
+      if (k < 1 || k > (long)t->nkids || !t->kids[k - 1]->nkids) goto fail;
+      e = t->kids[k - 1]->kids[0];
+    } else if (e->kind == SQLSIM_N_COLUMN && (e->flags & SQLSIM_F_ALIASREF)) { /* ORDER BY an alias */
+      sqlsim_node *found = NULL;
+      for (uint32_t j = 0; j < t->nkids; j++)
+        if (t->kids[j]->text && e->text && fold_eq(t->kids[j]->text, e->text) && t->kids[j]->nkids)
+          found = t->kids[j]->kids[0];
+      if (!found) goto fail;
+      e = found;
+    }
+    sqlsim_node *tg = sqlsim_arena_alloc(q->arena, sizeof *tg);
+    tg->kind = SQLSIM_N_TARGET;
+    tg->start = tg->end = -1;
+    tg->table = tg->column = -1;
+    tg->kids = sqlsim_arena_alloc(q->arena, sizeof *tg->kids);
+    tg->kids[0] = e;
+    tg->nkids = 1;
+    kids[n++] = tg;
+  }
+  t->kids = kids;
+  t->nkids = n;
+  t->flags &= ~(uint32_t)SQLSIM_F_UNORDERED;
+  r->kids[SQLSIM_SEL_LIMIT] = r->kids[SQLSIM_SEL_OFFSET] = NULL;
+  *nkeys = (int)o->nkids;
+  char *sql = sqlsim_print_sql(r, 0);
+  sqlsim_query_free(q);
+  return sql;
+fail:
+  sqlsim_query_free(q);
+  return NULL;
+}
+
+static int same_keys(const sqlsim_result *r, long a, long b, int nkeys) {
+  for (int c = r->ncols - nkeys; c < r->ncols; c++)
+    if (r->cells[a * r->ncols + c] != r->cells[b * r->ncols + c]) return 0;
+  return 1;
+}
+
+enum { TIE_NONE, TIE_LIMIT, TIE_ORDER };
+
+/* Whether the gold's answer on this database hinges on ties. */
+static int tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, int nkeys) {
+  sqlsim_result r;
+  sqlsim_exec(db, keyed, &r);
+  int kind = TIE_NONE;
+  if (r.status == SQLSIM_EXEC_OK && r.ncols >= nkeys) {
+    long o = offset > 0 ? offset : 0;
+    if (limit >= 0) {
+      long end = o + limit; /* rows [o, end) are the answer */
+      if ((end > 0 && end < r.nrows && same_keys(&r, end - 1, end, nkeys)) ||
+          (o > 0 && o < r.nrows && same_keys(&r, o - 1, o, nkeys)))
+        kind = TIE_LIMIT;
+    } else {
+      for (long i = o + 1; i < r.nrows && kind == TIE_NONE; i++)
+        if (same_keys(&r, i - 1, i, nkeys)) kind = TIE_ORDER;
+    }
+  }
+  sqlsim_result_free(&r);
+  return kind;
+}
+
+/* ---------------------------------------------------------------- a pair */
+
+static int informative(const sqlsim_result *r) {
+  if (r->nrows <= 0) return 0;
+  for (long i = 0; i < r->nrows * r->ncols; i++)
+    if (r->kinds[i] != 0) return 1;
+  return 0;
+}
+
+int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql,
+                       const sqlsim_query *pred, const char *pred_sql, sqlsim_synth *out, sqlsim_error *err) {
+  memset(out, 0, sizeof *out);
+  out->graded = NAN;
+  out->pass = -1;
+  if (!gold || !gold->schema || !gold_sql || !pred_sql)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "synthetic execution needs the gold parsed with its schema");
+  const sqlsim_schema *s = gold->schema;
+  slot *sl = slot_for(x, s, err);
+  if (!sl) return err ? err->code : SQLSIM_ESQLITE;
+  synth_facts *f = synth_facts_read(s, gold, pred && pred->schema == s ? pred : NULL);
+  if (!f) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  int bird = x->o.bird;
+  char *gtext = bird ? strdup(gold_sql) : sqlsim_spider_exec_text_opts(gold_sql, x->o.keep_distinct);
+  char *ptext = bird ? strdup(pred_sql) : sqlsim_spider_exec_text_opts(pred_sql, x->o.keep_distinct);
+  int ordered = !bird && sqlsim_spider_order_matters(gtext);
+  char *keyed = NULL;
+  int keyed_done = 0, nkeys = 0, empty = 0, ran = 0;
+  long limit = -1, offset = -1;
+  int rc = 0;
+  out->databases = x->o.databases;
+  for (int k = 0; k < x->o.databases; k++) {
+    synth_shape sh = synth_shape_of(k, x->o.seed);
+    char why[200];
+    double t0 = now_s();
+    void *saved;
+    exec_enter(sl->db, 10, &saved);
+    int bad = exec_writable(sl->db, 1);
+    long rows = bad ? -1 : synth_fill(exec_handle(sl->db), f, &sh, sl->filled, why, sizeof why);
+    if (bad) snprintf(why, sizeof why, "the in-memory database cannot be written");
+    if (exec_writable(sl->db, 0)) { /* it must never run model SQL writable */
+      exec_leave(sl->db, saved);
+      slot_clear(sl);
+      rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "the in-memory database cannot be made read-only again");
+      break;
+    }
+    exec_leave(sl->db, saved);
+    double t1 = now_s();
+    out->gen_s += t1 - t0;
+    if (rows < 0) {
+      rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "database %d: %s", k + 1, why);
+      break;
+    }
+    sqlsim_result g, p;
+    sqlsim_exec_flags(sl->db, gtext, SQLSIM_EXEC_VALUES, &g);
+    if (g.status != SQLSIM_EXEC_OK) {
+      if (!out->gold_failed++)
+        snprintf(out->why, sizeof out->why, "the gold fails on database %d: %.200s", k + 1, g.reason);
+      sqlsim_result_free(&g);
+      out->exec_s += now_s() - t1;
+      continue;
+    }
+    ran++;
+    if (!informative(&g)) {
+      empty++;
+      sqlsim_result_free(&g);
+      out->exec_s += now_s() - t1;
+      continue;
+    }
+    sqlsim_exec(sl->db, ptext, &p);
+    int ok = p.status == SQLSIM_EXEC_OK && (bird ? sqlsim_ex_bird(&g, &p) : sqlsim_ex_spider(&g, &p, ordered));
+    int set_aside = 0;
+    if (!ok && p.status == SQLSIM_EXEC_OK) {
+      if (!keyed_done) {
+        keyed = keyed_gold(gold, &limit, &offset, &nkeys);
+        keyed_done = 1;
+      }
+      int tie = keyed ? tie_kind(sl->db, keyed, limit, offset, nkeys) : TIE_NONE;
+      if (tie == TIE_LIMIT) set_aside = 1;
+      else if (tie == TIE_ORDER && !bird) ok = sqlsim_ex_spider(&g, &p, 0);
+    }
+    if (set_aside) {
+      out->ties++;
+    } else {
+      out->informative++;
+      out->agree += ok;
+      if (!ok && out->informative - out->agree == 1) {
+        if (p.status != SQLSIM_EXEC_OK)
+          snprintf(out->why, sizeof out->why, "database %d: the prediction fails: %.200s", k + 1, p.reason);
+        else
+          snprintf(out->why, sizeof out->why, "database %d: %ld rows x %d columns, the gold %ld x %d", k + 1,
+                   p.nrows, p.ncols, g.nrows, g.ncols);
+      }
+    }
+    sqlsim_result_free(&g);
+    sqlsim_result_free(&p);
+    out->exec_s += now_s() - t1;
+  }
+  if (!rc) {
+    if (out->informative) {
+      out->graded = (double)out->agree / out->informative;
+      out->pass = out->agree == out->informative;
+    } else if (ran) {
+      out->gold_empty = empty == ran;
+      if (out->gold_empty && !out->why[0])
+        snprintf(out->why, sizeof out->why, "the gold returned no rows on any of the %d databases", out->databases);
+      else if (!out->why[0])
+        snprintf(out->why, sizeof out->why, "every database was set aside (ties at the gold's LIMIT)");
+    }
+  }
+  free(keyed);
+  free(gtext);
+  free(ptext);
+  synth_facts_free(f);
+  return rc;
+}
+
+int sqlsim_synth_pair(sqlsim_synth_runner *x, const sqlsim_schema *schema, const char *gold, const char *pred,
+                      sqlsim_synth *out, sqlsim_error *err) {
+  memset(out, 0, sizeof *out);
+  out->graded = NAN;
+  out->pass = -1;
+  if (!schema || !gold || !pred) return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "a pair and a schema are needed");
+  sqlsim_query *g, *p = NULL;
+  int rc = sqlsim_parse(gold, strlen(gold), schema, 0, &g, err);
+  if (rc) return rc;
+  if (sqlsim_parse(pred, strlen(pred), schema, 0, &p, NULL)) p = NULL;
+  rc = sqlsim_synth_trees(x, g, gold, p, pred, out, err);
+  sqlsim_query_free(g);
+  sqlsim_query_free(p);
+  return rc;
+}
+
+int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char *pred,
+                      const sqlsim_synth_opts *opts, int k, const char *path, sqlsim_error *err) {
+  sqlsim_query *g, *p = NULL;
+  int rc = sqlsim_parse(gold, strlen(gold), schema, 0, &g, err);
+  if (rc) return rc;
+  if (pred && sqlsim_parse(pred, strlen(pred), schema, 0, &p, NULL)) p = NULL;
+  synth_facts *f = synth_facts_read(schema, g, p);
+  void *h = NULL;
+  rc = f ? sqlsim_schema_create_sqlite(schema, path, &h, err) : sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  if (!rc) {
+    unsigned char *filled = calloc((size_t)schema->ntables + 1, 1);
+    synth_shape sh = synth_shape_of(k, opts && opts->seed ? opts->seed : DEFAULT_SEED);
+    char why[200];
+    if (!filled || synth_fill(h, f, &sh, filled, why, sizeof why) < 0)
+      rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "%s: %s", path, filled ? why : "out of memory");
+    free(filled);
+    sqlite3_close(h);
+  }
+  synth_facts_free(f);
+  sqlsim_query_free(g);
+  sqlsim_query_free(p);
+  return rc;
+}

@@ -1,0 +1,72 @@
+/* synth.h -- schema-only synthetic execution, internal side (synth/).
+ *
+ * facts.c reads what the two queries of a pair need from the data (the tables
+ * they read, their literals and the columns they compare them with, the
+ * columns they group, sort and count by) into a synth_facts; gen.c turns the
+ * schema and those facts into the rows of one small database; synth.c builds
+ * K such databases on an executor connection, runs both queries on each and
+ * compares the results. */
+#ifndef SQLSIM_SYNTH_H
+#define SQLSIM_SYNTH_H
+
+#include "core.h"
+#include "exec.h"
+
+/* A literal of a query and the column it is compared with. */
+typedef struct synth_fact {
+  int column;        /* schema column index */
+  int op;            /* SQLSIM_OP_EQ ... SQLSIM_OP_NOTLIKE; IN and BETWEEN give EQ / GE / LE */
+  int num;           /* the literal is a number (else text) */
+  const char *text;  /* the literal as it reads (a number's digits, a string's contents) */
+  int group;         /* facts of one SELECT's conditions share a group: planted in one row */
+} synth_fact;
+
+/* Column roles, bit flags in synth_facts.role[column]. */
+enum {
+  SYNTH_READ = 1,    /* the column is read by either query */
+  SYNTH_GROUP = 2,   /* grouped by or counted distinct: its values repeat */
+  SYNTH_ORDER = 4,   /* sorted by, or under MAX/MIN: ties matter */
+  SYNTH_AGG = 8      /* summed or averaged */
+};
+
+typedef struct synth_facts {
+  const sqlsim_schema *schema;
+  unsigned char *tables;  /* [ntables] 1: read by either query */
+  unsigned char *role;    /* [ncolumns] SYNTH_* */
+  synth_fact *facts;
+  int nfacts, cap;
+  int ngroups;
+  int count_threshold;    /* the largest number compared with COUNT(..) (HAVING count(*) > N) */
+  sqlsim_fkey *keys;      /* the schema's foreign keys, then the joins the queries make between
+                             columns no foreign key links (a = b: the unique side is the parent) */
+  int nkeys;
+  sqlsim_arena *arena;    /* owns everything above */
+} synth_facts;
+
+/* Reads the facts of both normalized queries (either may be NULL) against
+ * schema s into a new arena. Returns NULL only when out of memory. */
+synth_facts *synth_facts_read(const sqlsim_schema *s, const sqlsim_query *gold, const sqlsim_query *pred);
+void synth_facts_free(synth_facts *f);
+
+/* The shape of database number k of a run. */
+typedef struct synth_shape {
+  int rows;          /* rows per table (before planted rows) */
+  int ties;          /* repeat the extreme values of sorted columns and the largest group size */
+  int share;         /* rows planted for different SELECTs share their other values */
+  int fanout;        /* children pile up under a few parents (else one each, but for one parent of two) */
+  uint64_t seed;
+} synth_shape;
+
+/* The shape of database k (0-based) for a run seeded with seed. */
+synth_shape synth_shape_of(int k, uint64_t seed);
+
+/* Fills the tables the facts read (and the tables their foreign keys lead
+ * to) of an empty schema-only database db (writable, sqlsim's own
+ * connection) with generated rows: unique keys, satisfied foreign keys, the
+ * literals planted, no NULLs. The tables marked in filled[] (one byte per
+ * table) are emptied first; filled[] then marks the tables filled now.
+ * Returns the number of rows inserted, or -1 with why filled. */
+long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *shape, unsigned char *filled, char *why,
+                size_t wn);
+
+#endif

@@ -1,0 +1,265 @@
+/* test_synth.c -- schema-only synthetic execution: the generator's guarantees
+ * (unique keys, satisfied foreign keys, literals and near misses present, no
+ * NULLs, determinism) and pairs with known answers (equivalent forms agree; a
+ * wrong filter, join, aggregate or LIMIT is caught; ties at a LIMIT are not
+ * held against the prediction; hostile predictions change nothing). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sqlsim.h"
+
+/* singer <- concert (declared key); song.singer_id joins singer with no key
+ * declared; stadium is never read by the queries below. */
+static const char *TABLES =
+    "[{\"db_id\":\"music\",\"table_names_original\":[\"singer\",\"concert\",\"song\",\"stadium\"],"
+    "\"table_names\":[\"singer\",\"concert\",\"song\",\"stadium\"],"
+    "\"column_names_original\":[[-1,\"*\"],[0,\"singer_id\"],[0,\"name\"],[0,\"country\"],[0,\"age\"],"
+    "[1,\"concert_id\"],[1,\"singer_id\"],[1,\"year\"],[1,\"theme\"],"
+    "[2,\"song_id\"],[2,\"singer_id\"],[2,\"sales\"],[3,\"stadium_id\"],[3,\"capacity\"]],"
+    "\"column_names\":[[-1,\"*\"],[0,\"singer id\"],[0,\"name\"],[0,\"country\"],[0,\"age\"],"
+    "[1,\"concert id\"],[1,\"singer id\"],[1,\"year\"],[1,\"theme\"],"
+    "[2,\"song id\"],[2,\"singer id\"],[2,\"sales\"],[3,\"stadium id\"],[3,\"capacity\"]],"
+    "\"column_types\":[\"text\",\"number\",\"text\",\"text\",\"number\",\"number\",\"number\",\"number\",\"text\","
+    "\"number\",\"number\",\"number\",\"number\",\"number\"],"
+    "\"primary_keys\":[1,5,9,12],\"foreign_keys\":[[6,1]]}]";
+
+static sqlsim_catalog *cat;
+static const sqlsim_schema *schema;
+
+static int setup(void **state) {
+  (void)state;
+  sqlsim_error err = {0};
+  if (sqlsim_catalog_parse_tables_json(TABLES, strlen(TABLES), "music", &cat, &err)) {
+    fprintf(stderr, "%s\n", err.message);
+    return -1;
+  }
+  schema = sqlsim_catalog_find(cat, "music");
+  return schema ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  sqlsim_catalog_free(cat);
+  sqlsim_thread_cleanup();
+  return 0;
+}
+
+static long scalar(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *st;
+  assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+  long v = sqlite3_step(st) == SQLITE_ROW ? (long)sqlite3_column_int64(st, 0) : -1;
+  sqlite3_finalize(st);
+  return v;
+}
+
+/* Database k of a pair's run, dumped to a new file and opened. */
+static sqlite3 *dump(const char *gold, const char *pred, int k, char *path) {
+  strcpy(path, "/tmp/sqlsim_synth_XXXXXX");
+  int fd = mkstemp(path);
+  close(fd);
+  unlink(path); /* the dump refuses to write into an existing file */
+  sqlsim_error err = {0};
+  int rc = sqlsim_synth_dump(schema, gold, pred, NULL, k, path, &err);
+  if (rc) fprintf(stderr, "%s\n", err.message);
+  assert_int_equal(rc, 0);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  return db;
+}
+
+static const char *GOLD = "SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.singer_id = T2.singer_id "
+                          "WHERE T1.country = 'France' AND T1.age > 30 AND T2.year = 2014";
+static const char *PRED = "SELECT name FROM singer WHERE country = 'Spain' AND singer_id IN "
+                          "(SELECT singer_id FROM song GROUP BY singer_id HAVING count(*) > 3)";
+
+static void test_guarantees(void **state) {
+  (void)state;
+  for (int k = 0; k < 6; k++) {
+    char path[64];
+    sqlite3 *db = dump(GOLD, PRED, k, path);
+    /* keys unique, foreign keys (declared, and the join the pred makes) satisfied */
+    assert_true(scalar(db, "SELECT count(*) FROM singer") >= 4);
+    assert_int_equal(scalar(db, "SELECT count(*) - count(DISTINCT singer_id) FROM singer"), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) - count(DISTINCT concert_id) FROM concert"), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM concert WHERE singer_id NOT IN (SELECT singer_id FROM singer)"), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM song WHERE singer_id NOT IN (SELECT singer_id FROM singer)"), 0);
+    /* literals of both queries, their near misses, several in one row */
+    assert_true(scalar(db, "SELECT count(*) FROM singer WHERE country = 'France'") >= 1);
+    assert_true(scalar(db, "SELECT count(*) FROM singer WHERE country = 'Spain'") >= 1);
+    assert_true(scalar(db, "SELECT count(*) FROM singer WHERE country = 'france'") >= 1);
+    assert_true(scalar(db, "SELECT count(*) FROM singer WHERE age = 31") >= 1);
+    assert_true(scalar(db, "SELECT count(*) FROM singer WHERE age = 30") >= 1);
+    assert_true(scalar(db, "SELECT count(*) FROM concert WHERE year = 2014") >= 1);
+    assert_true(scalar(db, "SELECT count(*) FROM concert WHERE year = 2015") >= 1);
+    assert_true(scalar(db, "SELECT count(*) FROM singer WHERE country = 'France' AND age > 30") >= 1);
+    /* the group the HAVING asks for exists, and one that falls short */
+    assert_true(scalar(db, "SELECT max(c) FROM (SELECT count(*) AS c FROM song GROUP BY singer_id)") >= 4);
+    /* no NULLs; a table no query reads stays empty */
+    assert_int_equal(scalar(db, "SELECT count(*) FROM singer WHERE name IS NULL OR country IS NULL OR age IS NULL"), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM concert WHERE year IS NULL OR theme IS NULL"), 0);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM stadium"), 0);
+    /* the gold finds its row */
+    assert_true(scalar(db, "SELECT count(*) FROM singer AS T1 JOIN concert AS T2 ON T1.singer_id = T2.singer_id "
+                           "WHERE T1.country = 'France' AND T1.age > 30 AND T2.year = 2014") >= 1);
+    sqlite3_close(db);
+    unlink(path);
+  }
+}
+
+static char *table_text(sqlite3 *db, const char *sql) {
+  size_t cap = 1 << 16, n = 0;
+  char *out = calloc(1, cap);
+  sqlite3_stmt *st;
+  assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+  while (sqlite3_step(st) == SQLITE_ROW)
+    for (int i = 0; i < sqlite3_column_count(st); i++) {
+      const unsigned char *t = sqlite3_column_text(st, i);
+      n += (size_t)snprintf(out + n, cap - n, "%s|", t ? (const char *)t : "NULL");
+      assert_true(n < cap);
+    }
+  sqlite3_finalize(st);
+  return out;
+}
+
+static void test_deterministic(void **state) {
+  (void)state;
+  char p1[64], p2[64];
+  sqlite3 *a = dump(GOLD, PRED, 2, p1), *b = dump(GOLD, PRED, 2, p2);
+  const char *q[] = {"SELECT * FROM singer ORDER BY rowid", "SELECT * FROM concert ORDER BY rowid",
+                     "SELECT * FROM song ORDER BY rowid"};
+  for (int i = 0; i < 3; i++) {
+    char *x = table_text(a, q[i]), *y = table_text(b, q[i]);
+    assert_string_equal(x, y);
+    free(x);
+    free(y);
+  }
+  sqlite3_close(a);
+  sqlite3_close(b);
+  unlink(p1);
+  unlink(p2);
+}
+
+typedef struct pair_case {
+  const char *gold, *pred;
+  int pass; /* expected: 1, 0, -1 (nothing counted) */
+} pair_case;
+
+static void run_cases(const pair_case *cases, size_t n, int bird) {
+  sqlsim_synth_opts o = {.bird = bird};
+  sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
+  assert_non_null(x);
+  for (size_t i = 0; i < n; i++) {
+    sqlsim_synth s;
+    sqlsim_error err = {0};
+    int rc = sqlsim_synth_pair(x, schema, cases[i].gold, cases[i].pred, &s, &err);
+    if (rc || s.pass != cases[i].pass)
+      fprintf(stderr, "case %zu: rc %d pass %d (want %d) graded %g informative %d ties %d: %s %s\n", i, rc, s.pass,
+              cases[i].pass, s.graded, s.informative, s.ties, s.why, err.message);
+    assert_int_equal(rc, 0);
+    assert_int_equal(s.pass, cases[i].pass);
+    assert_int_equal(s.databases, 6);
+    if (s.pass == 1) assert_true(s.graded == 1.0);
+    if (s.pass == 0) assert_true(s.graded < 1.0 && s.why[0]);
+  }
+  sqlsim_synth_runner_free(x);
+}
+
+static void test_known_answers(void **state) {
+  (void)state;
+  static const pair_case cases[] = {
+      /* equivalent forms agree */
+      {"SELECT name FROM singer WHERE age BETWEEN 20 AND 30", "SELECT name FROM singer WHERE age >= 20 AND age <= 30", 1},
+      {"SELECT count(*) FROM singer WHERE country = 'France'", "SELECT count(singer_id) FROM singer WHERE 'France' = country", 1},
+      {"SELECT name, age FROM singer", "SELECT age, name FROM singer", 1}, /* Spider: columns in any order */
+      {"SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.singer_id = T2.singer_id WHERE T2.year = 2014",
+       "SELECT s.name FROM concert c, singer s WHERE c.singer_id = s.singer_id AND c.year = 2014", 1},
+      {"SELECT country FROM singer GROUP BY country HAVING count(*) > 2",
+       "SELECT country FROM singer GROUP BY country HAVING count(*) >= 3", 1},
+      /* a LIMIT whose cut falls in a tie is not held against MAX */
+      {"SELECT name FROM singer ORDER BY age DESC LIMIT 1", "SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)", 1},
+      /* wrong filter, join, aggregate, LIMIT */
+      {"SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age >= 30", 0},
+      {"SELECT name FROM singer WHERE country = 'France'", "SELECT name FROM singer WHERE country LIKE 'france'", 0},
+      {"SELECT count(*) FROM concert", "SELECT count(*) FROM singer", 0},
+      {"SELECT T1.name FROM singer AS T1 JOIN concert AS T2 ON T1.singer_id = T2.singer_id",
+       "SELECT name FROM singer", 0},
+      {"SELECT max(age) FROM singer", "SELECT min(age) FROM singer", 0},
+      {"SELECT name FROM singer ORDER BY age DESC LIMIT 3", "SELECT name FROM singer ORDER BY age DESC LIMIT 2", 0},
+      {"SELECT name FROM singer ORDER BY age DESC", "SELECT name FROM singer ORDER BY age ASC", 0},
+      {"SELECT country, count(*) FROM singer GROUP BY country", "SELECT country, count(*) FROM singer GROUP BY country, age", 0},
+      /* the gold returns nothing anywhere: nothing counted, structure decides */
+      {"SELECT name FROM singer WHERE 1 = 0", "SELECT name FROM singer", -1},
+      /* hostile or broken predictions fail, and change nothing for the next pair */
+      {"SELECT count(*) FROM singer", "DELETE FROM singer", 0},
+      {"SELECT count(*) FROM singer", "SELECT 1; DROP TABLE singer", 0},
+      {"SELECT count(*) FROM singer", "PRAGMA query_only = 0", 0},
+      {"SELECT count(*) FROM singer", "SELECT count(*) FROM no_such_table", 0},
+      {"SELECT count(*) FROM singer", "SELECT count(*) FROM singer", 1},
+  };
+  run_cases(cases, sizeof cases / sizeof cases[0], 0);
+}
+
+static void test_bird_semantics(void **state) {
+  (void)state;
+  static const pair_case cases[] = {
+      {"SELECT name, age FROM singer", "SELECT age, name FROM singer", 0}, /* BIRD keeps column order */
+      {"SELECT DISTINCT country FROM singer", "SELECT country FROM singer", 1}, /* sets */
+      {"SELECT name FROM singer ORDER BY age", "SELECT name FROM singer ORDER BY age DESC", 1},
+  };
+  run_cases(cases, sizeof cases / sizeof cases[0], 1);
+}
+
+static void test_engine(void **state) {
+  (void)state;
+  char path[64];
+  strcpy(path, "/tmp/sqlsim_synth_tables_XXXXXX");
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, TABLES, strlen(TABLES)), (ssize_t)strlen(TABLES));
+  close(fd);
+  sqlsim_config cfg = {.tables = path, .metrics = SQLSIM_M_SYNTH};
+  sqlsim_evaluator *ev;
+  sqlsim_error err = {0};
+  assert_int_equal(sqlsim_evaluator_new(&cfg, &ev, &err), 0);
+  assert_true(sqlsim_evaluator_config(ev)->metrics & SQLSIM_M_BIS); /* synth implies the structure */
+  sqlsim_record r;
+  /* written another way: structure differs, synthetic execution agrees */
+  assert_int_equal(sqlsim_evaluate(ev, "SELECT name FROM singer WHERE age BETWEEN 20 AND 30",
+                                   "SELECT name FROM singer WHERE NOT (age < 20 OR age > 30)", "music", &r, &err), 0);
+  assert_true(r.has_synth);
+  assert_int_equal(r.synth.pass, 1);
+  assert_true(r.score > r.score_structure);
+  char *j = sqlsim_record_to_json(&r);
+  assert_non_null(strstr(j, "\"synth\":1,\"synth_pass\":true,\"synth_informative\":6,\"synth_databases\":6"));
+  free(j);
+  sqlsim_record_clear(&r);
+  /* a wrong filter scores low whatever its structure */
+  assert_int_equal(sqlsim_evaluate(ev, "SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age >= 30",
+                                   "music", &r, &err), 0);
+  assert_int_equal(r.synth.pass, 0);
+  assert_true(r.score < 0.1);
+  sqlsim_record_clear(&r);
+  sqlsim_evaluator_free(ev);
+  /* without a schema, synth is a configuration error */
+  sqlsim_config bad = {.metrics = SQLSIM_M_SYNTH};
+  assert_int_equal(sqlsim_evaluator_new(&bad, &ev, &err), SQLSIM_EFORMAT);
+  assert_non_null(strstr(err.message, "synth"));
+  unlink(path);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_guarantees),   cmocka_unit_test(test_deterministic), cmocka_unit_test(test_known_answers),
+      cmocka_unit_test(test_bird_semantics), cmocka_unit_test(test_engine),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -119,6 +119,7 @@ static int cmd_analyze(int argc, char **argv) {
                          .timeout_s = timeout, .iterations = 1, .metrics = SQLSIM_M_BIS | SQLSIM_M_CATEGORIES};
     if (g->tables && !cfg.sqlite) cfg.metrics |= SQLSIM_M_MATCH;
     if (!no_exec && (g->db_dir || g->sqlite)) cfg.metrics |= SQLSIM_M_EXEC;
+    else if (g->tables || g->sqlite) cfg.metrics |= SQLSIM_M_SYNTH; /* no database: generated ones judge */
     rc = run_load(g, &cfg);
   }
   if (!rc && per_item && !(out.per_item = cli_open_out(per_item))) rc = -1;

@@ -730,6 +730,22 @@ static void finalize_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
     k->mask |= 1u << SQLSIM_CAT_DIALECT;
     k->evidence[SQLSIM_CAT_DIALECT] = r->dialect;
   }
+  if (r->ex_bird < 0 && r->has_synth && r->synth.pass >= 0) { /* no database: synthetic execution decides */
+    if (r->synth.pass) {
+      if (k->mask & ~(1u << SQLSIM_CAT_DIALECT))
+        set_only(r, SQLSIM_CAT_CORRECT_OTHER_FORM,
+                 sqlsim_arena_printf(a, "same result on the %d generated databases, written differently: %s",
+                                     r->synth.informative, first_evidence(k)));
+      else
+        set_only(r, SQLSIM_CAT_CORRECT,
+                 sqlsim_arena_printf(a, "same result as the gold on the %d generated databases", r->synth.informative));
+    } else if (!(k->mask & ~(1u << SQLSIM_CAT_DIALECT))) {
+      k->mask |= 1u << SQLSIM_CAT_OTHER;
+      k->evidence[SQLSIM_CAT_OTHER] = sqlsim_arena_printf(
+          a, "results differ on generated data (%s) with no structural difference found", r->synth.why);
+    }
+    return;
+  }
   if (r->ex_bird < 0) { /* structure only */
     if (!k->mask) set_only(r, SQLSIM_CAT_CORRECT, "no difference that changes the result (structure only, not executed)");
     return;

@@ -185,7 +185,10 @@ void analyze_text(FILE *f, const run *g) {
   fprintf(f, " x %d models, %s\n", g->npreds,
           g->with_db ? (g->bird ? "executed where a database is found (correct = BIRD EX)"
                                 : "executed where a database is found (correct = Spider EX)")
-                     : "structure only (no databases)");
+                     : (g->cfg.metrics & SQLSIM_M_SYNTH)
+                         ? "no databases: synthetic execution (correct = same result on every database\n"
+                           "  generated from the schema; structure alone where the gold returned nothing there)"
+                         : "structure only (no databases)");
   /* correct, by how it was judged */
   fprintf(f, "%-22s", "correct");
   for (int p = 0; p < g->npreds; p++) fprintf(f, " %*s", w, short_name(g, p));
@@ -202,7 +205,8 @@ void analyze_text(FILE *f, const run *g) {
   int any_struct = 0;
   for (int p = 0; p < g->npreds; p++) any_struct |= t->n_struct[p] > 0;
   if (any_struct) {
-    fprintf(f, "%-22s", g->with_db ? "  no db: structure" : "  structure only");
+    fprintf(f, "%-22s", g->with_db ? "  no db: structure"
+                        : (g->cfg.metrics & SQLSIM_M_SYNTH) ? "  synthetic execution" : "  structure only");
     for (int p = 0; p < g->npreds; p++) {
       char cell[64];
       snprintf(cell, sizeof cell, "%d/%d %.1f%%", t->ok_struct[p], t->n_struct[p], pct(t->ok_struct[p], t->n_struct[p]));

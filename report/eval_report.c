@@ -20,6 +20,8 @@ typedef struct agg {
   double rp, rr, rf;
   int n_bis;
   double bis, score;
+  int n_synth;          /* items where a generated database counted */
+  double synth, synth_pass;
 } agg;
 
 #define MAX_GROUPS 64
@@ -49,6 +51,11 @@ static void add(agg *a, const sqlsim_record *r, unsigned metrics) {
     a->n_bis++;
     a->bis += r->bis;
     a->score += r->score;
+  }
+  if (r->has_synth && r->synth.pass >= 0) {
+    a->n_synth++;
+    a->synth += r->synth.graded;
+    a->synth_pass += r->synth.pass;
   }
   if (r->has_rsim) {
     a->n_rsim++;
@@ -151,6 +158,17 @@ static void print_groups(FILE *f, const run *c, int p) {
     for (int k = 0; k < na; k++) v[k] = ratio(a[k].score, a[k].n_bis);
     print_row(f, "calibrated score", v, na, 0, w);
   }
+  if (metrics & SQLSIM_M_SYNTH) {
+    fprintf(f, "synthetic execution: %d databases generated from the schema per item; the share that\n"
+               "agree, and the items agreeing on all, where the gold returned rows on one\n",
+            c->cfg.synth_databases ? c->cfg.synth_databases : 6);
+    for (int k = 0; k < na; k++) v[k] = a[k].n_synth;
+    print_row(f, "count (synthetic)", v, na, 1, w);
+    for (int k = 0; k < na; k++) v[k] = ratio(a[k].synth, a[k].n_synth);
+    print_row(f, "synthetic EX", v, na, 0, w);
+    for (int k = 0; k < na; k++) v[k] = ratio(a[k].synth_pass, a[k].n_synth);
+    print_row(f, "synthetic pass", v, na, 0, w);
+  }
   if (!(metrics & SQLSIM_M_DB)) return;
   for (int k = 0; k < na; k++) v[k] = a[k].n_ex;
   print_row(f, "count (with db)", v, na, 1, w);
@@ -241,16 +259,17 @@ void eval_report_text(FILE *f, const run *c) {
     fprintf(f, "== by model (all items scored)\n%-20s", "");
     for (int p = 0; p < c->npreds; p++) fprintf(f, " %-*s", w, model_name(c, p));
     fputc('\n', f);
-    static const char *rows[] = {"exact match", "EX spider",        "EX bird", "VES", "R-VES", "result F1",
-                                 "BIS similarity", "calibrated score"};
-    static const unsigned need[] = {SQLSIM_M_MATCH, SQLSIM_M_EXEC,   SQLSIM_M_EXEC, SQLSIM_M_VES,
-                                    SQLSIM_M_RVES,  SQLSIM_M_RESULT, SQLSIM_M_BIS,  SQLSIM_M_BIS};
+    static const char *rows[] = {"exact match",    "EX spider",        "EX bird",      "VES",
+                                 "R-VES",          "result F1",        "BIS similarity", "calibrated score",
+                                 "synthetic EX",   "synthetic pass"};
+    static const unsigned need[] = {SQLSIM_M_MATCH, SQLSIM_M_EXEC,   SQLSIM_M_EXEC, SQLSIM_M_VES,   SQLSIM_M_RVES,
+                                    SQLSIM_M_RESULT, SQLSIM_M_BIS,   SQLSIM_M_BIS,  SQLSIM_M_SYNTH, SQLSIM_M_SYNTH};
     agg *alls = malloc(sizeof *alls * (size_t)c->npreds); /* each model's "all" group, made once */
     for (int p = 0; p < c->npreds; p++) {
       agg a[MAX_GROUPS];
       alls[p] = a[build_groups(c, p, a) - 1];
     }
-    for (int k = 0; k < 8; k++) {
+    for (int k = 0; k < 10; k++) {
       if (!(m & need[k])) continue;
       fprintf(f, "%-20s", rows[k]);
       for (int p = 0; p < c->npreds; p++) {
@@ -262,7 +281,9 @@ void eval_report_text(FILE *f, const run *c) {
                    : k == 4 ? (all->n_time ? 100 * all->rves / all->n_time : NAN)
                    : k == 5 ? ratio(all->rf, all->n_rsim)
                    : k == 6 ? ratio(all->bis, all->n_bis)
-                            : ratio(all->score, all->n_bis);
+                   : k == 7 ? ratio(all->score, all->n_bis)
+                   : k == 8 ? ratio(all->synth, all->n_synth)
+                            : ratio(all->synth_pass, all->n_synth);
         if (isnan(v)) fprintf(f, " %-*s", w, "n/a");
         else fprintf(f, " %-*.3f", w, v);
       }
@@ -289,7 +310,7 @@ void eval_report_json(FILE *f, const run *c) {
   sb_printf(&sb, ",\"items\":%d,\"total_items\":%d,\"scored\":%d,\"interrupted\":%s,\"mode\":\"%s\",\"metrics\":[",
             c->gold->n, c->total, c->scored, c->scored < c->gold->n ? "true" : "false",
             c->cfg.mode == SQLSIM_SPIDER_COMPATIBLE ? "compatible" : "corrected");
-  for (int k = 0, first = 1; k < 7; k++)
+  for (int k = 0, first = 1; k < SQLSIM_NMETRICS; k++)
     if (metrics & (1u << k)) {
       sb_printf(&sb, "%s\"%s\"", first ? "" : ",", sqlsim_metric_names[k]);
       first = 0;
@@ -333,6 +354,11 @@ void eval_report_json(FILE *f, const run *c) {
         sb_printf(&sb, ":{\"count\":%d", a[k].n_bis);
         num_field(&sb, "bis", ratio(a[k].bis, a[k].n_bis));
         num_field(&sb, "score", ratio(a[k].score, a[k].n_bis));
+        if (metrics & SQLSIM_M_SYNTH) {
+          sb_printf(&sb, ",\"synth_count\":%d", a[k].n_synth);
+          num_field(&sb, "synth", ratio(a[k].synth, a[k].n_synth));
+          num_field(&sb, "synth_pass", ratio(a[k].synth_pass, a[k].n_synth));
+        }
         sb_puts(&sb, "}");
       }
       sb_puts(&sb, "}");

@@ -101,12 +101,19 @@ static int column_class(const sqlsim_column *c, int num_facts, int text_facts, i
   return cls;
 }
 
-/* A column that names things (name, title): its values are unique, as names
- * mostly are, even where a query groups by it or a literal is planted. */
-static int name_like(const sqlsim_column *c) {
+/* A column that names the things of an entity table (name, title in a table
+ * with a primary key of one column): its values are unique, as such names
+ * mostly are, even where a query groups by it or a literal is planted. In a
+ * table of events (no such key: matches, visits) names repeat. */
+static int name_like_in(const sqlsim_schema *s, const sqlsim_column *c) {
   const char *k = c->key ? c->key : "";
-  return strstr(k, "name") || strstr(k, "title");
+  if (c->pk || !(strstr(k, "name") || strstr(k, "title"))) return 0;
+  const sqlsim_table *t = &s->tables[c->table];
+  int npk = 0;
+  for (int i = 0; i < t->ncolumns; i++) npk += s->columns[t->first_column + i].pk;
+  return npk == 1;
 }
+#define name_like(c) name_like_in(g->s, (c))
 
 /* ---------------------------------------------------------------- values */
 
@@ -417,6 +424,26 @@ static void fill_free(gen *g, int t) {
   }
 }
 
+/* Whether row r of table t would repeat an earlier row's primary key (of
+ * several columns) if column c held v. */
+static int key_repeats(gen *g, int t, int r, int c, const val *v) {
+  gtab *x = &g->t[t];
+  int npk = 0;
+  for (int i = 0; i < x->ncols; i++) npk += g->s->columns[x->cls_first + i].pk;
+  if (npk < 2 || !g->s->columns[c].pk) return 0;
+  for (int q = 0; q < r; q++) {
+    int same = 1;
+    for (int i = 0; i < x->ncols && same; i++) {
+      int k = x->cls_first + i;
+      if (!g->s->columns[k].pk) continue;
+      const val *a = k == c ? v : cell(g, t, r, k), *b = cell(g, t, q, k);
+      same = a->kind && b->kind && val_eq(a, b);
+    }
+    if (same) return 1;
+  }
+  return 0;
+}
+
 /* Parent rows for a foreign key's free child rows: T+1 children for one
  * parent, T (or T+1 with ties) for another, one parent without any, the
  * rest skewed towards the first rows. */
@@ -465,6 +492,9 @@ static void fill_key(gen *g, int k) {
       seq++;
     }
     if (pr >= p->nrows) pr = p->nrows - 1;
+    /* a key of several columns (a link table) must not repeat: the next parent */
+    for (int tries = 0; tries < p->nrows && key_repeats(g, ct, r, from, cell(g, pt, pr, to)); tries++)
+      pr = (pr + 1) % p->nrows;
     val *pv = cell(g, pt, pr, to);
     if (pv->kind) *v = *pv;
   }

@@ -28,6 +28,8 @@ void sb_puts(strbuf *sb, const char *s);
 void sb_putc(strbuf *sb, char c);
 void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_json_str(strbuf *sb, const char *s);
+/* An identifier quoted for SQLite: "name", with " doubled. */
+void sb_ident(strbuf *sb, const char *name);
 /* A number with 6 significant digits; null for NaN and infinities (JSON has neither). */
 void sb_json_num(strbuf *sb, double v);
 /* The same, safe inside an HTML <script> (< > & U+2028 U+2029 escaped). */

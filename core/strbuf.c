@@ -96,6 +96,15 @@ static void json_str(strbuf *sb, const char *s, int script_safe) {
 
 void sb_json_str(strbuf *sb, const char *s) { json_str(sb, s, 0); }
 
+void sb_ident(strbuf *sb, const char *name) {
+  sb_putc(sb, '"');
+  for (const char *p = name; *p; p++) {
+    if (*p == '"') sb_putc(sb, '"');
+    sb_putc(sb, *p);
+  }
+  sb_putc(sb, '"');
+}
+
 void sb_json_num(strbuf *sb, double v) {
   if (isnan(v) || isinf(v)) sb_puts(sb, "null");
   else sb_printf(sb, "%.6g", v);

@@ -505,12 +505,7 @@ char *fe_ident_text(sqlsim_arena *a, const fe_result *r, int i) {
 
 static char *quoted_copy(sqlsim_arena *a, const char *text) {
   strbuf sb = {0};
-  sb_putc(&sb, '"');
-  for (const char *p = text; *p; p++) {
-    if (*p == '"') sb_putc(&sb, '"');
-    sb_putc(&sb, *p);
-  }
-  sb_putc(&sb, '"');
+  sb_ident(&sb, text);
   char *s = sqlsim_arena_strdup(a, sb.buf);
   sb_free(&sb);
   return s;

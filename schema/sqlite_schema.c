@@ -16,16 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Quotes an identifier for SQLite with "..". */
-static void sb_ident(strbuf *sb, const char *name) {
-  sb_putc(sb, '"');
-  for (const char *p = name; *p; p++) {
-    if (*p == '"') sb_putc(sb, '"');
-    sb_putc(sb, *p);
-  }
-  sb_putc(sb, '"');
-}
-
 static int sqlite_fail(sqlsim_error *err, sqlite3 *db, const char *path, const char *what) {
   return sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "%s: %s: %s", path, what,
                           db ? sqlite3_errmsg(db) : "cannot open");

@@ -540,12 +540,8 @@ static int load(gen *g, sqlite3 *db, unsigned char *filled, char *why, size_t wn
   for (int t = 0; rc == SQLITE_OK && t < s->ntables; t++) {
     if (!filled[t]) continue;
     sb.len = 0;
-    sb_puts(&sb, "DELETE FROM \"");
-    for (const char *p = s->tables[t].name; *p; p++) {
-      if (*p == '"') sb_putc(&sb, '"');
-      sb_putc(&sb, *p);
-    }
-    sb_putc(&sb, '"');
+    sb_puts(&sb, "DELETE FROM ");
+    sb_ident(&sb, s->tables[t].name);
     rc = sqlite3_exec(db, sb.buf, NULL, NULL, NULL);
     filled[t] = 0;
   }
@@ -553,12 +549,9 @@ static int load(gen *g, sqlite3 *db, unsigned char *filled, char *why, size_t wn
     gtab *x = &g->t[t];
     if (!x->on || !x->nrows || !x->ncols) continue;
     sb.len = 0;
-    sb_puts(&sb, "INSERT OR IGNORE INTO \"");
-    for (const char *p = s->tables[t].name; *p; p++) {
-      if (*p == '"') sb_putc(&sb, '"');
-      sb_putc(&sb, *p);
-    }
-    sb_puts(&sb, "\" VALUES (");
+    sb_puts(&sb, "INSERT OR IGNORE INTO ");
+    sb_ident(&sb, s->tables[t].name);
+    sb_puts(&sb, " VALUES (");
     for (int i = 0; i < x->ncols; i++) sb_puts(&sb, i ? ",?" : "?");
     sb_putc(&sb, ')');
     sqlite3_stmt *st = NULL;

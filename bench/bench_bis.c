@@ -127,10 +127,8 @@ int main(int argc, char **argv) {
     int pooled = 0;
     double ex[64], ms[64], mb[64], em[64];
     for (int p = 0; p < npreds; p++) {
-      const char *b = strrchr(preds[p], '/');
-      b = b ? b + 1 : preds[p];
       char model[256];
-      snprintf(model, sizeof model, "%.*s", (int)(strrchr(b, '.') ? strrchr(b, '.') - b : (long)strlen(b)), b);
+      model_name(preds[p], model, sizeof model);
       int *exec = read_col(ref_dir, model, "exec", n), *exact = read_col(ref_dir, model, "exact", n);
       if (!exec) continue;
       int m = 0, npos = 0, nex = 0;

@@ -28,13 +28,6 @@ static double now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void model_name(const char *path, char *out, size_t n) {
-  const char *b = strrchr(path, '/');
-  b = b ? b + 1 : path;
-  const char *dot = strrchr(b, '.');
-  snprintf(out, n, "%.*s", (int)(dot ? dot - b : (long)strlen(b)), b);
-}
-
 int main(int argc, char **argv) {
   const char *tables = NULL, *gold_path = NULL, *ref_dir = NULL;
   const char *preds[64];

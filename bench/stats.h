@@ -83,4 +83,13 @@ static inline int *read_col(const char *dir, const char *model, const char *col,
   return v;
 }
 
+/* A prediction file's model name: its base name without the extension (the
+ * reference TSVs are named so). */
+static inline void model_name(const char *path, char *out, size_t n) {
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
+  const char *dot = strrchr(b, '.');
+  snprintf(out, n, "%.*s", (int)(dot ? dot - b : (long)strlen(b)), b);
+}
+
 #endif

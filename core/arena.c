@@ -85,6 +85,15 @@ void *sqlsim_arena_alloc(sqlsim_arena *a, size_t size) {
   return p;
 }
 
+void *arena_array_grow(sqlsim_arena *a, void *items, int n, int *cap, size_t size, int first) {
+  if (n < *cap) return items;
+  int nc = *cap ? *cap * 2 : first;
+  void *p = sqlsim_arena_alloc(a, size * (size_t)nc);
+  if (n) memcpy(p, items, size * (size_t)n);
+  *cap = nc;
+  return p;
+}
+
 void arena_reset(sqlsim_arena *a) {
   free_blocks(a);
   a->head = &a->first;

@@ -43,6 +43,11 @@ void sb_free(strbuf *sb);
 void *arena_alloc_raw(sqlsim_arena *a, size_t size);
 sqlsim_arena *arena_new_sized(size_t first);
 void arena_reset(sqlsim_arena *a);
+/* Room for one more element in an arena array of n elements of size bytes
+ * with capacity *cap: the array itself while n < *cap, else a copy in a new
+ * block twice as large (first elements the first time), *cap updated. The
+ * old block stays in the arena until it dies. */
+void *arena_array_grow(sqlsim_arena *a, void *items, int n, int *cap, size_t size, int first);
 
 /* Parses JSON text into the arena (never cJSON_Delete the result). Returns
  * NULL on a syntax error with *err_offset set to the byte where it stopped. */

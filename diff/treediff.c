@@ -128,13 +128,7 @@ static int add_node(flat_ctx *c, const sqlsim_node *n, int slot, int parent, int
     c->overflow = 1;
     return -1;
   }
-  if (t->n == c->cap) {
-    int cap = c->cap ? c->cap * 2 : 256;
-    fnode *v = sqlsim_arena_alloc(c->a, sizeof *v * (size_t)cap);
-    if (t->n) memcpy(v, t->v, sizeof *v * (size_t)t->n);
-    t->v = v;
-    c->cap = cap;
-  }
+  t->v = arena_array_grow(c->a, t->v, t->n, &c->cap, sizeof *t->v, 256);
   int i = t->n++;
   fnode *f = &t->v[i];
   memset(f, 0, sizeof *f);

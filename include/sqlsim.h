@@ -547,7 +547,8 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
 int sqlsim_synth_pair(sqlsim_synth_runner *x, const sqlsim_schema *schema, const char *gold, const char *pred,
                       sqlsim_synth *out, sqlsim_error *err);
 /* Builds database k (0-based) of a pair's run into a new SQLite file at path
- * (which must not exist), for inspection: `sqlsim synth --dump`. */
+ * (which must not exist), to look at what a pair ran on (tests/test_synth.c
+ * checks the generator's guarantees on these files). */
 int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char *pred,
                       const sqlsim_synth_opts *opts, int k, const char *path, sqlsim_error *err);
 

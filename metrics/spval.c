@@ -56,13 +56,7 @@ sp_val *sv_sql(sqlsim_arena *a) {
 }
 
 void sv_push(sqlsim_arena *a, sp_val *l, sp_val *v) {
-  if (l->n == l->cap) {
-    int cap = l->cap ? l->cap * 2 : 4;
-    sp_val **p = sqlsim_arena_alloc(a, sizeof *p * (size_t)cap);
-    if (l->n) memcpy(p, l->items, sizeof *p * (size_t)l->n);
-    l->items = p;
-    l->cap = cap;
-  }
+  l->items = arena_array_grow(a, l->items, l->n, &l->cap, sizeof *l->items, 4);
   l->items[l->n++] = v;
 }
 

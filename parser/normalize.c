@@ -68,13 +68,7 @@ static int over_budget(norm_ctx *c, long n) {
 static void resolve_select(norm_ctx *c, sqlsim_node *sel, scope *outer);
 
 static void scope_add(norm_ctx *c, scope *s, source src) {
-  if (s->nsrc == s->cap) {
-    int cap = s->cap ? s->cap * 2 : 8;
-    source *p = sqlsim_arena_alloc(c->a, sizeof *p * (size_t)cap);
-    if (s->nsrc) memcpy(p, s->src, sizeof *p * (size_t)s->nsrc);
-    s->src = p;
-    s->cap = cap;
-  }
+  s->src = arena_array_grow(c->a, s->src, s->nsrc, &s->cap, sizeof *s->src, 8);
   s->src[s->nsrc++] = src;
 }
 
@@ -86,13 +80,7 @@ static sqlsim_node *find_cte(norm_ctx *c, const char *name) {
 }
 
 static void push_cte(norm_ctx *c, sqlsim_node *cte) {
-  if (c->nctes == c->ctecap) {
-    int cap = c->ctecap ? c->ctecap * 2 : 8;
-    sqlsim_node **p = sqlsim_arena_alloc(c->a, sizeof *p * (size_t)cap);
-    if (c->nctes) memcpy(p, c->ctes, sizeof *p * (size_t)c->nctes);
-    c->ctes = p;
-    c->ctecap = cap;
-  }
+  c->ctes = arena_array_grow(c->a, c->ctes, c->nctes, &c->ctecap, sizeof *c->ctes, 8);
   c->ctes[c->nctes++] = cte;
 }
 

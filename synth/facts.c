@@ -30,13 +30,7 @@ static void add_fact(synth_facts *f, int column, int op, int num, const char *te
     const synth_fact *x = &f->facts[i];
     if (x->column == column && x->op == op && x->group == group && !strcmp(x->text, text)) return;
   }
-  if (f->nfacts == f->cap) {
-    int cap = f->cap ? f->cap * 2 : 16;
-    synth_fact *n = sqlsim_arena_alloc(f->arena, sizeof *n * (size_t)cap);
-    if (f->nfacts) memcpy(n, f->facts, sizeof *n * (size_t)f->nfacts);
-    f->facts = n;
-    f->cap = cap;
-  }
+  f->facts = arena_array_grow(f->arena, f->facts, f->nfacts, &f->cap, sizeof *f->facts, 16);
   f->facts[f->nfacts++] = (synth_fact){.column = column, .op = op, .num = num, .text = text, .group = group};
 }
 

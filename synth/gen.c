@@ -105,15 +105,14 @@ static int column_class(const sqlsim_column *c, int num_facts, int text_facts, i
  * with a primary key of one column): its values are unique, as such names
  * mostly are, even where a query groups by it or a literal is planted. In a
  * table of events (no such key: matches, visits) names repeat. */
-static int name_like_in(const sqlsim_schema *s, const sqlsim_column *c) {
+static int name_like(const gen *g, const sqlsim_column *c) {
   const char *k = c->key ? c->key : "";
   if (c->pk || !(strstr(k, "name") || strstr(k, "title"))) return 0;
-  const sqlsim_table *t = &s->tables[c->table];
+  const sqlsim_table *t = &g->s->tables[c->table];
   int npk = 0;
-  for (int i = 0; i < t->ncolumns; i++) npk += s->columns[t->first_column + i].pk;
+  for (int i = 0; i < t->ncolumns; i++) npk += g->s->columns[t->first_column + i].pk;
   return npk == 1;
 }
-#define name_like(c) name_like_in(g->s, (c))
 
 /* ---------------------------------------------------------------- values */
 
@@ -138,7 +137,7 @@ static int val_eq(const val *a, const val *b) {
 static double val_num(const val *v) { return v->kind == 'i' ? (double)v->i : v->kind == 'r' ? v->r : atof(v->t); }
 
 /* A literal as a value of its own kind. */
-static val literal(gen *g, const synth_fact *x) {
+static val literal(const synth_fact *x) {
   if (!x->num) return v_text(x->text);
   if (!strpbrk(x->text, ".eE")) {
     char *end;
@@ -146,13 +145,12 @@ static val literal(gen *g, const synth_fact *x) {
     if (!*end) return v_int(i);
   }
   return v_real(atof(x->text));
-  (void)g;
 }
 
 /* The literal shifted by d: a number +-d, text with its last character moved
  * by d (dates and codes: '2010-01-05' -> '2010-01-06'). */
 static val shifted(gen *g, const synth_fact *x, int d) {
-  val v = literal(g, x);
+  val v = literal(x);
   if (v.kind == 'i') return v_int(v.i + d);
   if (v.kind == 'r') return v_real(v.r + d);
   size_t n = strlen(x->text);
@@ -217,7 +215,7 @@ static val satisfying(gen *g, const synth_fact *x) {
   case SQLSIM_OP_NOTLIKE: case SQLSIM_OP_NOTILIKE: return v_text(pattern_miss(g, x->text, 0));
   case SQLSIM_OP_GLOB: return v_text(pattern_match(g, x->text, 1, 1));
   case SQLSIM_OP_NOTGLOB: return v_text(pattern_miss(g, x->text, 1));
-  default: return literal(g, x);
+  default: return literal(x);
   }
 }
 
@@ -232,7 +230,7 @@ static int near_values(gen *g, const synth_fact *x, val out[4]) {
     out[n++] = v_text(pattern_miss(g, x->text, glob));
     return n;
   }
-  out[n++] = literal(g, x);
+  out[n++] = literal(x);
   if (x->num) {
     out[n++] = shifted(g, x, 1);
     out[n++] = shifted(g, x, -1);
@@ -264,7 +262,7 @@ static val free_value(gen *g, int c, int r, int n) {
   const sqlsim_column *col = &g->s->columns[c];
   unsigned role = g->f->role[c];
   int cls = g->cls[c];
-  int uniq = col->unique || ((role & SYNTH_ORDER) && !g->sh->ties) || name_like(col);
+  int uniq = col->unique || ((role & SYNTH_ORDER) && !g->sh->ties) || name_like(g, col);
   int pool = (role & SYNTH_GROUP) && !uniq ? (n / 3 > 2 ? n / 3 : 2) : 0;
   int k = pool ? group_index(g, r, pool) : uniq ? r : below(g, 8 * n + 8);
   double lo = g->lo[c], hi = g->hi[c];
@@ -308,7 +306,7 @@ static val *cell(gen *g, int t, int r, int c) {
 /* Whether value v may go into column c (a unique column holds it nowhere yet). */
 static int may_hold(gen *g, int c, const val *v) {
   const sqlsim_column *col = &g->s->columns[c];
-  if (!col->unique && !name_like(col)) return 1;
+  if (!col->unique && !name_like(g, col)) return 1;
   int t = col->table;
   for (int r = 0; r < g->t[t].nrows; r++)
     if (val_eq(cell(g, t, r, c), v)) return 0;
@@ -401,7 +399,7 @@ static void fill_free(gen *g, int t) {
       /* in every other database, the rows of different SELECTs share their
        * other values: INTERSECT and EXCEPT of two conditions find a row */
       if (!v->kind && g->sh->share && first_group >= 0 && r > first_group && x->meta[r].group >= 0 &&
-          !g->s->columns[c].unique && !name_like(&g->s->columns[c]) && cell(g, t, first_group, c)->kind)
+          !g->s->columns[c].unique && !name_like(g, &g->s->columns[c]) && cell(g, t, first_group, c)->kind)
         *v = *cell(g, t, first_group, c);
       for (int tries = 0; !v->kind && tries < 20; tries++) {
         val w = free_value(g, c, perm[r] + tries * x->nrows, x->nrows);

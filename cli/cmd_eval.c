@@ -87,6 +87,8 @@ static int cmd_eval(int argc, char **argv) {
     return error("eval: the match metric needs --tables FILE (Spider's tables.json)"), CLI_EUSAGE;
   if ((cfg->metrics & SQLSIM_M_DB) && !cfg->db_dir && !cfg->sqlite)
     return error("eval: execution metrics need --db-dir DIR or --sqlite FILE"), CLI_EUSAGE;
+  if ((cfg->metrics & SQLSIM_M_SYNTH) && !cfg->tables && !cfg->sqlite)
+    return error("eval: the synth metric needs a schema: --tables FILE or --sqlite FILE (no database)"), CLI_EUSAGE;
   int stdin_uses = !strcmp(c.gold_path, "-");
   for (int p = 0; p < c.npreds; p++) stdin_uses += !strcmp(c.pred_paths[p], "-");
   if (stdin_uses > 1) return error("eval: only one of --gold and --pred can be - (standard input)"), CLI_EUSAGE;

@@ -77,6 +77,9 @@ st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred p1.sql --db-dir e
 st=$(status "$sqlsim" eval --metrics match --gold "$S/dev_gold.sql" --pred "$S/predictions/dailsql_gpt4.sql" --tables "$corpus/bird/dev_tables.json")
 [ "$st" = 1 ] && grep -q "no schema for any gold db_id" err.txt && ok "the wrong --tables: exit 1, says so" ||
   fail "wrong tables: $st $(cat err.txt)"
+st=$(status "$sqlsim" eval --metrics synth --gold g1.sql --pred p1.sql)
+[ "$st" = 2 ] && grep -q "synth metric needs a schema" err.txt && ok "synth without a schema: exit 2, says so" ||
+  fail "synth without schema: $st $(cat err.txt)"
 st=$(status "$sqlsim" eval --metrics exec --gold g1.sql --pred p1.sql --db-dir ts --now yesterday)
 [ "$st" = 2 ] && grep -q -- "--now" err.txt && ok "a bad --now: exit 2" || fail "now: $st"
 : > nothing.sql

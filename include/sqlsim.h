@@ -512,12 +512,13 @@ typedef struct sqlsim_synth_opts {
   uint64_t seed;         /* 0 = the default seed */
   int bird;              /* BIRD's set semantics, else Spider's */
   int keep_distinct;     /* Spider: DISTINCT kept (else removed, as the official evaluator does) */
-  double timeout_s;      /* per query and database; 0 = 2 s */
+  double timeout_s;      /* per query and database, and the prediction's time over all the
+                            databases together (the pair stops past it); 0 = 2 s */
   const char *fixed_now;
 } sqlsim_synth_opts;
 
 typedef struct sqlsim_synth {
-  int databases;         /* generated */
+  int databases;         /* generated and run (fewer than K when a query ran past its limits) */
   int informative;       /* ... where the gold returned rows and ties did not decide */
   int agree;             /* ... of those, where the prediction returned the same */
   int ties;              /* set aside: the gold's LIMIT cut through tied sort keys */

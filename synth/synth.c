@@ -243,6 +243,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   char *keyed = NULL;
   int keyed_done = 0, nkeys = 0, empty = 0, ran = 0;
   long limit = -1, offset = -1;
+  double pred_s = 0; /* the prediction's time over the databases so far */
   int rc = 0;
   out->databases = x->o.databases;
   for (int k = 0; k < x->o.databases; k++) {
@@ -272,8 +273,13 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     if (g.status != SQLSIM_EXEC_OK) {
       if (!out->gold_failed++)
         snprintf(out->why, sizeof out->why, "the gold fails on database %d: %.200s", k + 1, g.reason);
+      int runaway = g.status == SQLSIM_EXEC_TIMEOUT || g.status == SQLSIM_EXEC_TOO_BIG;
       sqlsim_result_free(&g);
       out->exec_s += now_s() - t1;
+      if (runaway) { /* it would be the same on the next ones: stop here */
+        out->databases = k + 1;
+        break;
+      }
       continue;
     }
     ran++;
@@ -284,6 +290,11 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
       continue;
     }
     sqlsim_exec(sl->db, ptext, &p);
+    pred_s += p.total_s;
+    /* a prediction past its limits, or past the time limit over all databases
+     * together, is not run on the next ones: one pair costs about two
+     * limits at most, however many databases */
+    int stop = p.status == SQLSIM_EXEC_TIMEOUT || p.status == SQLSIM_EXEC_TOO_BIG || pred_s > x->o.timeout_s;
     int ok = p.status == SQLSIM_EXEC_OK && (bird ? sqlsim_ex_bird(&g, &p) : sqlsim_ex_spider(&g, &p, ordered));
     int set_aside = 0;
     if (!ok && p.status == SQLSIM_EXEC_OK) {
@@ -311,6 +322,13 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     sqlsim_result_free(&g);
     sqlsim_result_free(&p);
     out->exec_s += now_s() - t1;
+    if (stop && k + 1 < x->o.databases) {
+      out->databases = k + 1;
+      if (!out->why[0])
+        snprintf(out->why, sizeof out->why, "stopped after database %d: the prediction ran %.1f s, over the %g s limit "
+                 "for all databases together", k + 1, pred_s, x->o.timeout_s);
+      break;
+    }
   }
   if (!rc) {
     if (out->informative) {

@@ -95,6 +95,28 @@ while IFS=$'\t' read -r want sql; do
   sql_case "sql $n" "$want" "$sql"
 done <"$CASES"
 
+# The same predictions through synthetic execution (databases generated from
+# the schema of $DB, filled by sqlsim, then the prediction run under the same
+# rules): in one eval run, each item scored as failing, the whole run bounded by
+# 2.5 s an item (a prediction past its limits is not run on the next generated
+# database), and $DB untouched (checked at the end with the others).
+grep -v '^#' "$CASES" | grep -v '^$' | cut -f2- >synth_pred.sql
+nsynth=$(wc -l <synth_pred.sql)
+yes 'SELECT count(*) FROM t' | head -n "$nsynth" >synth_gold.sql
+run out/stdout out/stderr "$SQLSIM" eval --metrics synth --sqlite "$DB" --gold synth_gold.sql --pred synth_pred.sql \
+  --per-item out/synth.jsonl
+if [ "$CODE" != 0 ]; then
+  fail "synth: exit $CODE: $(head -c 300 out/stderr)"
+elif [ "$(grep -c '"synth_pass":false' out/synth.jsonl)" != "$nsynth" ]; then
+  fail "synth: not every hostile prediction failed: $(grep -v '"synth_pass":false' out/synth.jsonl | head -c 300)"
+elif ! awk -v w="$WALL" -v n="$nsynth" 'BEGIN { exit !(w <= 2.5 * n) }'; then
+  fail "synth: $nsynth items took ${WALL} s (limit 2.5 s an item)"
+elif [ "$RSS" -ge 1048576 ]; then
+  fail "synth: peak RSS ${RSS} KB (limit 1 GB)"
+else
+  echo "ok   synth: $nsynth hostile predictions on generated databases (${WALL} s, $((RSS / 1024)) MB), all failing"
+fi
+
 # Case 2: 32,768 nested parentheses (a 16-bit depth wraps); case 3: a 100,000-term
 # chain (stack depth in libpg_query); case 4: a 100,000-term comparison chain
 # (quadratic planning); and neighbours of each.

@@ -28,6 +28,7 @@
 typedef struct eq_ctx {
   sqlsim_query *q;
   sqlsim_arena *a;
+  unsigned flags; /* SQLSIM_EQUIV_* */
 } eq_ctx;
 
 static sqlsim_node *mk(eq_ctx *c, int kind, int op, int nkids) {
@@ -91,6 +92,208 @@ static int column_integer(eq_ctx *c, const sqlsim_node *col) {
   return t && strcasestr(t, "int") != NULL;
 }
 
+/* SQLite's affinity of a declared type is TEXT (rule 2 of "Determination of
+ * column affinity"): a number compared with such a column is compared as text. */
+static int column_text(eq_ctx *c, const sqlsim_node *col) {
+  if (!c->q->schema || col->kind != SQLSIM_N_COLUMN || col->column < 0) return 0;
+  const char *t = c->q->schema->columns[col->column].type;
+  if (!t || strcasestr(t, "int")) return 0;
+  return strcasestr(t, "char") || strcasestr(t, "clob") || strcasestr(t, "text");
+}
+
+static int is_comparison(int op) { return op >= SQLSIM_OP_EQ && op <= SQLSIM_OP_GE; }
+
+/* Same expression: kind, operator, flags that change meaning, text, resolved
+ * column, children. */
+static int tree_eq(const sqlsim_node *a, const sqlsim_node *b) {
+  if (a == b) return 1;
+  if (!a || !b || a->kind != b->kind || a->op != b->op || a->nkids != b->nkids) return 0;
+  uint32_t m = SQLSIM_F_DISTINCT | SQLSIM_F_NOT | SQLSIM_F_ALL | SQLSIM_F_STAR | SQLSIM_F_FILTER;
+  if ((a->flags & m) != (b->flags & m)) return 0;
+  if (a->kind == SQLSIM_N_COLUMN && a->column >= 0) {
+    if (a->column != b->column || a->source != b->source) return 0;
+  } else if ((a->text || b->text) && (!a->text || !b->text || strcmp(a->text, b->text))) {
+    return 0;
+  }
+  for (uint32_t i = 0; i < a->nkids; i++)
+    if (!tree_eq(a->kids[i], b->kids[i])) return 0;
+  return 1;
+}
+
+static int is_aggregate_name(const char *t) {
+  static const char *aggs[] = {"count", "sum", "avg", "min", "max", "total", "group_concat", NULL};
+  for (int i = 0; t && aggs[i]; i++)
+    if (!strcmp(t, aggs[i])) return 1;
+  return 0;
+}
+
+static int is_int_const(const sqlsim_node *n, const char *v) {
+  return n && n->kind == SQLSIM_N_CONST && n->op == SQLSIM_CONST_INT && !strcmp(n->text, v);
+}
+
+static int is_null_const(const sqlsim_node *n) {
+  return !n || (n->kind == SQLSIM_N_CONST && n->op == SQLSIM_CONST_NULL);
+}
+
+/* Does the condition hold only where col is not NULL (col compared with
+ * something, alone or in an AND)? */
+static int cond_needs(const sqlsim_node *cond, const sqlsim_node *col) {
+  if (!cond) return 0;
+  if (cond->kind == SQLSIM_N_AND) {
+    for (uint32_t i = 0; i < cond->nkids; i++)
+      if (cond_needs(cond->kids[i], col)) return 1;
+    return 0;
+  }
+  if (cond->kind == SQLSIM_N_BINOP && cond->nkids >= 2 && cond->op != SQLSIM_OP_IS && cond->op != SQLSIM_OP_ISNOT &&
+      (is_comparison(cond->op) || (cond->op >= SQLSIM_OP_LIKE && cond->op <= SQLSIM_OP_NOTREGEXP)))
+    return tree_eq(cond->kids[0], col) || tree_eq(cond->kids[1], col);
+  if (cond->kind == SQLSIM_N_ISNULL && cond->op == SQLSIM_NOTNULL) return tree_eq(cond->kids[0], col);
+  return 0;
+}
+
+/* A value that is never NULL where cond holds. */
+static int non_null_under(eq_ctx *c, const sqlsim_node *v, const sqlsim_node *cond) {
+  if (!v) return 0;
+  if (v->kind == SQLSIM_N_CONST) return v->op != SQLSIM_CONST_NULL;
+  if (v->kind == SQLSIM_N_COLUMN) {
+    if (c->q->schema && v->column >= 0) {
+      const sqlsim_column *sc = &c->q->schema->columns[v->column];
+      if (sc->notnull || (sc->pk && sc->unique)) return 1;
+    }
+    return cond_needs(cond, v);
+  }
+  return 0;
+}
+
+/* A truth value (0/1, or NULL), as SUM(x = 1) counts. */
+static int is_boolean(const sqlsim_node *n) {
+  if (!n) return 0;
+  switch (n->kind) {
+  case SQLSIM_N_BINOP:
+    return is_comparison(n->op) || (n->op >= SQLSIM_OP_LIKE && n->op <= SQLSIM_OP_NOTREGEXP) ||
+           n->op == SQLSIM_OP_IS || n->op == SQLSIM_OP_ISNOT;
+  case SQLSIM_N_AND: case SQLSIM_N_OR: case SQLSIM_N_NOT: case SQLSIM_N_ISNULL: case SQLSIM_N_IN:
+  case SQLSIM_N_BETWEEN:
+    return 1;
+  case SQLSIM_N_SUBLINK: return n->op == SQLSIM_SUB_EXISTS || n->op == SQLSIM_SUB_IN;
+  default: return 0;
+  }
+}
+
+/* The condition c of a conditional value "CASE WHEN c THEN a ELSE b END" or
+ * "IIF(c, a, b)" (one WHEN, no operand); *then and *els its two values
+ * (*els NULL when absent). */
+static const sqlsim_node *conditional(const sqlsim_node *x, const sqlsim_node **then, const sqlsim_node **els) {
+  if (x && x->kind == SQLSIM_N_CASE && x->nkids == 3 && !x->kids[0] && x->kids[2] && x->kids[2]->kind == SQLSIM_N_WHEN) {
+    *then = x->kids[2]->kids[1];
+    *els = x->kids[1];
+    return x->kids[2]->kids[0];
+  }
+  if (x && x->kind == SQLSIM_N_FUNC && x->text && !strcmp(x->text, "iif") && x->kids[0] && x->kids[0]->nkids == 3 &&
+      !(x->flags & SQLSIM_F_DISTINCT)) {
+    *then = x->kids[0]->kids[1];
+    *els = x->kids[0]->kids[2];
+    return x->kids[0]->kids[0];
+  }
+  return NULL;
+}
+
+/* n becomes COUNT(*) FILTER (WHERE cond): the one form of a conditional count. */
+static void make_count_if(eq_ctx *c, sqlsim_node *n, sqlsim_node *cond) {
+  n->text = "count";
+  n->flags = (n->flags & ~(uint32_t)SQLSIM_F_DISTINCT) | SQLSIM_F_STAR | SQLSIM_F_FILTER;
+  if (n->nkids < 3) {
+    sqlsim_node **k = sqlsim_arena_alloc(c->a, sizeof *k * 3);
+    k[0] = n->nkids ? n->kids[0] : NULL;
+    k[1] = k[2] = NULL;
+    n->kids = k;
+    n->nkids = 3;
+  }
+  if (!n->kids[0]) n->kids[0] = mk(c, SQLSIM_N_LIST, 0, 0);
+  n->kids[0]->nkids = 0;
+  n->kids[1] = cond;
+}
+
+/* Conditional counts made one (docs/error-categories.md, "Equivalent forms"):
+ * SUM(CASE WHEN c THEN 1 ELSE 0 END), SUM(IIF(c, 1, 0)) and SUM(c) for a truth
+ * value c count the rows where c holds, as COUNT(CASE WHEN c THEN v END) and
+ * COUNT(IIF(c, v, NULL)) do for a v that is not NULL there; all become
+ * COUNT(*) FILTER (WHERE c). (The SUM forms give NULL, not 0, over no rows at
+ * all.) */
+static void conditional_count(eq_ctx *c, sqlsim_node *n) {
+  if (n->flags & (SQLSIM_F_DISTINCT | SQLSIM_F_STAR | SQLSIM_F_FILTER)) return;
+  if (n->nkids > 2 && n->kids[2]) return; /* a window */
+  if (!n->kids[0] || n->kids[0]->nkids != 1) return;
+  sqlsim_node *arg = n->kids[0]->kids[0];
+  const sqlsim_node *then = NULL, *els = NULL;
+  const sqlsim_node *cond = conditional(arg, &then, &els);
+  if (!strcmp(n->text, "sum")) {
+    if (cond && is_int_const(then, "1") && is_int_const(els, "0")) make_count_if(c, n, (sqlsim_node *)cond);
+    else if (!cond && is_boolean(arg)) make_count_if(c, n, arg);
+  } else if (!strcmp(n->text, "count")) {
+    if (cond && is_null_const(els) && non_null_under(c, then, cond)) make_count_if(c, n, (sqlsim_node *)cond);
+  }
+}
+
+/* CAST(SUM(x) AS REAL) / COUNT(x) is AVG(x) (COUNT(*) when x is never NULL):
+ * both skip NULLs and divide as reals. */
+static void average(eq_ctx *c, sqlsim_node *n) {
+  if (n->nkids != 2) return;
+  sqlsim_node *l = n->kids[0], *r = n->kids[1];
+  if (!l || l->kind != SQLSIM_N_CAST || !l->text || !l->kids[0]) return;
+  const char *t = l->text;
+  if (!(strcasestr(t, "real") || strcasestr(t, "float") || strcasestr(t, "double"))) return;
+  sqlsim_node *sum = l->kids[0];
+  if (sum->kind != SQLSIM_N_FUNC || strcmp(sum->text, "sum") || (sum->flags & (SQLSIM_F_DISTINCT | SQLSIM_F_FILTER)) ||
+      !sum->kids[0] || sum->kids[0]->nkids != 1 || (sum->nkids > 2 && sum->kids[2]))
+    return;
+  if (!r || r->kind != SQLSIM_N_FUNC || strcmp(r->text, "count") || (r->flags & (SQLSIM_F_DISTINCT | SQLSIM_F_FILTER)) ||
+      (r->nkids > 2 && r->kids[2]))
+    return;
+  const sqlsim_node *x = sum->kids[0]->kids[0];
+  int same = (r->flags & SQLSIM_F_STAR) ? non_null_under(c, x, NULL)
+                                        : (r->kids[0] && r->kids[0]->nkids == 1 && tree_eq(r->kids[0]->kids[0], x));
+  if (!same) return;
+  int32_t start = n->start, end = n->end;
+  *n = *sum;
+  n->text = "avg";
+  n->start = start;
+  n->end = end;
+}
+
+/* CURRENT_DATE, CURRENT_TIME, CURRENT_TIMESTAMP are date('now'), time('now'),
+ * datetime('now') in SQLite. */
+static void current_time(eq_ctx *c, sqlsim_node *n) {
+  static const char *kw[][2] = {{"current_date", "date"}, {"current_time", "time"}, {"current_timestamp", "datetime"}};
+  for (int i = 0; i < 3; i++)
+    if (!strcmp(n->text, kw[i][0])) {
+      sqlsim_node *now = mk(c, SQLSIM_N_CONST, SQLSIM_CONST_STRING, 0);
+      now->text = "now";
+      sqlsim_node *args = mk(c, SQLSIM_N_LIST, 0, 1);
+      args->kids[0] = now;
+      n->text = kw[i][1];
+      n->aux = 0;
+      if (n->nkids < 1) {
+        n->kids = sqlsim_arena_alloc(c->a, sizeof *n->kids);
+        n->nkids = 1;
+      }
+      n->kids[0] = args;
+      return;
+    }
+}
+
+/* A REAL literal with an integral value (29.00) written as the integer (29):
+ * the same number wherever it is compared numerically. */
+static void integral_literal(eq_ctx *c, sqlsim_node *k) {
+  if (!k || k->kind != SQLSIM_N_CONST || k->op != SQLSIM_CONST_FLOAT) return;
+  char *end;
+  errno = 0;
+  double v = strtod(k->text, &end);
+  if (errno || *end || v != (double)(long long)v || v > 9007199254740992.0 || v < -9007199254740992.0) return;
+  k->op = SQLSIM_CONST_INT;
+  k->text = sqlsim_arena_printf(c->a, "%lld", (long long)v);
+}
+
 static int negate(int op) {
   switch (op) {
   case SQLSIM_OP_EQ: return SQLSIM_OP_NE;
@@ -105,6 +308,12 @@ static int negate(int op) {
   case SQLSIM_OP_NOTGLOB: return SQLSIM_OP_GLOB;
   default: return -1;
   }
+}
+
+static void drop_distinct(sqlsim_node *sel) {
+  if (sel && sel->kind == SQLSIM_N_SELECT && sel->op == SQLSIM_SET_NONE && !sel->kids[SQLSIM_SEL_LIMIT] &&
+      !sel->kids[SQLSIM_SEL_OFFSET])
+    sel->flags &= ~(uint32_t)SQLSIM_F_DISTINCT;
 }
 
 static int drop_order(sqlsim_node *sel) {
@@ -127,9 +336,20 @@ static int equiv_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     drop_order(n->kids[0]);
     break;
   case SQLSIM_N_SUBLINK:
-    if (n->op == SQLSIM_SUB_IN || n->op == SQLSIM_SUB_EXISTS) drop_order(n->kids[1]);
+    if (n->op == SQLSIM_SUB_IN || n->op == SQLSIM_SUB_EXISTS) {
+      drop_order(n->kids[1]);
+      drop_distinct(n->kids[1]); /* membership and existence ignore duplicates */
+    }
+    break;
+  case SQLSIM_N_TARGET:
+    integral_literal(c, n->kids[0]); /* a value compared as a number by both benchmarks */
     break;
   case SQLSIM_N_FUNC:
+    if (n->aux == 1) {
+      current_time(c, n);
+      break;
+    }
+    conditional_count(c, n);
     if (!strcmp(n->text, "count") && !(n->flags & (SQLSIM_F_DISTINCT | SQLSIM_F_STAR)) && n->kids[0] &&
         n->kids[0]->nkids == 1) {
       const sqlsim_node *arg = n->kids[0]->kids[0];
@@ -168,6 +388,12 @@ static int equiv_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     break;
   }
   case SQLSIM_N_BINOP:
+    if (n->op == SQLSIM_OP_DIV) average(c, n);
+    if (n->kind == SQLSIM_N_BINOP && is_comparison(n->op) && n->nkids == 2) {
+      if (!column_text(c, n->kids[0])) integral_literal(c, n->kids[1]);
+      if (!column_text(c, n->kids[1])) integral_literal(c, n->kids[0]);
+    }
+    if (n->kind != SQLSIM_N_BINOP) break;
     /* a >= c  ->  a > c - 1 and a <= c -> a < c + 1 on INTEGER columns (the
      * strict form is the one people write more, so evidence shows their values) */
     if ((n->op == SQLSIM_OP_GE || n->op == SQLSIM_OP_LE) && n->nkids == 2 && column_integer(c, n->kids[0]) &&
@@ -188,8 +414,311 @@ static int equiv_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
-void sqlsim_equiv_normalize(sqlsim_query *q) {
-  eq_ctx c = {q, q->arena};
+/* ---------------------------------------------------------------- query blocks */
+
+/* The conjuncts of a WHERE (an AND, or one condition) into out[]; returns how many. */
+static int conjuncts(sqlsim_node *w, sqlsim_node ***out, sqlsim_arena *a) {
+  if (!w) {
+    *out = NULL;
+    return 0;
+  }
+  if (w->kind == SQLSIM_N_AND) {
+    *out = w->kids;
+    return (int)w->nkids;
+  }
+  *out = sqlsim_arena_alloc(a, sizeof **out);
+  (*out)[0] = w;
+  return 1;
+}
+
+static sqlsim_node *and_list(eq_ctx *c, sqlsim_node **k, int n) {
+  if (n == 0) return NULL;
+  if (n == 1) return k[0];
+  sqlsim_node *x = mk(c, SQLSIM_N_AND, 0, n);
+  memcpy(x->kids, k, sizeof *k * (size_t)n);
+  return x;
+}
+
+static int in_from(const sqlsim_node *sel, const sqlsim_node *item) {
+  const sqlsim_node *f = sel->kids[SQLSIM_SEL_FROM];
+  for (uint32_t i = 0; f && i < f->nkids; i++)
+    if (f->kids[i] == item) return 1;
+  return 0;
+}
+
+/* col = col between two tables of this block's FROM: a join condition. */
+static int join_equality(const sqlsim_node *sel, const sqlsim_node *x) {
+  return x->kind == SQLSIM_N_BINOP && x->op == SQLSIM_OP_EQ && x->nkids == 2 && x->kids[0]->kind == SQLSIM_N_COLUMN &&
+         x->kids[1]->kind == SQLSIM_N_COLUMN && x->kids[0]->column >= 0 && x->kids[1]->column >= 0 &&
+         x->kids[0]->source != x->kids[1]->source && x->kids[0]->source && x->kids[1]->source &&
+         x->kids[0]->source->kind == SQLSIM_N_TABLE && x->kids[1]->source->kind == SQLSIM_N_TABLE &&
+         in_from(sel, x->kids[0]->source) && in_from(sel, x->kids[1]->source);
+}
+
+typedef struct find_ctx {
+  int found;
+  int aggregates, columns;
+} find_ctx;
+
+static int find_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  find_ctx *f = ctx;
+  if (n->kind == SQLSIM_N_SELECT) return SQLSIM_WALK_PRUNE;
+  if (n->kind == SQLSIM_N_COLUMN && (n->flags & SQLSIM_F_OUTER)) f->found = 1;
+  if (n->kind == SQLSIM_N_FUNC && (is_aggregate_name(n->text) || (n->nkids > 2 && n->kids[2]))) {
+    f->aggregates++;
+    return SQLSIM_WALK_PRUNE;
+  }
+  if (n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR) f->columns++;
+  return SQLSIM_WALK_CONTINUE;
+}
+
+/* Counts in a block's own expressions (not its subqueries): aggregates or
+ * windows, columns outside them, correlated columns. */
+static find_ctx scan(sqlsim_node *n) {
+  find_ctx f = {0, 0, 0};
+  if (n) sqlsim_walk(n, find_pre, NULL, &f);
+  return f;
+}
+
+static int correlated_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  if (n->kind == SQLSIM_N_COLUMN && (n->flags & SQLSIM_F_OUTER)) {
+    *(int *)ctx = 1;
+    return SQLSIM_WALK_ABORT;
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+static int correlated(sqlsim_node *sel) {
+  int found = 0;
+  sqlsim_walk(sel, correlated_pre, NULL, &found);
+  return found;
+}
+
+static int plain_block(const sqlsim_node *s) {
+  return s && s->kind == SQLSIM_N_SELECT && s->op == SQLSIM_SET_NONE && !s->kids[SQLSIM_SEL_WITH] &&
+         !s->kids[SQLSIM_SEL_GROUP] && !s->kids[SQLSIM_SEL_HAVING] && !s->kids[SQLSIM_SEL_LIMIT] &&
+         !s->kids[SQLSIM_SEL_OFFSET] && !s->kids[SQLSIM_SEL_VALUES] && !s->kids[SQLSIM_SEL_WINDOW];
+}
+
+/* x IN (SELECT t.y FROM t WHERE c), uncorrelated, becomes a join: t in FROM,
+ * x = t.y AND c in WHERE. The same rows when y is unique in t (each row meets
+ * at most one t row); under set comparison (sets: the block's duplicates do
+ * not count) also when it is not, if the block has no aggregate and no LIMIT. */
+static void semijoins(eq_ctx *c, sqlsim_node *sel, int sets) {
+  sqlsim_node *from = sel->kids[SQLSIM_SEL_FROM];
+  if (sel->op != SQLSIM_SET_NONE || !from || !sel->kids[SQLSIM_SEL_WHERE]) return;
+  int dup_ok = sets && !sel->kids[SQLSIM_SEL_LIMIT] && !sel->kids[SQLSIM_SEL_OFFSET] && !sel->kids[SQLSIM_SEL_HAVING] &&
+               !scan(sel->kids[SQLSIM_SEL_TARGETS]).aggregates && !scan(sel->kids[SQLSIM_SEL_ORDER]).aggregates;
+  sqlsim_node **k;
+  int n = conjuncts(sel->kids[SQLSIM_SEL_WHERE], &k, c->a);
+  int cap = 0, m = 0, changed = 0;
+  sqlsim_node **out = NULL;
+  for (int i = 0; i < n; i++) {
+    sqlsim_node *x = k[i], *s = x->kind == SQLSIM_N_SUBLINK ? x->kids[1] : NULL;
+    sqlsim_node *t = NULL, *y = NULL;
+    if (x->op == SQLSIM_SUB_IN && !(x->flags & SQLSIM_F_NOT) && x->kids[0] && x->kids[0]->kind != SQLSIM_N_ROW &&
+        plain_block(s) && s->kids[SQLSIM_SEL_FROM] && s->kids[SQLSIM_SEL_FROM]->nkids == 1 &&
+        s->kids[SQLSIM_SEL_TARGETS] && s->kids[SQLSIM_SEL_TARGETS]->nkids == 1 && !correlated(s)) {
+      t = s->kids[SQLSIM_SEL_FROM]->kids[0];
+      y = s->kids[SQLSIM_SEL_TARGETS]->kids[0]->kids[0];
+    }
+    int ok = t && t->kind == SQLSIM_N_TABLE && !(t->flags & SQLSIM_F_CTEREF) && y && y->kind == SQLSIM_N_COLUMN &&
+             y->source == t && y->column >= 0 && c->q->schema && (c->q->schema->columns[y->column].unique || dup_ok);
+    if (!ok) {
+      out = arena_array_grow(c->a, out, m, &cap, sizeof *out, 16);
+      out[m++] = x;
+      continue;
+    }
+    sqlsim_node *eq = mk(c, SQLSIM_N_BINOP, SQLSIM_OP_EQ, 2);
+    eq->kids[0] = x->kids[0];
+    eq->kids[1] = y;
+    eq->start = x->start;
+    eq->end = x->end;
+    out = arena_array_grow(c->a, out, m, &cap, sizeof *out, 16);
+    out[m++] = eq;
+    sqlsim_node **ik;
+    int ni = conjuncts(s->kids[SQLSIM_SEL_WHERE], &ik, c->a);
+    for (int j = 0; j < ni; j++) {
+      out = arena_array_grow(c->a, out, m, &cap, sizeof *out, 16);
+      out[m++] = ik[j];
+    }
+    sqlsim_node **items = sqlsim_arena_alloc(c->a, sizeof *items * (from->nkids + 1));
+    memcpy(items, from->kids, sizeof *items * from->nkids);
+    items[from->nkids] = t;
+    from->kids = items;
+    from->nkids++;
+    changed = 1;
+  }
+  if (changed) sel->kids[SQLSIM_SEL_WHERE] = and_list(c, out, m);
+}
+
+/* ---- a.k and b.k are one value where the block joins on a.k = b.k */
+
+typedef struct colclass {
+  const sqlsim_node *member[16];
+  int n;
+} colclass;
+
+typedef struct classes_ctx {
+  colclass *cls;
+  int ncls;
+} classes_ctx;
+
+static int class_of(const classes_ctx *k, const sqlsim_node *col) {
+  for (int i = 0; i < k->ncls; i++)
+    for (int j = 0; j < k->cls[i].n; j++)
+      if (k->cls[i].member[j]->source == col->source && k->cls[i].member[j]->column == col->column) return i;
+  return -1;
+}
+
+/* The member every column of the class is written as: the lowest schema
+ * column (both queries read the same schema, so both choose it). */
+static const sqlsim_node *representative(const colclass *cl) {
+  const sqlsim_node *r = cl->member[0];
+  for (int j = 1; j < cl->n; j++)
+    if (cl->member[j]->column < r->column) r = cl->member[j];
+  return r;
+}
+
+static int replace_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  classes_ctx *k = ctx;
+  if (n->kind == SQLSIM_N_SELECT) return SQLSIM_WALK_PRUNE;
+  if (n->kind == SQLSIM_N_COLUMN && n->column >= 0 && n->source) {
+    int i = class_of(k, n);
+    if (i >= 0) {
+      const sqlsim_node *r = representative(&k->cls[i]);
+      n->table = r->table;
+      n->column = r->column;
+      n->source = r->source;
+      n->text = r->text;
+      n->raw = r->raw;
+      n->alias = r->alias;
+    }
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+static void column_classes(eq_ctx *c, sqlsim_node *sel) {
+  if (sel->op != SQLSIM_SET_NONE || !sel->kids[SQLSIM_SEL_WHERE]) return;
+  sqlsim_node **k;
+  int n = conjuncts(sel->kids[SQLSIM_SEL_WHERE], &k, c->a);
+  colclass cls[8];
+  classes_ctx cc = {cls, 0};
+  for (int i = 0; i < n; i++) {
+    if (!join_equality(sel, k[i])) continue;
+    const sqlsim_node *a = k[i]->kids[0], *b = k[i]->kids[1];
+    int ia = class_of(&cc, a), ib = class_of(&cc, b);
+    if (ia < 0 && ib < 0) {
+      if (cc.ncls == 8) continue;
+      cls[cc.ncls].n = 0;
+      ia = cc.ncls++;
+    }
+    if (ia < 0) ia = ib;
+    else if (ib >= 0 && ib != ia) { /* two classes meet: merge */
+      for (int j = 0; j < cls[ib].n && cls[ia].n < 16; j++) cls[ia].member[cls[ia].n++] = cls[ib].member[j];
+      cls[ib] = cls[--cc.ncls];
+      if (ia == cc.ncls) ia = ib;
+    }
+    if (class_of(&cc, a) < 0 && cls[ia].n < 16) cls[ia].member[cls[ia].n++] = a;
+    if (class_of(&cc, b) < 0 && cls[ia].n < 16) cls[ia].member[cls[ia].n++] = b;
+  }
+  /* a class holding one schema column twice (a self-join on it) has no
+   * representative both queries would agree on */
+  for (int i = 0; i < cc.ncls; i++)
+    for (int x = 0; x < cls[i].n; x++)
+      for (int y = x + 1; y < cls[i].n; y++)
+        if (cls[i].member[x]->column == cls[i].member[y]->column) cls[i].n = 0;
+  int any = 0;
+  for (int i = 0; i < cc.ncls; i++) any |= cls[i].n > 1;
+  if (!any) return;
+  static const int slots[] = {SQLSIM_SEL_TARGETS, SQLSIM_SEL_GROUP, SQLSIM_SEL_HAVING, SQLSIM_SEL_ORDER};
+  for (size_t s = 0; s < sizeof slots / sizeof slots[0]; s++)
+    if (sel->kids[slots[s]]) sqlsim_walk(sel->kids[slots[s]], replace_pre, NULL, &cc);
+  for (int i = 0; i < n; i++)
+    if (!join_equality(sel, k[i])) sqlsim_walk(k[i], replace_pre, NULL, &cc);
+}
+
+/* SELECT COUNT(*) ... WHERE c (one count, nothing else read, no grouping) is
+ * SELECT COUNT(*) FILTER (WHERE c): the conditional count's form. Join
+ * conditions stay in WHERE. */
+static int only_count_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  sqlsim_node **found = ctx;
+  if (n->kind == SQLSIM_N_SELECT || n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR ||
+      n->kind == SQLSIM_N_SUBLINK) {
+    found[1] = n; /* something else read */
+    return SQLSIM_WALK_ABORT;
+  }
+  if (n->kind == SQLSIM_N_FUNC && (is_aggregate_name(n->text) || (n->nkids > 2 && n->kids[2]))) {
+    if (found[0] || strcmp(n->text, "count") || !(n->flags & SQLSIM_F_STAR) || (n->nkids > 2 && n->kids[2])) {
+      found[1] = n;
+      return SQLSIM_WALK_ABORT;
+    }
+    found[0] = n;
+    return SQLSIM_WALK_PRUNE;
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+static void count_where(eq_ctx *c, sqlsim_node *sel) {
+  if (sel->op != SQLSIM_SET_NONE || !sel->kids[SQLSIM_SEL_WHERE] || !sel->kids[SQLSIM_SEL_TARGETS] ||
+      sel->kids[SQLSIM_SEL_GROUP] || sel->kids[SQLSIM_SEL_HAVING] || sel->kids[SQLSIM_SEL_ORDER] ||
+      sel->kids[SQLSIM_SEL_OFFSET] || sel->kids[SQLSIM_SEL_WINDOW] || sel->kids[SQLSIM_SEL_VALUES])
+    return;
+  const sqlsim_node *lim = sel->kids[SQLSIM_SEL_LIMIT];
+  if (lim && !(lim->kind == SQLSIM_N_CONST && lim->op == SQLSIM_CONST_INT && lim->text[0] != '-' && strcmp(lim->text, "0")))
+    return;
+  sqlsim_node *found[2] = {NULL, NULL};
+  sqlsim_walk(sel->kids[SQLSIM_SEL_TARGETS], only_count_pre, NULL, found);
+  if (!found[0] || found[1]) return;
+  sqlsim_node **k;
+  int n = conjuncts(sel->kids[SQLSIM_SEL_WHERE], &k, c->a);
+  sqlsim_node **keep = sqlsim_arena_alloc(c->a, sizeof *keep * (size_t)n);
+  sqlsim_node **move = sqlsim_arena_alloc(c->a, sizeof *move * (size_t)(n + 1));
+  int nk = 0, nm = 0;
+  for (int i = 0; i < n; i++) {
+    if (join_equality(sel, k[i])) keep[nk++] = k[i];
+    else move[nm++] = k[i];
+  }
+  if (!nm) return;
+  sqlsim_node *cnt = found[0];
+  if (cnt->nkids > 1 && cnt->kids[1]) move[nm++] = cnt->kids[1];
+  make_count_if(c, cnt, and_list(c, move, nm));
+  sel->kids[SQLSIM_SEL_WHERE] = and_list(c, keep, nk);
+}
+
+/* Each block after its subqueries; sets: the block's duplicates cannot show
+ * (the top of a set-compared query, the inside of IN/EXISTS, a UNION side). */
+static void blocks(eq_ctx *c, sqlsim_node *n, int sets, int depth) {
+  if (!n || depth > 200) return;
+  for (uint32_t i = 0; i < n->nkids; i++) {
+    sqlsim_node *k = n->kids[i];
+    if (!k) continue;
+    int ks = 0;
+    if (n->kind == SQLSIM_N_SUBLINK && (n->op == SQLSIM_SUB_IN || n->op == SQLSIM_SUB_EXISTS) && i == 1) ks = 1;
+    else if (n->kind == SQLSIM_N_SELECT && n->op != SQLSIM_SET_NONE && !(n->flags & SQLSIM_F_ALL) &&
+             (i == SQLSIM_SEL_LARG || i == SQLSIM_SEL_RARG))
+      ks = 1;
+    blocks(c, k, ks, depth + 1);
+  }
+  if (n->kind != SQLSIM_N_SELECT) return;
+  semijoins(c, n, sets);
+  column_classes(c, n);
+  count_where(c, n);
+}
+
+void sqlsim_equiv_normalize_as(sqlsim_query *q, unsigned flags) {
+  eq_ctx c = {q, q->arena, flags};
   sqlsim_walk(q->root, NULL, equiv_post, &c);
+  sqlsim_node *root = q->root;
+  int sets = (flags & SQLSIM_EQUIV_SETS) != 0;
+  blocks(&c, root, sets, 0);
+  /* the top block's DISTINCT, where the comparison ignores duplicates */
+  if (flags & (SQLSIM_EQUIV_SETS | SQLSIM_EQUIV_NO_DISTINCT)) drop_distinct(root);
   normalize_reorder(q);
 }
+
+void sqlsim_equiv_normalize(sqlsim_query *q) { sqlsim_equiv_normalize_as(q, 0); }

@@ -403,6 +403,13 @@ static sqlsim_db *worker_db(sqlsim_evaluator *ev, worker *w, const char *path, c
 static int same_key(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
 
 /* Prepares a gold query for every metric the evaluator computes. */
+/* The comparison the equivalent forms must hold under: BIRD's sets, or
+ * Spider's rows with DISTINCT dropped (unless --keep-distinct). */
+static unsigned equiv_flags(const sqlsim_evaluator *ev) {
+  if (ev->cfg.bird_semantics) return SQLSIM_EQUIV_SETS;
+  return ev->cfg.keep_distinct ? 0 : SQLSIM_EQUIV_NO_DISTINCT;
+}
+
 static void gold_prepare(sqlsim_evaluator *ev, worker *w, gold_prep *g, const char *sql, const char *db_id) {
   unsigned m = ev->cfg.metrics;
   g->sql = strdup(sql);
@@ -426,7 +433,7 @@ static void gold_prepare(sqlsim_evaluator *ev, worker *w, gold_prep *g, const ch
       sqlsim_query_free(g->tree);
       g->tree = NULL;
     } else {
-      sqlsim_equiv_normalize(g->tree_eq);
+      sqlsim_equiv_normalize_as(g->tree_eq, equiv_flags(ev));
     }
   }
   if (m & SQLSIM_M_DB) {
@@ -554,7 +561,7 @@ static void score_structure(sqlsim_evaluator *ev, const gold_prep *g, sqlsim_que
     r->bis = d->bis;
     sqlsim_diff_free(d);
   }
-  sqlsim_equiv_normalize(q);
+  sqlsim_equiv_normalize_as(q, equiv_flags(ev));
   if (sqlsim_diff_trees(g->tree_eq->root, q->root, &d, &err) == 0) {
     r->score = d->score;
     if (cats) {
@@ -706,12 +713,13 @@ static const char *first_evidence(const sqlsim_categories *c) {
 
 static void set_only(sqlsim_record *r, int cat, const char *ev) {
   r->cats.mask = 1u << cat;
+  r->cats.secondary = 0;
   memset(r->cats.evidence, 0, sizeof r->cats.evidence);
   r->cats.evidence[cat] = ev;
 }
 
 /* Structural categories and execution facts become the final categories. */
-static void finalize_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
+static void combine_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
   sqlsim_categories *k = &r->cats;
   sqlsim_arena *a = rec_arena(r);
   if (r->gold_err[0] && !r->has_bis) {
@@ -773,6 +781,11 @@ static void finalize_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
     k->evidence[SQLSIM_CAT_OTHER] = sqlsim_arena_printf(
         a, "results differ (%ld vs %ld rows) with no structural difference found", r->pred_rows, r->gold_rows);
   }
+}
+
+static void finalize_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
+  combine_categories(ev, r);
+  sqlsim_categories_rank(&r->cats);
 }
 
 /* Everything but timing, for one pair, on a worker. */

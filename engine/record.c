@@ -24,21 +24,20 @@ const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *
 }
 
 static void categories_json(strbuf *sb, const sqlsim_categories *k) {
+  sb_puts(sb, ",\"category\":");
+  if (k->main >= 0) sb_printf(sb, "\"%s\"", sqlsim_category_names[k->main]);
+  else sb_puts(sb, "null");
   sb_puts(sb, ",\"categories\":[");
-  int first = 1;
-  for (int i = 0; i < SQLSIM_NCAT; i++)
-    if (k->mask & (1u << i)) {
-      sb_printf(sb, "%s\"%s\"", first ? "" : ",", sqlsim_category_names[i]);
-      first = 0;
-    }
+  for (int i = 0; i < k->nranked; i++) sb_printf(sb, "%s\"%s\"", i ? "," : "", sqlsim_category_names[k->ranked[i]]);
   sb_puts(sb, "],\"evidence\":{");
-  first = 1;
-  for (int i = 0; i < SQLSIM_NCAT; i++)
-    if ((k->mask & (1u << i)) && k->evidence[i]) {
-      sb_printf(sb, "%s\"%s\":", first ? "" : ",", sqlsim_category_names[i]);
-      sb_json_str(sb, k->evidence[i]);
-      first = 0;
-    }
+  int first = 1;
+  for (int i = 0; i < k->nranked; i++) {
+    int c = k->ranked[i];
+    if (!k->evidence[c]) continue;
+    sb_printf(sb, "%s\"%s\":", first ? "" : ",", sqlsim_category_names[c]);
+    sb_json_str(sb, k->evidence[c]);
+    first = 0;
+  }
   sb_puts(sb, "}");
 }
 

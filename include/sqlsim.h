@@ -719,6 +719,12 @@ void sqlsim_diff_free(sqlsim_diff *d);
  * COUNT(*), BETWEEN and its two comparisons, NOT (a = b) and a <> b, ...).
  * Modifies the tree in place (diff/equiv.c). */
 void sqlsim_equiv_normalize(sqlsim_query *q);
+/* The same under a comparison of results: SQLSIM_EQUIV_SETS when rows are
+ * compared as sets (BIRD's EX: duplicates never count, so IN-subqueries may
+ * become joins and the top DISTINCT goes), SQLSIM_EQUIV_NO_DISTINCT when the
+ * comparison drops DISTINCT (Spider's EX without --keep-distinct). */
+enum { SQLSIM_EQUIV_SETS = 1u << 0, SQLSIM_EQUIV_NO_DISTINCT = 1u << 1 };
+void sqlsim_equiv_normalize_as(sqlsim_query *q, unsigned flags);
 
 /* Both scores for one pair, parsing as needed: returns 0, or a negative code
  * when the gold cannot be parsed; an unparseable prediction gives bis = score
@@ -744,7 +750,19 @@ extern const char *const sqlsim_category_names[SQLSIM_NCAT];
 typedef struct sqlsim_categories {
   uint32_t mask;                         /* 1 << SQLSIM_CAT_* */
   const char *evidence[SQLSIM_NCAT];     /* what shows it (arena strings), per category */
+  uint32_t secondary;                    /* categories that follow from another one found
+                                            (a join condition that goes with a changed table) */
+  int main;                              /* the category a person names first; -1 none */
+  int nranked;                           /* the categories of mask, main first */
+  signed char ranked[SQLSIM_NCAT];
 } sqlsim_categories;
+
+/* Ranks the categories of c->mask (fills main, ranked, nranked): the errors
+ * that stop a query first (unparseable, dialect, execution), then where the
+ * rows come from and what is returned, then which rows, then their order,
+ * then the form (nesting); categories in c->secondary after all others.
+ * docs/error-categories.md, "The main category". */
+void sqlsim_categories_rank(sqlsim_categories *c);
 
 /* Structural categories from an edit script (a diff of equivalence-normalized
  * trees): each edit that counts, by where it is and what it changes. Evidence

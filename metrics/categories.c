@@ -8,6 +8,7 @@
  * categories (correct, execution error, empty result, dialect error) are the
  * caller's, who has the results. */
 #include "core.h"
+#include "diff/diff.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -66,8 +67,12 @@ static int is_join_condition(const sqlsim_node *n) {
          n->kids[0]->source != n->kids[1]->source;
 }
 
-static void add(sqlsim_categories *c, int cat, const char *evidence) {
-  if (!(c->mask & (1u << cat))) c->evidence[cat] = evidence;
+/* A category with its evidence; the evidence of every edit that shows it is
+ * kept (joined by "; ", up to about 400 bytes). */
+static void add(sqlsim_arena *a, sqlsim_categories *c, int cat, const char *evidence) {
+  if (!(c->mask & (1u << cat)) || !c->evidence[cat]) c->evidence[cat] = evidence;
+  else if (evidence && strlen(c->evidence[cat]) < 400 && !strstr(c->evidence[cat], evidence))
+    c->evidence[cat] = sqlsim_arena_printf(a, "%s; %s", c->evidence[cat], evidence);
   c->mask |= 1u << cat;
 }
 
@@ -80,37 +85,6 @@ static int changed_itself(const sqlsim_diff *d, const sqlsim_node *n, int action
   return 0;
 }
 
-/* A whole condition added or removed: a filter of rows, or of groups. */
-static int filter_category(const sqlsim_edit *e) {
-  if (e->clause == SQLSIM_SEL_HAVING) return SQLSIM_CAT_GROUP_HAVING;
-  return e->action == SQLSIM_EDIT_INSERT ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER;
-}
-
-/* Conditions added or removed (one, or an AND group of them): join conditions
- * and filters apart, counting only conditions that were themselves added or
- * removed (not ones moved from elsewhere). */
-static void conditions(const sqlsim_diff *d, const sqlsim_edit *e, const sqlsim_node *n, sqlsim_arena *a,
-                       sqlsim_categories *out) {
-  int ins = e->action == SQLSIM_EDIT_INSERT;
-  strbuf jb = {0}, fb = {0};
-  int group = n->kind == SQLSIM_N_AND;
-  for (uint32_t i = 0; i < (group ? n->nkids : 1); i++) {
-    const sqlsim_node *x = group ? n->kids[i] : n;
-    if (!changed_itself(d, x, e->action)) continue;
-    strbuf *b = is_join_condition(x) ? &jb : &fb;
-    if (b->len) sb_puts(b, " AND ");
-    sb_puts(b, sql_of(a, x));
-  }
-  const char *verb = ins ? "added" : "missing";
-  const char *cw = clause_word(e->clause);
-  if (jb.len) add(out, SQLSIM_CAT_JOIN, sqlsim_arena_printf(a, "%s %s: %s", cw, verb, jb.buf));
-  if (fb.len)
-    add(out, filter_category(e),
-        sqlsim_arena_printf(a, "%s %s: %s", cw, verb, fb.buf));
-  sb_free(&jb);
-  sb_free(&fb);
-}
-
 /* The same column name read from another table: part of a change of table. */
 static int same_column_other_table(const sqlsim_diff *d, const sqlsim_edit *e) {
   return d->table_changed && e->action == SQLSIM_EDIT_UPDATE && e->gold->kind == SQLSIM_N_COLUMN &&
@@ -118,110 +92,502 @@ static int same_column_other_table(const sqlsim_diff *d, const sqlsim_edit *e) {
          !strcasecmp(e->gold->text, e->pred->text);
 }
 
+/* ---------------------------------------------------------------- positions */
+
+static const ftree *side_tree(const sqlsim_diff *d, const sqlsim_edit *e, int *i) {
+  if (e->gold_index >= 0) {
+    *i = e->gold_index;
+    return &d->priv->g;
+  }
+  *i = e->pred_index;
+  return &d->priv->p;
+}
+
+/* The query block (SELECT) node i sits in, -1 above any. */
+static int block_of(const ftree *t, int i) {
+  for (int a = t->v[i].parent; a >= 0; a = t->v[a].parent)
+    if (t->v[a].slot < 0 && t->v[a].n->kind == SQLSIM_N_SELECT) return a;
+  return -1;
+}
+
+/* The gold block an edit's block corresponds to (for pairing a removed part
+ * with an added one): its own for gold nodes, the matched one for inserts. */
+static int gold_block(const sqlsim_diff *d, const sqlsim_edit *e) {
+  if (e->gold_index >= 0) return block_of(&d->priv->g, e->gold_index);
+  int b = block_of(&d->priv->p, e->pred_index);
+  return b >= 0 ? d->priv->p.v[b].match : -1;
+}
+
+/* Node i inside an aggregate's FILTER (WHERE ...) (the conditional count's
+ * form, equiv.c): a condition on rows, as in WHERE. 1 when it is the whole
+ * filter or a part of an AND/OR there, 2 when deeper. */
+static int in_agg_filter(const ftree *t, int i) {
+  int whole = 1;
+  for (int c = i, a = t->v[i].parent; a >= 0; c = a, a = t->v[a].parent) {
+    const fnode *f = &t->v[a];
+    if (f->slot >= 0 || f->n->kind == SQLSIM_N_SELECT) return 0;
+    if (f->n->kind == SQLSIM_N_FUNC && (f->n->flags & SQLSIM_F_FILTER) && f->n->nkids > 1 && f->n->kids[1] == t->v[c].n)
+      return whole ? 1 : 2;
+    if (f->n->kind != SQLSIM_N_AND && f->n->kind != SQLSIM_N_OR) whole = 0;
+  }
+  return 0;
+}
+
+/* Node i inside a window definition (OVER (PARTITION BY ... ORDER BY ...)). */
+static int in_window(const ftree *t, int i) {
+  for (int a = i; a >= 0; a = t->v[a].parent) {
+    const fnode *f = &t->v[a];
+    if (f->slot >= 0 || f->n->kind == SQLSIM_N_SELECT) return 0;
+    if (f->n->kind == SQLSIM_N_WINDOW) return 1;
+  }
+  return 0;
+}
+
+static int partitioned_windows(const ftree *t) {
+  int n = 0;
+  for (int i = 0; i < t->n; i++)
+    if (t->v[i].slot < 0 && t->v[i].n->kind == SQLSIM_N_WINDOW && t->v[i].n->kids[0] && t->v[i].n->kids[0]->nkids) n++;
+  return n;
+}
+
+/* The first column a condition reads (pre-order): what it filters on. */
+static const sqlsim_node *subject(const sqlsim_node *n) {
+  if (!n || n->kind == SQLSIM_N_SELECT) return NULL;
+  if (n->kind == SQLSIM_N_COLUMN) return n;
+  for (uint32_t i = 0; i < n->nkids; i++) {
+    const sqlsim_node *s = subject(n->kids[i]);
+    if (s) return s;
+  }
+  return NULL;
+}
+
+static int same_column(const sqlsim_node *a, const sqlsim_node *b) {
+  if (!a || !b) return 0;
+  if (a->column >= 0 || b->column >= 0) return a->column == b->column;
+  return a->text && b->text && !strcasecmp(a->text, b->text);
+}
+
+/* ---------------------------------------------------------------- conditions */
+
+typedef struct cond {
+  const sqlsim_node *n;
+  int action, clause, block, used;
+} cond;
+
+typedef struct conds {
+  cond *v;
+  int n, cap;
+} conds;
+
+static void cond_add(sqlsim_arena *a, conds *cs, const sqlsim_node *n, int action, int clause, int block) {
+  cs->v = arena_array_grow(a, cs->v, cs->n, &cs->cap, sizeof *cs->v, 16);
+  cs->v[cs->n++] = (cond){n, action, clause, block, 0};
+}
+
+/* Conditions added or removed (one, or an AND group of them): join
+ * conditions straight to `join`, the others kept for pairing; only ones that
+ * were themselves added or removed (not moved from elsewhere). */
+static void collect_conditions(const sqlsim_diff *d, const sqlsim_edit *e, const sqlsim_node *n, int clause,
+                               sqlsim_arena *a, conds *cs, sqlsim_categories *out) {
+  int group = n->kind == SQLSIM_N_AND;
+  int block = gold_block(d, e);
+  for (uint32_t i = 0; i < (group ? n->nkids : 1); i++) {
+    const sqlsim_node *x = group ? n->kids[i] : n;
+    if (!changed_itself(d, x, e->action)) continue;
+    if (is_join_condition(x))
+      add(a, out, SQLSIM_CAT_JOIN, sqlsim_arena_printf(a, "%s %s: %s", clause_word(clause),
+                                                        e->action == SQLSIM_EDIT_INSERT ? "added" : "missing", sql_of(a, x)));
+    else
+      cond_add(a, cs, x, e->action, clause, block);
+  }
+}
+
+static int cond_shape_differs(const sqlsim_node *g, const sqlsim_node *p) {
+  return g->kind != p->kind || g->op != p->op || (g->flags & SQLSIM_F_NOT) != (p->flags & SQLSIM_F_NOT);
+}
+
+/* A removed condition and an added one in the same clause of the same block
+ * are one change: on the same column, of operator (`= x` for `IS NOT NULL`)
+ * or of value (`= 'a'` for `= 'b'`); on another column, of column. The rest
+ * are missing or extra conditions. */
+static void pair_conditions(conds *cs, sqlsim_arena *a, sqlsim_categories *out) {
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < cs->n; i++) {
+      cond *g = &cs->v[i];
+      if (g->used || g->action != SQLSIM_EDIT_DELETE) continue;
+      for (int j = 0; j < cs->n; j++) {
+        cond *p = &cs->v[j];
+        if (p->used || p->action != SQLSIM_EDIT_INSERT || p->clause != g->clause || p->block != g->block) continue;
+        int same = same_column(subject(g->n), subject(p->n));
+        if (pass == 0 && !same) continue;
+        int cat;
+        if (g->clause == SQLSIM_SEL_HAVING) cat = SQLSIM_CAT_GROUP_HAVING;
+        else if (!same) cat = SQLSIM_CAT_FILTER_COLUMN;
+        else if (cond_shape_differs(g->n, p->n)) cat = SQLSIM_CAT_FILTER_OPERATOR;
+        else {
+          /* same column, same operator: the value changed, unless the column
+           * side did (lower(x) = 'a' for x = 'a') */
+          char *gs = sqlsim_print_sql(g->n->nkids ? g->n->kids[0] : g->n, SQLSIM_PRINT_QUALIFY);
+          char *ps = sqlsim_print_sql(p->n->nkids ? p->n->kids[0] : p->n, SQLSIM_PRINT_QUALIFY);
+          cat = strcmp(gs, ps) ? SQLSIM_CAT_FILTER_COLUMN : SQLSIM_CAT_FILTER_VALUE;
+          free(gs);
+          free(ps);
+        }
+        add(a, out, cat, sqlsim_arena_printf(a, "%s: %s -> %s", clause_word(g->clause), sql_of(a, g->n), sql_of(a, p->n)));
+        g->used = p->used = 1;
+        break;
+      }
+    }
+  for (int i = 0; i < cs->n; i++) {
+    const cond *c = &cs->v[i];
+    if (c->used) continue;
+    int ins = c->action == SQLSIM_EDIT_INSERT;
+    int cat = c->clause == SQLSIM_SEL_HAVING ? SQLSIM_CAT_GROUP_HAVING
+              : ins                          ? SQLSIM_CAT_EXTRA_FILTER
+                                             : SQLSIM_CAT_MISSING_FILTER;
+    add(a, out, cat, sqlsim_arena_printf(a, "%s %s: %s", clause_word(c->clause), ins ? "added" : "missing", sql_of(a, c->n)));
+  }
+}
+
+/* ---------------------------------------------------------------- parts */
+
+/* Edits inside one condition (or one select item, one ORDER BY key) are one
+ * change, named once: a condition whose column and value both changed is a
+ * change of column; of operator and value, of operator; a select item whose
+ * aggregate and argument changed, of aggregate. */
+typedef struct part {
+  int root;                 /* gold index of the condition / item the edit sits in */
+  uint32_t cats;            /* categories its edits suggest */
+  const char *ev[SQLSIM_NCAT];
+} part;
+
+typedef struct parts {
+  part *v;
+  int n, cap;
+} parts;
+
+/* The condition or item node i belongs to: the ancestor whose parent is a
+ * clause, an AND/OR, or an aggregate's FILTER. */
+static int part_root(const ftree *t, int i) {
+  int c = i;
+  for (int a = t->v[i].parent; a >= 0; c = a, a = t->v[a].parent) {
+    const fnode *f = &t->v[a];
+    if (f->slot >= 0 || f->n->kind == SQLSIM_N_AND || f->n->kind == SQLSIM_N_OR ||
+        f->n->kind == SQLSIM_N_SELECT || f->n->kind == SQLSIM_N_LIST)
+      return c;
+    if (f->n->kind == SQLSIM_N_FUNC && (f->n->flags & SQLSIM_F_FILTER) && f->n->nkids > 1 && f->n->kids[1] == t->v[c].n)
+      return c;
+  }
+  return c;
+}
+
+static void part_add(sqlsim_arena *a, parts *ps, const sqlsim_diff *d, const sqlsim_edit *e, int cat, const char *ev) {
+  int root;
+  if (e->gold_index >= 0) {
+    root = part_root(&d->priv->g, e->gold_index);
+  } else {
+    int r = part_root(&d->priv->p, e->pred_index);
+    root = d->priv->p.v[r].match >= 0 ? d->priv->p.v[r].match : -2 - r; /* an added part: its own */
+  }
+  part *p = NULL;
+  for (int i = 0; i < ps->n && !p; i++)
+    if (ps->v[i].root == root) p = &ps->v[i];
+  if (!p) {
+    ps->v = arena_array_grow(a, ps->v, ps->n, &ps->cap, sizeof *ps->v, 16);
+    p = &ps->v[ps->n++];
+    memset(p, 0, sizeof *p);
+    p->root = root;
+  }
+  p->cats |= 1u << cat;
+  if (!p->ev[cat]) p->ev[cat] = ev;
+  else if (strlen(p->ev[cat]) < 300) p->ev[cat] = sqlsim_arena_printf(a, "%s; %s", p->ev[cat], ev);
+}
+
+static void parts_categories(const parts *ps, sqlsim_arena *a, sqlsim_categories *out) {
+  static const int order[] = {SQLSIM_CAT_AGGREGATE, SQLSIM_CAT_WRONG_COLUMN, SQLSIM_CAT_FILTER_COLUMN,
+                              SQLSIM_CAT_FILTER_OPERATOR, SQLSIM_CAT_FILTER_VALUE};
+  for (int i = 0; i < ps->n; i++) {
+    const part *p = &ps->v[i];
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+      if (!(p->cats & (1u << order[k]))) continue;
+      const char *ev = p->ev[order[k]];
+      for (size_t j = k + 1; j < sizeof order / sizeof order[0]; j++)
+        if ((p->cats & (1u << order[j])) && strlen(ev) < 300) ev = sqlsim_arena_printf(a, "%s; %s", ev, p->ev[order[j]]);
+      add(a, out, order[k], ev);
+      break;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------- tables */
+
+static int unresolved_columns(const ftree *t) {
+  for (int i = 0; i < t->n; i++)
+    if (t->v[i].slot < 0 && t->v[i].n->kind == SQLSIM_N_COLUMN &&
+        (t->v[i].n->flags & (SQLSIM_F_UNRESOLVED | SQLSIM_F_AMBIGUOUS)))
+      return 1;
+  return 0;
+}
+
+/* A column read from FROM item `from` (outside join conditions) whose name
+ * the other tree reads from another table: the query meant that column and
+ * took it from the wrong table. *read says whether `from` is read at all. */
+static int same_name_elsewhere(const ftree *t, const sqlsim_node *from, const ftree *other, int *read) {
+  *read = 0;
+  for (int i = 0; i < t->n; i++) {
+    const sqlsim_node *c = t->v[i].n;
+    if (t->v[i].slot >= 0 || c->kind != SQLSIM_N_COLUMN || c->source != from || !c->text) continue;
+    int up = t->v[i].parent;
+    if (up >= 0 && t->v[up].slot < 0 && is_join_condition(t->v[up].n)) continue;
+    *read = 1;
+    for (int j = 0; j < other->n; j++) {
+      const sqlsim_node *o = other->v[j].n;
+      if (other->v[j].slot < 0 && o->kind == SQLSIM_N_COLUMN && o->text && !strcasecmp(o->text, c->text) &&
+          o->table != c->table)
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* A table missing or extra is named first when it is the cause: the
+ * prediction reads a column its tables do not have, or the same-named column
+ * of another table, or joins a table only to multiply or filter rows; else it
+ * follows from another change (a column now read from elsewhere). */
+static void weigh_tables(const sqlsim_diff *d, sqlsim_categories *out) {
+  const ftree *g = &d->priv->g, *p = &d->priv->p;
+  int strong_missing = unresolved_columns(p), strong_extra = 0, read;
+  for (int i = 0; i < g->n; i++)
+    if (g->v[i].slot < 0 && g->v[i].match < 0 && g->v[i].n->kind == SQLSIM_N_TABLE &&
+        same_name_elsewhere(g, g->v[i].n, p, &read))
+      strong_missing = 1;
+  for (int j = 0; j < p->n; j++)
+    if (p->v[j].slot < 0 && p->v[j].match < 0 && p->v[j].n->kind == SQLSIM_N_TABLE &&
+        (same_name_elsewhere(p, p->v[j].n, g, &read) || !read))
+      strong_extra = 1;
+  if (!strong_missing) out->secondary |= 1u << SQLSIM_CAT_MISSING_TABLE;
+  if (!strong_extra) out->secondary |= 1u << SQLSIM_CAT_EXTRA_TABLE;
+  if (out->mask & ((1u << SQLSIM_CAT_WRONG_TABLE) | (1u << SQLSIM_CAT_MISSING_TABLE) | (1u << SQLSIM_CAT_EXTRA_TABLE)))
+    out->secondary |= 1u << SQLSIM_CAT_JOIN; /* the join condition goes with the table */
+}
+
+/* ---------------------------------------------------------------- edits */
+
+/* COUNT(x) against COUNT(*): the argument itself added or removed. Counting
+ * NULLs or not is rarely what a person names; the structure score keeps it. */
+static int count_argument(const sqlsim_diff *d, const sqlsim_edit *e) {
+  int i;
+  const ftree *t = side_tree(d, e, &i);
+  int list = t->v[i].parent, fn = list >= 0 ? t->v[list].parent : -1;
+  if (fn < 0 || t->v[fn].slot >= 0 || t->v[fn].n->kind != SQLSIM_N_FUNC || strcmp(t->v[fn].n->text, "count")) return 0;
+  if (t->v[list].n != t->v[fn].n->kids[0]) return 0;
+  const ftree *o = t == &d->priv->g ? &d->priv->p : &d->priv->g;
+  int m = t->v[fn].match;
+  return m >= 0 && (o->v[m].n->flags & SQLSIM_F_STAR) && !(t->v[fn].n->flags & SQLSIM_F_STAR);
+}
+
+static void fold_consequences(sqlsim_arena *a, sqlsim_categories *out);
+
 void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out) {
   memset(out, 0, sizeof *out);
+  out->main = -1;
+  conds cs = {0};
+  /* removed and added select items, per block, for pairing */
+  conds targets = {0};
+  /* changes inside one condition or one select item, made one category each */
+  parts pv = {0};
   for (int k = 0; k < d->nedits; k++) {
     const sqlsim_edit *e = &d->edits[k];
     if (e->weight <= 0) continue;
     const sqlsim_node *n = e->gold ? e->gold : e->pred;
     const char *ev = describe(a, e);
-    int cl = e->clause;
+    int ti;
+    const ftree *t = side_tree(d, e, &ti);
+    int filt = ti >= 0 ? in_agg_filter(t, ti) : 0;
+    int cl = filt && e->clause != SQLSIM_SEL_HAVING ? SQLSIM_SEL_WHERE : e->clause;
     int ins = e->action == SQLSIM_EDIT_INSERT, del = e->action == SQLSIM_EDIT_DELETE;
     int upd = e->action == SQLSIM_EDIT_UPDATE;
+    int whole = e->whole || filt == 1;
     if (e->table) {
-      add(out, upd ? SQLSIM_CAT_WRONG_TABLE : del ? SQLSIM_CAT_MISSING_TABLE : SQLSIM_CAT_EXTRA_TABLE, ev);
+      add(a, out, upd ? SQLSIM_CAT_WRONG_TABLE : del ? SQLSIM_CAT_MISSING_TABLE : SQLSIM_CAT_EXTRA_TABLE, ev);
+      continue;
+    }
+    if (ti >= 0 && in_window(t, ti)) {
+      add(a, out, SQLSIM_CAT_GROUP_HAVING, ev); /* a window's partition or order: per-group ranking */
       continue;
     }
     if (e->action == SQLSIM_EDIT_MOVE) {
       int pc = e->pred_clause;
-      if (cl == SQLSIM_SEL_ORDER || pc == SQLSIM_SEL_ORDER) add(out, SQLSIM_CAT_ORDER_LIMIT, ev);
+      if (cl == SQLSIM_SEL_ORDER || pc == SQLSIM_SEL_ORDER) add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
       else if ((cl == SQLSIM_SEL_WHERE && (pc == SQLSIM_SEL_HAVING || pc == SQLSIM_SEL_GROUP)) ||
                (pc == SQLSIM_SEL_WHERE && (cl == SQLSIM_SEL_HAVING || cl == SQLSIM_SEL_GROUP)))
-        add(out, SQLSIM_CAT_GROUP_HAVING, ev);
-      else add(out, SQLSIM_CAT_NESTING, ev); /* moved into or out of another query block */
+        add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+      else add(a, out, SQLSIM_CAT_NESTING, ev); /* moved into or out of another query block */
       continue;
     }
     if (!n) { /* a whole clause added or removed */
       int slot = cl;
       const sqlsim_node *content = ins ? e->pred_content : e->gold_content;
-      if ((slot == SQLSIM_SEL_WHERE || slot == SQLSIM_SEL_HAVING) && content) conditions(d, e, content, a, out);
-      else if (slot == SQLSIM_SEL_WHERE) add(out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
-      else if (slot == SQLSIM_SEL_GROUP || slot == SQLSIM_SEL_HAVING) add(out, SQLSIM_CAT_GROUP_HAVING, ev);
+      if ((slot == SQLSIM_SEL_WHERE || slot == SQLSIM_SEL_HAVING) && content)
+        collect_conditions(d, e, content, slot, a, &cs, out);
+      else if (slot == SQLSIM_SEL_WHERE) add(a, out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
+      else if (slot == SQLSIM_SEL_GROUP || slot == SQLSIM_SEL_HAVING) add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       else if (slot == SQLSIM_SEL_ORDER || slot == SQLSIM_SEL_LIMIT || slot == SQLSIM_SEL_OFFSET)
-        add(out, SQLSIM_CAT_ORDER_LIMIT, ev);
-      else if (slot == SQLSIM_SEL_TARGETS) add(out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
-      else if (slot == SQLSIM_SEL_FROM) add(out, ins ? SQLSIM_CAT_EXTRA_TABLE : SQLSIM_CAT_MISSING_TABLE, ev);
-      else add(out, SQLSIM_CAT_NESTING, ev);
+        add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
+      else if (slot == SQLSIM_SEL_TARGETS) add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
+      else if (slot == SQLSIM_SEL_FROM) add(a, out, ins ? SQLSIM_CAT_EXTRA_TABLE : SQLSIM_CAT_MISSING_TABLE, ev);
+      else add(a, out, SQLSIM_CAT_NESTING, ev);
       continue;
     }
     if (n->kind == SQLSIM_N_SELECT && upd) {
       int setop = n->op != SQLSIM_SET_NONE || (e->pred && e->pred->op != SQLSIM_SET_NONE);
-      add(out, setop ? SQLSIM_CAT_NESTING : SQLSIM_CAT_DISTINCT, ev);
+      add(a, out, setop ? SQLSIM_CAT_NESTING : SQLSIM_CAT_DISTINCT, ev);
       continue;
     }
-    if ((ins || del) && (n->kind == SQLSIM_N_SUBLINK || n->kind == SQLSIM_N_SUBQUERY ||
-                         n->kind == SQLSIM_N_SELECT)) {
-      add(out, SQLSIM_CAT_NESTING, ev);
+    if ((ins || del) && (n->kind == SQLSIM_N_SUBLINK || n->kind == SQLSIM_N_SUBQUERY || n->kind == SQLSIM_N_SELECT)) {
+      add(a, out, SQLSIM_CAT_NESTING, ev);
       continue;
     }
     if (same_column_other_table(d, e)) continue;
+    if ((ins || del) && count_argument(d, e)) continue;
+    if (upd && n->kind == SQLSIM_N_FUNC && e->pred->kind == SQLSIM_N_FUNC && e->gold->text && e->pred->text &&
+        !strcmp(e->gold->text, e->pred->text) &&
+        (e->gold->flags & SQLSIM_F_DISTINCT) != (e->pred->flags & SQLSIM_F_DISTINCT)) {
+      add(a, out, SQLSIM_CAT_DISTINCT, ev); /* COUNT(DISTINCT x) for COUNT(x) */
+      continue;
+    }
+    if (is_aggregate(n) || (upd && is_aggregate(e->pred))) {
+      if (cl == SQLSIM_SEL_HAVING && (ins || del) && whole) add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+      else part_add(a, &pv, d, e, SQLSIM_CAT_AGGREGATE, ev); /* in any clause: select list, HAVING, ORDER BY */
+      continue;
+    }
     switch (cl) {
     case SQLSIM_SEL_TARGETS:
-      if (ins && n->kind == SQLSIM_N_TARGET) add(out, SQLSIM_CAT_EXTRA_COLUMN, ev);
-      else if (del && n->kind == SQLSIM_N_TARGET) add(out, SQLSIM_CAT_MISSING_COLUMN, ev);
-      else if (is_aggregate(n) || (upd && is_aggregate(e->pred))) add(out, SQLSIM_CAT_AGGREGATE, ev);
-      else add(out, SQLSIM_CAT_WRONG_COLUMN, ev);
+      if ((ins || del) && n->kind == SQLSIM_N_TARGET) cond_add(a, &targets, n, e->action, cl, gold_block(d, e));
+      else part_add(a, &pv, d, e, SQLSIM_CAT_WRONG_COLUMN, ev);
       break;
     case SQLSIM_SEL_FROM:
-      add(out, SQLSIM_CAT_JOIN, ev);
+      add(a, out, SQLSIM_CAT_JOIN, ev);
       break;
     case SQLSIM_SEL_WHERE:
     case SQLSIM_SEL_HAVING:
-      if ((ins || del) && e->whole && (n->kind == SQLSIM_N_AND || is_join_condition(n)))
-        conditions(d, e, n, a, out);
+      if ((ins || del) && whole && (n->kind == SQLSIM_N_AND || is_join_condition(n)))
+        collect_conditions(d, e, n, cl, a, &cs, out);
       else if (is_join_condition(e->gold_parent) || is_join_condition(e->pred_parent))
-        add(out, SQLSIM_CAT_JOIN, ev); /* a join key */
-      else if ((ins || del) && e->whole) add(out, filter_category(e), ev);
+        add(a, out, SQLSIM_CAT_JOIN, ev); /* a join key */
+      else if ((ins || del) && whole) cond_add(a, &cs, n, e->action, cl, gold_block(d, e));
       /* part of a condition: an operand (what is filtered, or the value) or the operator */
-      else if (is_aggregate(n) || (upd && is_aggregate(e->pred))) add(out, SQLSIM_CAT_AGGREGATE, ev);
+      else if (cl == SQLSIM_SEL_HAVING) add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       else if (n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR || n->kind == SQLSIM_N_FUNC ||
                n->kind == SQLSIM_N_CAST || n->kind == SQLSIM_N_CASE ||
                (n->kind == SQLSIM_N_BINOP && n->op >= SQLSIM_OP_ADD && n->op <= SQLSIM_OP_SHR))
-        add(out, SQLSIM_CAT_FILTER_COLUMN, ev);
-      else if (n->kind == SQLSIM_N_CONST) add(out, SQLSIM_CAT_FILTER_VALUE, ev);
-      else add(out, SQLSIM_CAT_FILTER_OPERATOR, ev);
+        part_add(a, &pv, d, e, SQLSIM_CAT_FILTER_COLUMN, ev);
+      else if (n->kind == SQLSIM_N_CONST) part_add(a, &pv, d, e, SQLSIM_CAT_FILTER_VALUE, ev);
+      else part_add(a, &pv, d, e, SQLSIM_CAT_FILTER_OPERATOR, ev);
       break;
     case SQLSIM_SEL_GROUP:
-      add(out, SQLSIM_CAT_GROUP_HAVING, ev);
+      add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       break;
     case SQLSIM_SEL_ORDER:
     case SQLSIM_SEL_LIMIT:
     case SQLSIM_SEL_OFFSET:
-      add(out, SQLSIM_CAT_ORDER_LIMIT, ev);
+      add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
       break;
     default: /* WITH, WINDOW, VALUES, the sides of a set operation */
-      add(out, SQLSIM_CAT_NESTING, ev);
+      add(a, out, SQLSIM_CAT_NESTING, ev);
     }
   }
+  pair_conditions(&cs, a, out);
+  parts_categories(&pv, a, out);
+  /* a select item removed and one added in the same block: one changed item */
+  for (int i = 0; i < targets.n; i++) {
+    cond *g = &targets.v[i];
+    if (g->action != SQLSIM_EDIT_DELETE) continue;
+    for (int j = 0; j < targets.n; j++) {
+      cond *p = &targets.v[j];
+      if (p->used || p->action != SQLSIM_EDIT_INSERT || p->block != g->block) continue;
+      add(a, out, SQLSIM_CAT_WRONG_COLUMN, sqlsim_arena_printf(a, "SELECT: %s -> %s", sql_of(a, g->n), sql_of(a, p->n)));
+      g->used = p->used = 1;
+      break;
+    }
+  }
+  for (int i = 0; i < targets.n; i++)
+    if (!targets.v[i].used) {
+      int ins = targets.v[i].action == SQLSIM_EDIT_INSERT;
+      add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN,
+          sqlsim_arena_printf(a, "SELECT %s: %s", ins ? "added" : "missing", sql_of(a, targets.v[i].n)));
+    }
+  /* a ranking per group on one side only (rank() OVER (PARTITION BY g)
+   * against one global ORDER BY ... LIMIT) */
+  int gw = partitioned_windows(&d->priv->g), pw = partitioned_windows(&d->priv->p);
+  if ((gw > 0) != (pw > 0))
+    add(a, out, SQLSIM_CAT_GROUP_HAVING,
+        gw ? "the gold ranks within groups (a window with PARTITION BY); the prediction does not"
+           : "the prediction ranks within groups (a window with PARTITION BY); the gold does not");
+  weigh_tables(d, out);
+  if (out->mask & ~((1u << SQLSIM_CAT_NESTING) | out->secondary))
+    out->secondary |= 1u << SQLSIM_CAT_NESTING; /* a form, beside a change that says what differs */
+  fold_consequences(a, out);
+}
+
+/* Categories that follow from another one found are not mistakes of their
+ * own: their evidence goes with the main category's, and they leave the list. */
+static void fold_consequences(sqlsim_arena *a, sqlsim_categories *out) {
+  sqlsim_categories_rank(out);
+  uint32_t causes = out->mask & ~out->secondary;
+  if (!causes) return;
+  int m = out->main;
+  for (int k = 0; k < SQLSIM_NCAT; k++) {
+    uint32_t bit = 1u << k;
+    if (!(out->mask & out->secondary & bit)) continue;
+    if (out->evidence[k] && out->evidence[m] && strlen(out->evidence[m]) < 400)
+      out->evidence[m] = sqlsim_arena_printf(a, "%s; with it: %s", out->evidence[m], out->evidence[k]);
+    out->mask &= ~bit;
+    out->evidence[k] = NULL;
+  }
+  out->secondary = 0;
+  sqlsim_categories_rank(out);
+}
+
+/* Rank of each category when it is the cause; secondary ones come after. */
+static const signed char priority[SQLSIM_NCAT] = {
+    [SQLSIM_CAT_UNPARSEABLE] = 0,      [SQLSIM_CAT_DIALECT] = 1,        [SQLSIM_CAT_EXEC_ERROR] = 2,
+    [SQLSIM_CAT_WRONG_TABLE] = 3,      [SQLSIM_CAT_MISSING_TABLE] = 4,  [SQLSIM_CAT_EXTRA_TABLE] = 5,
+    [SQLSIM_CAT_GROUP_HAVING] = 6,     [SQLSIM_CAT_AGGREGATE] = 7,      [SQLSIM_CAT_WRONG_COLUMN] = 8,
+    [SQLSIM_CAT_MISSING_COLUMN] = 9,   [SQLSIM_CAT_FILTER_COLUMN] = 10, [SQLSIM_CAT_FILTER_VALUE] = 11,
+    [SQLSIM_CAT_FILTER_OPERATOR] = 12, [SQLSIM_CAT_MISSING_FILTER] = 13, [SQLSIM_CAT_EXTRA_FILTER] = 14,
+    [SQLSIM_CAT_JOIN] = 15,            [SQLSIM_CAT_ORDER_LIMIT] = 16,   [SQLSIM_CAT_DISTINCT] = 17,
+    [SQLSIM_CAT_EXTRA_COLUMN] = 18,    [SQLSIM_CAT_NESTING] = 19,       [SQLSIM_CAT_EMPTY_RESULT] = 20,
+    [SQLSIM_CAT_OTHER] = 21,           [SQLSIM_CAT_CORRECT] = 22,       [SQLSIM_CAT_CORRECT_OTHER_FORM] = 23};
+
+void sqlsim_categories_rank(sqlsim_categories *c) {
+  int key[SQLSIM_NCAT];
+  c->nranked = 0;
+  for (int k = 0; k < SQLSIM_NCAT; k++)
+    if (c->mask & (1u << k)) {
+      key[c->nranked] = priority[k] + ((c->secondary & (1u << k)) ? 100 : 0);
+      c->ranked[c->nranked++] = (signed char)k;
+    }
+  for (int i = 1; i < c->nranked; i++) /* insertion sort: at most 24 */
+    for (int j = i; j > 0 && key[j] < key[j - 1]; j--) {
+      int t = key[j];
+      key[j] = key[j - 1];
+      key[j - 1] = t;
+      signed char x = c->ranked[j];
+      c->ranked[j] = c->ranked[j - 1];
+      c->ranked[j - 1] = x;
+    }
+  c->main = c->nranked ? c->ranked[0] : -1;
 }
 
 /* ---------------------------------------------------------------- dialect */
-
-/* Functions of other SQL dialects; flagged when this SQLite does not have them. */
-static const char *const foreign_functions[] = {
-    "year", "month", "day", "hour", "minute", "second", "dayofweek", "dayofyear", "weekday", "week",
-    "date_format", "datediff", "date_add", "date_sub", "dateadd", "datepart", "datename", "now",
-    "curdate", "curtime", "getdate", "sysdate", "to_char", "to_date", "to_number", "str_to_date",
-    "timestampdiff", "timestampadd", "extract", "isnull", "nvl", "if", "concat", "concat_ws",
-    "left", "right", "len", "locate", "position", "substring_index", "split_part", "datetime2",
-    "date_trunc", "age", "greatest", "least", "array_agg", "string_agg", "listagg", "median",
-    "stddev", "variance", "convert", "regexp_like", "regexp_replace", "ceiling", "ceil", "floor",
-    "truncate", "format", "space", "char_length", "character_length", NULL};
 
 /* The functions this SQLite has (PRAGMA function_list), read once. */
 static char **sqlite_funcs;
 static int nsqlite_funcs;
 static pthread_once_t funcs_once = PTHREAD_ONCE_INIT;
+
+static int cmp_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static void load_funcs(void) {
   sqlite3 *db;
@@ -241,13 +607,12 @@ static void load_funcs(void) {
   }
   sqlite3_finalize(st);
   sqlite3_close(db);
+  qsort(sqlite_funcs, (size_t)nsqlite_funcs, sizeof *sqlite_funcs, cmp_name);
 }
 
 static int sqlite_has(const char *name) {
   pthread_once(&funcs_once, load_funcs);
-  for (int i = 0; i < nsqlite_funcs; i++)
-    if (!strcmp(sqlite_funcs[i], name)) return 1;
-  return 0;
+  return bsearch(&name, sqlite_funcs, (size_t)nsqlite_funcs, sizeof *sqlite_funcs, cmp_name) != NULL;
 }
 
 typedef struct dialect_ctx {
@@ -255,20 +620,22 @@ typedef struct dialect_ctx {
   const char *what;
 } dialect_ctx;
 
+/* A function call SQLite does not have (another dialect's YEAR(), CONCAT() on
+ * an older SQLite, or one of no dialect, such as the DIVIDE() of BIRD's
+ * evidence notation): the query cannot run. Table-valued functions in FROM are
+ * virtual tables, not in the function list, and are left alone. */
 static int dialect_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
-  (void)parent;
   dialect_ctx *c = ctx;
   if (n->flags & SQLSIM_F_DIALECT) {
     c->found = n;
     return SQLSIM_WALK_ABORT;
   }
-  if (n->kind == SQLSIM_N_FUNC && n->aux != 1)
-    for (int i = 0; foreign_functions[i]; i++)
-      if (!strcmp(n->text, foreign_functions[i]) && !sqlite_has(n->text)) {
-        c->found = n;
-        c->what = foreign_functions[i];
-        return SQLSIM_WALK_ABORT;
-      }
+  if (n->kind == SQLSIM_N_FUNC && n->aux != 1 && !(parent && parent->kind == SQLSIM_N_FUNCTABLE) &&
+      n->text && !sqlite_has(n->text)) {
+    c->found = n;
+    c->what = n->text;
+    return SQLSIM_WALK_ABORT;
+  }
   return SQLSIM_WALK_CONTINUE;
 }
 

@@ -949,6 +949,12 @@ static sqlsim_node *build_select(build_ctx *c, const cJSON *b, int start) {
     if (n->start < 0 && n->kids[SQLSIM_SEL_TARGETS]->nkids)
       n->start = n->kids[SQLSIM_SEL_TARGETS]->kids[0]->start;
   }
+  if (n->op == SQLSIM_SET_NONE && !n->kids[SQLSIM_SEL_TARGETS] && !jget(b, "valuesLists")) {
+    /* PostgreSQL reads "SELECT" alone (or "SELECT FROM t") as a query of no
+     * columns; SQLite and MySQL refuse it */
+    build_fail(c, SQLSIM_ESYNTAX, start, "a SELECT with no columns: not SQLite syntax", NULL);
+    return NULL;
+  }
   if (jget(b, "fromClause"))
     n->kids[SQLSIM_SEL_FROM] = build_list(c, jget(b, "fromClause"), build_from);
   if (jget(b, "whereClause")) n->kids[SQLSIM_SEL_WHERE] = build_expr(c, jget(b, "whereClause"));

@@ -110,8 +110,10 @@ static PyObject *record_dict(const sqlsim_record *r) {
   }
   if (m & SQLSIM_M_CATEGORIES) {
     PyObject *cats = PyList_New(0), *ev = PyDict_New();
-    for (int k = 0; cats && ev && k < SQLSIM_NCAT; k++) {
-      if (!(r->cats.mask & (1u << k))) continue;
+    bad |= set_item(d, "category", r->cats.main >= 0 ? PyUnicode_FromString(sqlsim_category_names[r->cats.main])
+                                                     : Py_NewRef(Py_None));
+    for (int i = 0; cats && ev && i < r->cats.nranked; i++) {
+      int k = r->cats.ranked[i];
       PyObject *name = PyUnicode_FromString(sqlsim_category_names[k]);
       PyList_Append(cats, name);
       Py_XDECREF(name);

@@ -44,12 +44,12 @@ static tables *compute(const run *g) {
     }
     for (int p = 0; p < g->npreds; p++) {
       const sqlsim_record *r = R(g, p, i);
-      for (int k = 0; k < SQLSIM_NCAT; k++)
-        if (r->cats.mask & (1u << k)) {
-          t->cat[p][k]++;
-          for (int by = 0; by < 2; by++)
-            if (at[by] >= 0) t->cnt[by][at[by]][k]++;
-        }
+      int k = r->cats.main; /* each item once, by its main category: a column adds up to 100% */
+      if (k >= 0) {
+        t->cat[p][k]++;
+        for (int by = 0; by < 2; by++)
+          if (at[by] >= 0) t->cnt[by][at[by]][k]++;
+      }
       if (r->ex_bird < 0 && !r->has_bis) continue; /* not scored at all: neither right nor wrong */
       if (r->ex_bird >= 0) t->n_exec[p]++, t->ok_exec[p] += an_correct(r);
       else t->n_struct[p]++, t->ok_struct[p] += an_correct(r);
@@ -99,7 +99,7 @@ static void csv_field(FILE *f, const char *s) {
 
 void analyze_csv(FILE *f, const run *g, int header) {
   if (header)
-    fputs("benchmark,model,index,db_id,group,categories,evidence,exact,bis,score,ex_spider,ex_bird,databases\n", f);
+    fputs("benchmark,model,index,db_id,group,category,categories,evidence,exact,bis,score,ex_spider,ex_bird,databases\n", f);
   strbuf cats = {0}, ev = {0};
   for (int i = 0; i < g->scored; i++)
     for (int p = 0; p < g->npreds; p++) {
@@ -115,12 +115,14 @@ void analyze_csv(FILE *f, const run *g, int header) {
       cats.len = ev.len = 0;
       sb_putn(&cats, "", 0);
       sb_putn(&ev, "", 0);
-      for (int k = 0; k < SQLSIM_NCAT; k++)
-        if (r->cats.mask & (1u << k)) {
-          sb_printf(&cats, "%s%s", cats.len ? ";" : "", sqlsim_category_names[k]);
-          if (r->cats.evidence[k])
-            sb_printf(&ev, "%s%s: %s", ev.len ? "; " : "", sqlsim_category_names[k], r->cats.evidence[k]);
-        }
+      for (int j = 0; j < r->cats.nranked; j++) {
+        int k = r->cats.ranked[j];
+        sb_printf(&cats, "%s%s", cats.len ? ";" : "", sqlsim_category_names[k]);
+        if (r->cats.evidence[k])
+          sb_printf(&ev, "%s%s: %s", ev.len ? " | " : "", sqlsim_category_names[k], r->cats.evidence[k]);
+      }
+      csv_field(f, r->cats.main >= 0 ? sqlsim_category_names[r->cats.main] : "");
+      fputc(',', f);
       csv_field(f, cats.buf);
       fputc(',', f);
       csv_field(f, ev.buf);
@@ -215,7 +217,7 @@ void analyze_text(FILE *f, const run *g) {
     fputc('\n', f);
   }
   /* categories x models */
-  fprintf(f, "\n%-22s", "category");
+  fprintf(f, "\n%-22s", "main category");
   for (int p = 0; p < g->npreds; p++) fprintf(f, " %*s", w, short_name(g, p));
   fputc('\n', f);
   for (int k = 0; k < SQLSIM_NCAT; k++) {

@@ -44,7 +44,7 @@ static const char *const CSS =
     "th{position:sticky;top:0;background:#eef1f6;cursor:pointer;user-select:none;white-space:nowrap}"
     "th.asc:after{content:' \\25b2'}th.desc:after{content:' \\25bc'}"
     "tr.item:hover{background:#f0f5ff;cursor:pointer}td.num{text-align:right;font-variant-numeric:tabular-nums}"
-    ".chip{display:inline-block;border-radius:10px;padding:0 7px;margin:1px 2px;font-size:12px;background:#e8ebf2}"
+    ".chip{display:inline-block;border-radius:10px;padding:0 7px;margin:1px 2px;font-size:12px;background:#e8ebf2}.chip.main{font-weight:bold;outline:1px solid #556}"
     ".chip.correct,.chip.correct_other_form{background:#d7f2dc}.chip.unparseable,.chip.dialect_error,.chip.execution_error{background:#f8d7d7}"
     "tr.detail td{background:#fbfbfd}pre{white-space:pre-wrap;word-break:break-word;margin:4px 0;padding:6px;background:#f3f4f7;border-radius:4px}"
     "mark{background:#ffe08a;padding:0 1px}.ev{margin:2px 0}.ev b{font-weight:600}#count{color:#556}";
@@ -55,7 +55,7 @@ static const char *const JS =
     "var D=JSON.parse(document.getElementById('data').textContent);var CAT=D.categories;\n"
     "var COLORS=['#4e79a7','#f28e2b','#e15759','#76b7b2','#59a14f','#edc948','#b07aa1','#ff9da7','#9c755f','#bab0ac'];\n"
     "function esc(s){return String(s==null?'':s).replace(/[&<>\"]/g,function(c){return {'&':'&amp;','<':'&lt;','>':'&gt;','\"':'&quot;'}[c];});}\n"
-    "function catsOf(m){var r=[];for(var k=0;k<CAT.length;k++)if(m&(1<<k))r.push(CAT[k]);return r;}\n"
+    "function catsOf(m,mn){var r=mn>=0?[CAT[mn]]:[];for(var k=0;k<CAT.length;k++)if(k!==mn&&(m&(1<<k)))r.push(CAT[k]);return r;}\n"
     "function shortNames(ms){if(ms.length<2)return ms.slice();var p=ms[0].length;ms.forEach(function(m){var k=0;while(k<p&&k<m.length&&m[k]===ms[0][k])k++;p=k;});return ms.map(function(m){return p<m.length?m.slice(p):m;});}\n"
     "function svgHeat(b){var nm=b.models.length,cw=Math.max(56,Math.min(96,Math.floor(900/nm))),rh=20,lw=150,top=72,used=[];\n"
     " for(var k=0;k<CAT.length;k++){var any=false;for(var m=0;m<nm;m++)if(b.counts[m][k])any=true;if(any)used.push(k);}\n"
@@ -74,7 +74,7 @@ static const char *const JS =
     "  s+='<rect x=\"'+labelW+'\" y=\"'+(m*rowH+3)+'\" width=\"'+w+'\" height=\"16\" fill=\"#59a14f\"></rect><text x=\"'+(labelW+w+4)+'\" y=\"'+(m*rowH+15)+'\" font-size=\"11\">'+(100*v).toFixed(1)+'%</text>';}\n"
     " return s+'</svg>';}\n"
     "var rows=[];D.benchmarks.forEach(function(b,bi){b.counts=b.models.map(function(){return CAT.map(function(){return 0;});});\n"
-    " b.items.forEach(function(it){var m=it[1];for(var k=0;k<CAT.length;k++)if(it[2]&(1<<k))b.counts[m][k]++;rows.push({b:bi,it:it});});\n"
+    " b.items.forEach(function(it){var m=it[1];if(it[10]>=0)b.counts[m][it[10]]++;rows.push({b:bi,it:it});});\n"
     " b.n=b.gold.length;});\n"
     "var sum=document.getElementById('summary');\n"
     "D.benchmarks.forEach(function(b){var sec=document.createElement('section');sec.className='bench';\n"
@@ -88,10 +88,10 @@ static const char *const JS =
     "function num(v,d){return v==null||v<0?'':(+v).toFixed(d);}\n"
     "function rowHtml(r,i){var b=D.benchmarks[r.b],it=r.it,g=b.gold[it[0]];\n"
     " return '<tr class=\"item\" data-i=\"'+i+'\"><td>'+esc(b.name)+'</td><td>'+esc(b.models[it[1]])+'</td><td class=\"num\">'+it[0]+'</td><td>'+esc(g.db)+'</td><td>'+esc(g.grp)+'</td><td>'+\n"
-    "  catsOf(it[2]).map(function(c){return '<span class=\"chip '+c+'\">'+c+'</span>';}).join('')+'</td><td class=\"num\">'+(it[3]<0?'':it[3])+'</td><td class=\"num\">'+num(it[4],3)+'</td><td class=\"num\">'+num(it[5],3)+'</td><td class=\"num\">'+(it[6]<0?'':it[6])+'</td></tr>';}\n"
+    "  catsOf(it[2],it[10]).map(function(c,j){return '<span class=\"chip '+c+(j?'':' main')+'\">'+c+'</span>';}).join('')+'</td><td class=\"num\">'+(it[3]<0?'':it[3])+'</td><td class=\"num\">'+num(it[4],3)+'</td><td class=\"num\">'+num(it[5],3)+'</td><td class=\"num\">'+(it[6]<0?'':it[6])+'</td></tr>';}\n"
     "var tbody=document.getElementById('rows'),sortKey=null,sortDir=1,view=rows.slice();\n"
     "var KEYS=[function(r){return D.benchmarks[r.b].name;},function(r){return D.benchmarks[r.b].models[r.it[1]];},function(r){return r.it[0];},function(r){return D.benchmarks[r.b].gold[r.it[0]].db;},\n"
-    " function(r){return D.benchmarks[r.b].gold[r.it[0]].grp;},function(r){return catsOf(r.it[2]).join(' ');},function(r){return r.it[3];},function(r){return r.it[4];},function(r){return r.it[5];},function(r){return r.it[6];}];\n"
+    " function(r){return D.benchmarks[r.b].gold[r.it[0]].grp;},function(r){return catsOf(r.it[2],r.it[10]).join(' ');},function(r){return r.it[3];},function(r){return r.it[4];},function(r){return r.it[5];},function(r){return r.it[6];}];\n"
     "function render(){var q=document.getElementById('q').value.toLowerCase(),bv=fb.value,mv=fm.value,cv=fc.value,wrong=document.getElementById('wrong').checked;\n"
     " view=rows.filter(function(r){var b=D.benchmarks[r.b],it=r.it,g=b.gold[it[0]];if(bv!==''&&+bv!==r.b)return false;if(mv!==''&&b.models[it[1]]!==mv)return false;\n"
     "  if(cv!==''&&!(it[2]&(1<<+cv)))return false;if(wrong&&(it[2]&3))return false;\n"
@@ -104,7 +104,7 @@ static const char *const JS =
     " var out='',at=0;m.forEach(function(s){out+=esc(text.slice(at,s[0]))+'<mark>'+esc(text.slice(s[0],s[1]))+'</mark>';at=s[1];});return out+esc(text.slice(at));}\n"
     "tbody.addEventListener('click',function(e){var tr=e.target.closest('tr.item');if(!tr)return;var nx=tr.nextSibling;\n"
     " if(nx&&nx.classList&&nx.classList.contains('detail')){nx.remove();return;}var r=view[+tr.dataset.i],b=D.benchmarks[r.b],it=r.it,g=b.gold[it[0]],p=b.preds[it[1]][it[0]];\n"
-    " var ev=it[9]||{},evh=catsOf(it[2]).map(function(c){return '<div class=\"ev\"><span class=\"chip '+c+'\">'+c+'</span> '+esc(ev[c]||'')+'</div>';}).join('');\n"
+    " var ev=it[9]||{},evh=catsOf(it[2],it[10]).map(function(c){return '<div class=\"ev\"><span class=\"chip '+c+'\">'+c+'</span> '+esc(ev[c]||'')+'</div>';}).join('');\n"
     " var d=document.createElement('tr');d.className='detail';d.innerHTML='<td colspan=\"10\">'+(g.q?'<div><b>Question:</b> '+esc(g.q)+'</div>':'')+\n"
     "  '<div><b>Gold</b></div><pre>'+mark(g.sql,it[7])+'</pre><div><b>Prediction</b> ('+esc(b.models[it[1]])+')</div><pre>'+mark(p,it[8])+'</pre>'+evh+\n"
     "  '<div>exact '+(it[3]<0?'n/a':it[3])+' \\u00b7 BIS '+num(it[4],3)+' \\u00b7 calibrated '+num(it[5],3)+' \\u00b7 EX '+(it[6]<0?'n/a':it[6])+'</div></td>';tr.after(d);});\n"
@@ -158,7 +158,7 @@ int html_report(const char *path, const run *groups, int ngroups) {
       }
       sb_putc(&sb, ']');
     }
-    /* items: [gold, model, categories, exact, bis, score, ex, gold spans, pred spans, evidence] */
+    /* items: [gold, model, categories, exact, bis, score, ex, gold spans, pred spans, evidence, main category] */
     sb_puts(&sb, "],\"items\":[");
     int first = 1;
     for (int i = 0; i < c->scored; i++)
@@ -181,7 +181,7 @@ int html_report(const char *path, const run *groups, int ngroups) {
             sb_json_str_script(&sb, r->cats.evidence[k]);
             ef = 0;
           }
-        sb_puts(&sb, "}]");
+        sb_printf(&sb, "},%d]", r->cats.main);
       }
     sb_puts(&sb, "]}");
   }

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# agreement.sh -- runs `sqlsim analyze` on the 13 bundled BIRD mini-dev files
+# (no database: structure and synthetic execution) and measures its agreement
+# with the hand labels (agreement.py). The floors are the figures measured when
+# the labels were written (tests/labels/README.md); a change that lowers one fails.
+# usage: agreement.sh SQLSIM SOURCE_DIR WORK_DIR
+set -euo pipefail
+sqlsim=$1 src=$2 work=$3
+command -v python3 >/dev/null 2>&1 || { echo "python3 is not installed: skipped"; exit 77; }
+mkdir -p "$work"
+preds=()
+for f in "$src"/corpus/bird/mini_dev_predictions/*.json; do preds+=(--pred "$f"); done
+"$sqlsim" analyze -q -j 2 --gold "$src/corpus/bird/mini_dev_sqlite.json" --tables "$src/corpus/bird/dev_tables.json" \
+  "${preds[@]}" --per-item "$work/items.jsonl" > /dev/null
+python3 "$src/tests/labels/agreement.py" "$sqlsim" "$src/tests/labels/bird_minidev.tsv" "$work/items.jsonl" \
+  --floor 63 80 2.3 84

@@ -120,13 +120,6 @@ static int tree_eq(const sqlsim_node *a, const sqlsim_node *b) {
   return 1;
 }
 
-static int is_aggregate_name(const char *t) {
-  static const char *aggs[] = {"count", "sum", "avg", "min", "max", "total", "group_concat", NULL};
-  for (int i = 0; t && aggs[i]; i++)
-    if (!strcmp(t, aggs[i])) return 1;
-  return 0;
-}
-
 static int is_int_const(const sqlsim_node *n, const char *v) {
   return n && n->kind == SQLSIM_N_CONST && n->op == SQLSIM_CONST_INT && !strcmp(n->text, v);
 }
@@ -455,30 +448,21 @@ static int join_equality(const sqlsim_node *sel, const sqlsim_node *x) {
          in_from(sel, x->kids[0]->source) && in_from(sel, x->kids[1]->source);
 }
 
-typedef struct find_ctx {
-  int found;
-  int aggregates, columns;
-} find_ctx;
-
-static int find_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+static int aggregate_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
-  find_ctx *f = ctx;
   if (n->kind == SQLSIM_N_SELECT) return SQLSIM_WALK_PRUNE;
-  if (n->kind == SQLSIM_N_COLUMN && (n->flags & SQLSIM_F_OUTER)) f->found = 1;
   if (n->kind == SQLSIM_N_FUNC && (is_aggregate_name(n->text) || (n->nkids > 2 && n->kids[2]))) {
-    f->aggregates++;
-    return SQLSIM_WALK_PRUNE;
+    *(int *)ctx = 1;
+    return SQLSIM_WALK_ABORT;
   }
-  if (n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR) f->columns++;
   return SQLSIM_WALK_CONTINUE;
 }
 
-/* Counts in a block's own expressions (not its subqueries): aggregates or
- * windows, columns outside them, correlated columns. */
-static find_ctx scan(sqlsim_node *n) {
-  find_ctx f = {0, 0, 0};
-  if (n) sqlsim_walk(n, find_pre, NULL, &f);
-  return f;
+/* An aggregate or window call in a block's own expressions (not its subqueries). */
+static int has_aggregate(sqlsim_node *n) {
+  int found = 0;
+  if (n) sqlsim_walk(n, aggregate_pre, NULL, &found);
+  return found;
 }
 
 static int correlated_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
@@ -506,27 +490,41 @@ static int plain_block(const sqlsim_node *s) {
  * x = t.y AND c in WHERE. The same rows when y is unique in t (each row meets
  * at most one t row); under set comparison (sets: the block's duplicates do
  * not count) also when it is not, if the block has no aggregate and no LIMIT. */
+/* Rows of this block repeated by a join cannot show: its duplicates do not
+ * count (sets) and no aggregate or LIMIT sees them. */
+static int duplicates_hidden(sqlsim_node *sel, int sets) {
+  return sets && !sel->kids[SQLSIM_SEL_LIMIT] && !sel->kids[SQLSIM_SEL_OFFSET] && !sel->kids[SQLSIM_SEL_HAVING] &&
+         !has_aggregate(sel->kids[SQLSIM_SEL_TARGETS]) && !has_aggregate(sel->kids[SQLSIM_SEL_ORDER]);
+}
+
+/* Whether conjunct x of block sel is such an IN that may become a join; its
+ * table and column in *t and *y. */
+static int semijoin_of(eq_ctx *c, sqlsim_node *sel, sqlsim_node *x, int sets, sqlsim_node **t, sqlsim_node **y) {
+  sqlsim_node *s = x->kind == SQLSIM_N_SUBLINK ? x->kids[1] : NULL;
+  if (!s || x->op != SQLSIM_SUB_IN || (x->flags & SQLSIM_F_NOT) || !x->kids[0] || x->kids[0]->kind == SQLSIM_N_ROW ||
+      !plain_block(s) || !s->kids[SQLSIM_SEL_FROM] || s->kids[SQLSIM_SEL_FROM]->nkids != 1 ||
+      !s->kids[SQLSIM_SEL_TARGETS] || s->kids[SQLSIM_SEL_TARGETS]->nkids != 1)
+    return 0;
+  *t = s->kids[SQLSIM_SEL_FROM]->kids[0];
+  *y = s->kids[SQLSIM_SEL_TARGETS]->kids[0]->kids[0];
+  if ((*t)->kind != SQLSIM_N_TABLE || ((*t)->flags & SQLSIM_F_CTEREF) || !*y || (*y)->kind != SQLSIM_N_COLUMN ||
+      (*y)->source != *t || (*y)->column < 0 || !c->q->schema || correlated(s))
+    return 0;
+  return c->q->schema->columns[(*y)->column].unique || duplicates_hidden(sel, sets);
+}
+
 static void semijoins(eq_ctx *c, sqlsim_node *sel, int sets) {
-  sqlsim_node *from = sel->kids[SQLSIM_SEL_FROM];
+  sqlsim_node *from = sel->kids[SQLSIM_SEL_FROM], *t, *y;
   if (sel->op != SQLSIM_SET_NONE || !from || !sel->kids[SQLSIM_SEL_WHERE]) return;
-  int dup_ok = sets && !sel->kids[SQLSIM_SEL_LIMIT] && !sel->kids[SQLSIM_SEL_OFFSET] && !sel->kids[SQLSIM_SEL_HAVING] &&
-               !scan(sel->kids[SQLSIM_SEL_TARGETS]).aggregates && !scan(sel->kids[SQLSIM_SEL_ORDER]).aggregates;
   sqlsim_node **k;
-  int n = conjuncts(sel->kids[SQLSIM_SEL_WHERE], &k, c->a);
-  int cap = 0, m = 0, changed = 0;
+  int n = conjuncts(sel->kids[SQLSIM_SEL_WHERE], &k, c->a), any = 0;
+  for (int i = 0; i < n && !any; i++) any = semijoin_of(c, sel, k[i], sets, &t, &y);
+  if (!any) return; /* the common case: nothing to build */
+  int cap = 0, m = 0;
   sqlsim_node **out = NULL;
   for (int i = 0; i < n; i++) {
-    sqlsim_node *x = k[i], *s = x->kind == SQLSIM_N_SUBLINK ? x->kids[1] : NULL;
-    sqlsim_node *t = NULL, *y = NULL;
-    if (x->op == SQLSIM_SUB_IN && !(x->flags & SQLSIM_F_NOT) && x->kids[0] && x->kids[0]->kind != SQLSIM_N_ROW &&
-        plain_block(s) && s->kids[SQLSIM_SEL_FROM] && s->kids[SQLSIM_SEL_FROM]->nkids == 1 &&
-        s->kids[SQLSIM_SEL_TARGETS] && s->kids[SQLSIM_SEL_TARGETS]->nkids == 1 && !correlated(s)) {
-      t = s->kids[SQLSIM_SEL_FROM]->kids[0];
-      y = s->kids[SQLSIM_SEL_TARGETS]->kids[0]->kids[0];
-    }
-    int ok = t && t->kind == SQLSIM_N_TABLE && !(t->flags & SQLSIM_F_CTEREF) && y && y->kind == SQLSIM_N_COLUMN &&
-             y->source == t && y->column >= 0 && c->q->schema && (c->q->schema->columns[y->column].unique || dup_ok);
-    if (!ok) {
+    sqlsim_node *x = k[i];
+    if (!semijoin_of(c, sel, x, sets, &t, &y)) {
       out = arena_array_grow(c->a, out, m, &cap, sizeof *out, 16);
       out[m++] = x;
       continue;
@@ -539,7 +537,7 @@ static void semijoins(eq_ctx *c, sqlsim_node *sel, int sets) {
     out = arena_array_grow(c->a, out, m, &cap, sizeof *out, 16);
     out[m++] = eq;
     sqlsim_node **ik;
-    int ni = conjuncts(s->kids[SQLSIM_SEL_WHERE], &ik, c->a);
+    int ni = conjuncts(x->kids[1]->kids[SQLSIM_SEL_WHERE], &ik, c->a);
     for (int j = 0; j < ni; j++) {
       out = arena_array_grow(c->a, out, m, &cap, sizeof *out, 16);
       out[m++] = ik[j];
@@ -549,9 +547,8 @@ static void semijoins(eq_ctx *c, sqlsim_node *sel, int sets) {
     items[from->nkids] = t;
     from->kids = items;
     from->nkids++;
-    changed = 1;
   }
-  if (changed) sel->kids[SQLSIM_SEL_WHERE] = and_list(c, out, m);
+  sel->kids[SQLSIM_SEL_WHERE] = and_list(c, out, m);
 }
 
 /* ---- a.k and b.k are one value where the block joins on a.k = b.k */

@@ -9,6 +9,7 @@
  * caller's, who has the results. */
 #include "core.h"
 #include "diff/diff.h"
+#include "parser/frontend.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -52,13 +53,9 @@ static const char *describe(sqlsim_arena *a, const sqlsim_edit *e) {
   }
 }
 
-static int is_aggregate(const sqlsim_node *n) {
-  if (!n || n->kind != SQLSIM_N_FUNC) return 0;
-  static const char *aggs[] = {"count", "sum", "avg", "min", "max", "total", "group_concat", NULL};
-  for (int i = 0; aggs[i]; i++)
-    if (!strcmp(n->text, aggs[i])) return 1;
-  return 0;
-}
+/* A call of an aggregate's name (windows and min(a, b) included: a change of
+ * that function is named as one of aggregate). */
+static int is_aggregate(const sqlsim_node *n) { return n && n->kind == SQLSIM_N_FUNC && is_aggregate_name(n->text); }
 
 /* col = col between two different FROM items: a join condition. */
 static int is_join_condition(const sqlsim_node *n) {

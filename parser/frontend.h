@@ -91,5 +91,13 @@ int normalize_query(sqlsim_query *q, sqlsim_error *err);
 sqlsim_node *node_clone(sqlsim_arena *a, const sqlsim_node *n);
 /* Puts a (modified) normalized tree back in canonical order. */
 void normalize_reorder(sqlsim_query *q);
+/* An aggregate function's name: count, sum, avg, min, max, total, group_concat
+ * (parser/walk.c). */
+int is_aggregate_name(const char *name);
+/* An aggregate call: such a name, not a window function, min/max with one
+ * argument (min(a, b) is SQLite's scalar minimum). */
+int node_is_aggregate(const sqlsim_node *n);
+/* The comparison seen from the other side: a < b is b > a. */
+int op_mirror(int op);
 
 #endif

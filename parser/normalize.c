@@ -484,16 +484,6 @@ static int collation_pins_order(const sqlsim_schema *s, const sqlsim_node *l,
   return 0;
 }
 
-static int mirror(int op) {
-  switch (op) {
-  case SQLSIM_OP_LT: return SQLSIM_OP_GT;
-  case SQLSIM_OP_LE: return SQLSIM_OP_GE;
-  case SQLSIM_OP_GT: return SQLSIM_OP_LT;
-  case SQLSIM_OP_GE: return SQLSIM_OP_LE;
-  default: return op;
-  }
-}
-
 static void flatten(norm_ctx *c, sqlsim_node *n) {
   uint32_t total = 0;
   for (uint32_t i = 0; i < n->nkids; i++)
@@ -547,7 +537,7 @@ static int canon_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     if (compare && collation_pins_order(c->schema, l, r)) break;
     n->kids[0] = r;
     n->kids[1] = l;
-    n->op = (uint16_t)mirror(op);
+    n->op = (uint16_t)op_mirror(op);
     n->flags |= SQLSIM_F_SWAPPED;
     break;
   }

@@ -116,3 +116,27 @@ sqlsim_node *node_clone(sqlsim_arena *a, const sqlsim_node *n) {
   free(m.to);
   return c;
 }
+
+static const char *const aggregate_names[] = {"count", "sum", "avg", "min", "max", "total", "group_concat", NULL};
+
+int is_aggregate_name(const char *name) {
+  for (int i = 0; name && aggregate_names[i]; i++)
+    if (!strcmp(name, aggregate_names[i])) return 1;
+  return 0;
+}
+
+int node_is_aggregate(const sqlsim_node *n) {
+  if (!n || n->kind != SQLSIM_N_FUNC || (n->nkids > 2 && n->kids[2]) || !is_aggregate_name(n->text)) return 0;
+  if (strcmp(n->text, "min") && strcmp(n->text, "max")) return 1;
+  return (n->kids[0] && n->kids[0]->nkids == 1) || (n->flags & SQLSIM_F_STAR); /* min(a, b) is scalar */
+}
+
+int op_mirror(int op) {
+  switch (op) {
+  case SQLSIM_OP_LT: return SQLSIM_OP_GT;
+  case SQLSIM_OP_LE: return SQLSIM_OP_GE;
+  case SQLSIM_OP_GT: return SQLSIM_OP_LT;
+  case SQLSIM_OP_GE: return SQLSIM_OP_LE;
+  default: return op;
+  }
+}

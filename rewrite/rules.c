@@ -384,21 +384,10 @@ int rule_indexed(rule_ctx *c, const sqlsim_node *colnode) {
   return *known == 1;
 }
 
-static const char *const aggregates[] = {"count", "sum", "avg", "min", "max", "total", "group_concat", NULL};
-
-/* An aggregate call (min/max with one argument; not a window function). */
-static int is_aggregate_call(const sqlsim_node *n) {
-  if (n->kind != SQLSIM_N_FUNC || (n->nkids > 2 && n->kids[2])) return 0;
-  int nargs = n->kids[0] ? (int)n->kids[0]->nkids : 0;
-  for (int i = 0; aggregates[i]; i++)
-    if (!strcmp(n->text, aggregates[i]) && (i < 3 || i > 4 || nargs == 1 || (n->flags & SQLSIM_F_STAR))) return 1;
-  return 0;
-}
-
 static int find_aggregate(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   if (n->kind == SQLSIM_N_SELECT) return SQLSIM_WALK_PRUNE;
-  if (!is_aggregate_call(n)) return SQLSIM_WALK_CONTINUE;
+  if (!node_is_aggregate(n)) return SQLSIM_WALK_CONTINUE;
   *(int *)ctx = 1;
   return SQLSIM_WALK_ABORT;
 }
@@ -411,7 +400,7 @@ typedef struct bare_ctx {
 static int find_bare(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   bare_ctx *k = ctx;
-  if (n->kind == SQLSIM_N_SELECT || is_aggregate_call(n)) return SQLSIM_WALK_PRUNE;
+  if (n->kind == SQLSIM_N_SELECT || node_is_aggregate(n)) return SQLSIM_WALK_PRUNE;
   if (n->kind == SQLSIM_N_STAR) k->bare = 1;
   if (n->kind != SQLSIM_N_COLUMN || (n->flags & SQLSIM_F_ALIASREF)) return k->bare ? SQLSIM_WALK_ABORT : SQLSIM_WALK_CONTINUE;
   for (uint32_t i = 0; k->group && i < k->group->nkids; i++) {

@@ -13,6 +13,8 @@
  * column to the referenced one, so a planted child value has its parent. */
 #include "synth.h"
 
+#include "parser/frontend.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,17 +79,6 @@ static const char *literal_of(synth_facts *f, const sqlsim_node *n, int *num) {
 
 static int is_count(const sqlsim_node *n) {
   return n && n->kind == SQLSIM_N_FUNC && n->text && !strcmp(n->text, "count");
-}
-
-/* The operator seen from the column's side when the literal is on the left. */
-static int flip(int op) {
-  switch (op) {
-  case SQLSIM_OP_LT: return SQLSIM_OP_GT;
-  case SQLSIM_OP_LE: return SQLSIM_OP_GE;
-  case SQLSIM_OP_GT: return SQLSIM_OP_LT;
-  case SQLSIM_OP_GE: return SQLSIM_OP_LE;
-  default: return op;
-  }
 }
 
 static int comparison(int op) {
@@ -173,7 +164,7 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
         else add_fact(f, column_of(n->kids[0], 0), op, num, lit, group);
       } else if ((lit = literal_of(f, n->kids[0], &num))) {
         if (is_count(n->kids[1])) count_threshold(f, n->kids[0]);
-        else add_fact(f, column_of(n->kids[1], 0), flip(op), num, lit, group);
+        else add_fact(f, column_of(n->kids[1], 0), op_mirror(op) /* seen from the column's side */, num, lit, group);
       }
     }
     break;

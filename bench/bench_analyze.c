@@ -10,6 +10,7 @@
  *
  * usage: bench_analyze --sqlsim BIN --gold FILE --tables FILE --db-dir DIR [--rounds 3] PRED...
  */
+#include "clock.h"
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -21,12 +22,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* Runs argv with stdout to /dev/null; returns wall seconds, peak RSS in KiB, -1 on failure. */
 static double run(char **argv, long *maxrss_kb) {

@@ -9,6 +9,7 @@
  * and by EX (and by the official exact match, for comparison).
  *
  * usage: bench_bis --tables FILE --gold FILE [--ref-dir DIR] [--rounds N] PRED... */
+#include "clock.h"
 #include "sqlsim.h"
 #include "stats.h"
 
@@ -16,12 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv) {
   const char *tables = NULL, *gold_path = NULL, *ref_dir = NULL;

@@ -6,18 +6,13 @@
  * round's microseconds per pair.
  *
  * usage: bench_engine --metrics LIST [--tables FILE] [--db-dir DIR] [--rounds N] PAIRS.tsv */
+#include "clock.h"
 #include "sqlsim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv) {
   sqlsim_config cfg = {0};

@@ -10,6 +10,7 @@
  *
  * usage: bench_exec --gold FILE --pred FILE --db-dir DIR [--runs 10] [--iterations 100]
  *                   [--noise-db FILE --noise-sql SQL] */
+#include "clock.h"
 #include "sqlsim.h"
 
 #include <math.h>
@@ -21,12 +22,6 @@
 #include <unistd.h>
 
 static volatile double sink;
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static void noise(const char *db, const char *sql, int runs, int iters, int alternate, int cpu) {
   sqlsim_timing_opts o = {0};

@@ -10,6 +10,7 @@
  * Prints figures and the ratios to the floor, and the peak RSS.
  *
  * usage: bench_match --tables FILE [--db-dir DIR] --gold FILE [--rounds N] PRED... */
+#include "clock.h"
 #include "sqlsim.h"
 
 #include <pg_query.h>
@@ -18,12 +19,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static double score_all(const sqlsim_catalog *cat, const char *db_dir, int mode,
                         const sqlsim_itemset *gold, sqlsim_itemset **preds, int npreds, int *exact) {

@@ -8,6 +8,7 @@
  * --rounds rounds (default 5).
  *
  * usage: bench_parse [--tables FILE] [--rounds N] [--only-sqlsim] FILE... */
+#include "clock.h"
 #include "sqlsim.h"
 
 #include <pg_query.h>
@@ -16,12 +17,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 typedef struct {
   const char *sql;

@@ -15,18 +15,13 @@
  * >= 0.9"; their number is printed.
  *
  * usage: bench_synth --tables FILE --gold FILE [--ref-dir DIR] [--databases K] PRED... */
+#include "clock.h"
 #include "sqlsim.h"
 #include "stats.h"
 
 #include <math.h>
 #include <sys/resource.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv) {
   const char *tables = NULL, *gold_path = NULL, *ref_dir = NULL;

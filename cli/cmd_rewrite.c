@@ -14,23 +14,10 @@
 #include <string.h>
 
 static int parse_rules(const char *list, unsigned *out) {
-  *out = 0;
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", list);
-  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-    int found = -1;
-    for (int r = 0; r < SQLSIM_NRULES; r++)
-      if (!strcmp(tok, sqlsim_rule_names[r])) found = r;
-    if (found < 0) {
-      strbuf names = {0};
-      for (int r = 0; r < SQLSIM_NRULES; r++) sb_printf(&names, "%s%s", r ? ", " : "", sqlsim_rule_names[r]);
-      error("rewrite: unknown rule '%s' (rules: %s)", tok, names.buf);
-      sb_free(&names);
-      return CLI_EUSAGE;
-    }
-    *out |= 1u << found;
-  }
-  return 0;
+  sqlsim_error err = {0};
+  if (!sqlsim_rules_parse(list, out, &err)) return 0;
+  error("rewrite: %s", err.message);
+  return CLI_EUSAGE;
 }
 
 static void rules_list(strbuf *sb, unsigned rules, int json) {

@@ -614,6 +614,9 @@ enum {
   SQLSIM_NRULES
 };
 extern const char *const sqlsim_rule_names[SQLSIM_NRULES];
+/* Reads a comma-separated list of rule names (empty items skipped). Returns 0,
+ * or SQLSIM_EFORMAT with err naming the unknown word and the rules there are. */
+int sqlsim_rules_parse(const char *list, unsigned *out, sqlsim_error *err);
 /* Every rule but the BIRD paper's forward forms count_pk and top1_max, which
  * ../shared/REWRITE.md and bench_rewrite never measured faster: they run only
  * when asked for. */

@@ -465,23 +465,8 @@ static PyObject *mod_rewrite(PyObject *m, PyObject *args, PyObject *kw) {
                                    &now))
     return NULL;
   sqlsim_rewrite_opts o = {.iterations = iterations, .timeout_s = timeout, .min_speedup = min_speedup, .fixed_now = now};
-  if (rules) {
-    const char *p = rules;
-    while (*p) {
-      const char *e = strchr(p, ',');
-      size_t n = e ? (size_t)(e - p) : strlen(p);
-      int found = -1;
-      for (int k = 0; k < SQLSIM_NRULES && found < 0; k++)
-        if (strlen(sqlsim_rule_names[k]) == n && !strncmp(p, sqlsim_rule_names[k], n)) found = k;
-      if (found < 0) {
-        char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)(n > 100 ? 100 : n), p);
-        return PyErr_Format(ConfigError, "unknown rule '%s'", name);
-      }
-      o.rules |= 1u << found;
-      p += n + (e != NULL);
-    }
-  }
+  sqlsim_error perr = {0};
+  if (rules && sqlsim_rules_parse(rules, &o.rules, &perr)) return PyErr_Format(ConfigError, "%s", perr.message);
   sqlsim_rewrite_result r;
   memset(&r, 0, sizeof r);
   sqlsim_error err = {0};

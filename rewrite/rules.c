@@ -56,6 +56,29 @@ const char *const sqlsim_rule_names[SQLSIM_NRULES] = {
     "count_star", "date_range", "distinct_group", "in_join", "in_exists",
     "decorrelate", "top1_max", "max_top1", "join_in", "in_plus", "subquery_order", "count_pk"};
 
+int sqlsim_rules_parse(const char *list, unsigned *out, sqlsim_error *err) {
+  *out = 0;
+  for (const char *p = list ? list : ""; *p;) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    int found = -1;
+    for (int k = 0; k < SQLSIM_NRULES && found < 0; k++)
+      if (strlen(sqlsim_rule_names[k]) == n && !strncmp(p, sqlsim_rule_names[k], n)) found = k;
+    if (found < 0 && n) {
+      char names[512] = "";
+      for (int k = 0; k < SQLSIM_NRULES; k++) {
+        if (k) strncat(names, ", ", sizeof names - strlen(names) - 1);
+        strncat(names, sqlsim_rule_names[k], sizeof names - strlen(names) - 1);
+      }
+      return sqlsim_error_set(err, SQLSIM_EFORMAT, (int)(p - list), "unknown rule '%.*s' (rules: %s)",
+                              (int)(n > 100 ? 100 : n), p, names);
+    }
+    if (found >= 0) *out |= 1u << found;
+    p += n + (e != NULL);
+  }
+  return 0;
+}
+
 void rule_note(rule_ctx *c, const char *rule, const sqlsim_node *at, const char *why) {
   char *s = sqlsim_print_sql(at, SQLSIM_PRINT_QUALIFY);
   sb_printf(c->notes, "%s: %s left alone: %s\n", rule, s ? s : "?", why);

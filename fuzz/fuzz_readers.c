@@ -1,7 +1,7 @@
 /* fuzz_readers.c -- the readers of files users download: tables.json (every
  * schema then written as DDL and created in memory), and gold and prediction
- * files (lines, Spider/BIRD/BIS JSON, BIRD submission objects). The first
- * byte picks the reader. */
+ * files (lines, Spider/BIRD/BIS JSON, BIRD submission objects); and the
+ * metric and rule lists of options. The first byte picks the reader. */
 #include "fuzz_common.h"
 
 #include <sqlite3.h>
@@ -10,6 +10,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
   const char *text = (const char *)data + 1;
   size_t len = size - 1;
+  if ((data[0] & 3) == 2) { /* option lists: NUL-terminated copies */
+    char *list = malloc(len + 1);
+    memcpy(list, text, len);
+    list[len] = '\0';
+    unsigned bits;
+    if (sqlsim_rules_parse(list, &bits, NULL) == 0 && (bits & ~(unsigned)SQLSIM_RULES_ALL)) abort();
+    if (sqlsim_metrics_parse(list, &bits, NULL) == 0 && (bits >> SQLSIM_NMETRICS)) abort();
+    free(list);
+    return 0;
+  }
   if (data[0] & 1) {
     sqlsim_catalog *c = NULL;
     if (sqlsim_catalog_parse_tables_json(text, len, "fuzz", &c, NULL) == 0) {

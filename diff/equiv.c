@@ -687,6 +687,31 @@ static void count_where(eq_ctx *c, sqlsim_node *sel) {
   sel->kids[SQLSIM_SEL_WHERE] = and_list(c, keep, nk);
 }
 
+/* ---- a select-list alias named in ORDER BY, GROUP BY, HAVING or WHERE is
+ * the expression it names (SQLite evaluates that expression there): ORDER BY
+ * n for ORDER BY COUNT(*) AS n. Not inside subqueries: their names are their
+ * own blocks'. */
+static void expand_alias_refs(eq_ctx *c, sqlsim_node **at, int depth) {
+  sqlsim_node *k = *at;
+  if (!k || k->kind == SQLSIM_N_SELECT || depth > 200) return;
+  const sqlsim_node *t = k->source;
+  if (k->kind == SQLSIM_N_COLUMN && (k->flags & SQLSIM_F_ALIASREF) && t && t->kind == SQLSIM_N_TARGET &&
+      t->nkids && t->kids[0] && !(t->kids[0]->flags & SQLSIM_F_ALIASREF)) {
+    sqlsim_node *e = node_clone(c->a, t->kids[0]);
+    e->start = k->start;
+    e->end = k->end;
+    *at = e;
+    return;
+  }
+  for (uint32_t i = 0; i < k->nkids; i++) expand_alias_refs(c, &k->kids[i], depth + 1);
+}
+
+static void alias_refs(eq_ctx *c, sqlsim_node *sel) {
+  static const int slots[] = {SQLSIM_SEL_WHERE, SQLSIM_SEL_GROUP, SQLSIM_SEL_HAVING, SQLSIM_SEL_ORDER};
+  if (sel->op == SQLSIM_SET_NONE)
+    for (size_t s = 0; s < sizeof slots / sizeof slots[0]; s++) expand_alias_refs(c, &sel->kids[slots[s]], 0);
+}
+
 /* Each block after its subqueries; sets: the block's duplicates cannot show
  * (the top of a set-compared query, the inside of IN/EXISTS, a UNION side). */
 static void blocks(eq_ctx *c, sqlsim_node *n, int sets, int depth) {
@@ -702,6 +727,7 @@ static void blocks(eq_ctx *c, sqlsim_node *n, int sets, int depth) {
     blocks(c, k, ks, depth + 1);
   }
   if (n->kind != SQLSIM_N_SELECT) return;
+  alias_refs(c, n);
   semijoins(c, n, sets);
   column_classes(c, n);
   count_where(c, n);

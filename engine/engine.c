@@ -565,7 +565,7 @@ static void score_structure(sqlsim_evaluator *ev, const gold_prep *g, sqlsim_que
   if (sqlsim_diff_trees(g->tree_eq->root, q->root, &d, &err) == 0) {
     r->score = d->score;
     if (cats) {
-      sqlsim_categorize_diff(d, rec_arena(r), &r->cats);
+      sqlsim_categorize_diff(d, g->schema, rec_arena(r), &r->cats);
       collect_spans(r, d);
     }
     sqlsim_diff_free(d);

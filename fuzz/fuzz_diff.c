@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       sqlsim_arena *a = sqlsim_arena_new();
       sqlsim_categories cats;
       memset(&cats, 0, sizeof cats);
-      sqlsim_categorize_diff(d, a, &cats);
+      sqlsim_categorize_diff(d, schema, a, &cats);
       if (cats.mask && (cats.main < 0 || !(cats.mask & (1u << cats.main)) || cats.nranked > SQLSIM_NCAT)) abort();
       const char *what = NULL;
       sqlsim_dialect_construct(p, a, &what);

@@ -768,9 +768,11 @@ typedef struct sqlsim_categories {
 void sqlsim_categories_rank(sqlsim_categories *c);
 
 /* Structural categories from an edit script (a diff of equivalence-normalized
- * trees): each edit that counts, by where it is and what it changes. Evidence
- * strings go into arena a. */
-void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out);
+ * trees): each edit that counts, by where it is and what it changes. s, the
+ * schema both queries were read with (may be NULL), tells which keys are
+ * unique. Evidence strings go into arena a. */
+void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_arena *a,
+                            sqlsim_categories *out);
 /* A construct SQLite does not have (YEAR(), DATE_FORMAT, ILIKE, ::, ...): returns
  * 1 and a description, else 0. */
 int sqlsim_dialect_construct(const sqlsim_query *q, sqlsim_arena *a, const char **what);

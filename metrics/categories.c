@@ -40,8 +40,8 @@ static char *sql_of(sqlsim_arena *a, const sqlsim_node *n) {
   return r;
 }
 
-static const char *describe(sqlsim_arena *a, const sqlsim_edit *e) {
-  const char *where = clause_word(e->clause);
+static const char *describe(sqlsim_arena *a, const sqlsim_edit *e, int clause) {
+  const char *where = clause_word(clause);
   const sqlsim_node *g = e->gold ? e->gold : e->gold_content, *p = e->pred ? e->pred : e->pred_content;
   const char *whole = (!e->gold && !e->pred) ? " clause" : "";
   switch (e->action) {
@@ -182,21 +182,69 @@ static void cond_add(sqlsim_arena *a, conds *cs, const sqlsim_node *n, int actio
 }
 
 /* Conditions added or removed (one, or an AND group of them): join
- * conditions straight to `join`, the others kept for pairing; only ones that
- * were themselves added or removed (not moved from elsewhere). */
+ * conditions to `joins`, the others to `cs`, both kept for pairing; only
+ * ones that were themselves added or removed (not moved from elsewhere). */
 static void collect_conditions(const sqlsim_diff *d, const sqlsim_edit *e, const sqlsim_node *n, int clause,
-                               sqlsim_arena *a, conds *cs, sqlsim_categories *out) {
+                               sqlsim_arena *a, conds *cs, conds *joins) {
   int group = n->kind == SQLSIM_N_AND;
   int block = gold_block(d, e);
   for (uint32_t i = 0; i < (group ? n->nkids : 1); i++) {
     const sqlsim_node *x = group ? n->kids[i] : n;
-    if (!changed_itself(d, x, e->action)) continue;
-    if (is_join_condition(x))
-      add(a, out, SQLSIM_CAT_JOIN, sqlsim_arena_printf(a, "%s %s: %s", clause_word(clause),
-                                                        e->action == SQLSIM_EDIT_INSERT ? "added" : "missing", sql_of(a, x)));
-    else
-      cond_add(a, cs, x, e->action, clause, block);
+    if (changed_itself(d, x, e->action)) cond_add(a, is_join_condition(x) ? joins : cs, x, e->action, clause, block);
   }
+}
+
+/* x = (SELECT t.y FROM t ...) or x IN (SELECT t.y FROM t ...): the column
+ * compared (*x) and the one the subquery returns (*y); else 0. */
+static int subquery_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **y) {
+  const sqlsim_node *sub = NULL;
+  if (n->kind == SQLSIM_N_SUBLINK && n->op == SQLSIM_SUB_IN && !(n->flags & SQLSIM_F_NOT) && n->kids[0]) {
+    *x = n->kids[0];
+    sub = n->kids[1];
+  } else if (n->kind == SQLSIM_N_BINOP && n->op == SQLSIM_OP_EQ && n->nkids == 2) {
+    for (int s = 0; s < 2 && !sub; s++) {
+      const sqlsim_node *k = n->kids[s];
+      if (k->kind == SQLSIM_N_SUBLINK && k->op == SQLSIM_SUB_SCALAR) {
+        sub = k->kids[1];
+        *x = n->kids[1 - s];
+      }
+    }
+  }
+  if (!sub || sub->kind != SQLSIM_N_SELECT || sub->op != SQLSIM_SET_NONE || !sub->kids[SQLSIM_SEL_TARGETS] ||
+      sub->kids[SQLSIM_SEL_TARGETS]->nkids != 1 || sub->kids[SQLSIM_SEL_GROUP] || sub->kids[SQLSIM_SEL_LIMIT])
+    return 0;
+  *y = sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->kids[0];
+  return (*x)->kind == SQLSIM_N_COLUMN && *y && (*y)->kind == SQLSIM_N_COLUMN;
+}
+
+/* A join on x = t.y on one side, x = (SELECT t.y FROM t WHERE c) or x IN
+ * (SELECT t.y ...) on the other: the same lookup written as a subquery (the
+ * same rows when the subquery finds one row, or y does not repeat), named
+ * `nesting`, a form; the subquery's own conditions are paired as moved. The
+ * join conditions left are `join`. */
+static void pair_lookups(conds *cs, conds *joins, sqlsim_arena *a, sqlsim_categories *out) {
+  for (int i = 0; i < cs->n; i++) {
+    cond *c = &cs->v[i];
+    const sqlsim_node *x, *y;
+    if (c->used || !subquery_lookup(c->n, &x, &y)) continue;
+    for (int j = 0; j < joins->n; j++) {
+      cond *jn = &joins->v[j];
+      if (jn->used || jn->action == c->action || jn->block != c->block) continue;
+      const sqlsim_node *l = jn->n->kids[0], *r = jn->n->kids[1];
+      if (!((same_column(l, x) && same_column(r, y)) || (same_column(l, y) && same_column(r, x)))) continue;
+      const cond *g = c->action == SQLSIM_EDIT_DELETE ? c : jn, *p = g == c ? jn : c;
+      add(a, out, SQLSIM_CAT_NESTING,
+          sqlsim_arena_printf(a, "%s: %s -> %s (%s)", clause_word(c->clause), sql_of(a, g->n), sql_of(a, p->n),
+                              g == jn ? "a join written as a subquery" : "a subquery written as a join"));
+      c->used = jn->used = 1;
+      break;
+    }
+  }
+  for (int j = 0; j < joins->n; j++)
+    if (!joins->v[j].used)
+      add(a, out, SQLSIM_CAT_JOIN,
+          sqlsim_arena_printf(a, "%s %s: %s", clause_word(joins->v[j].clause),
+                              joins->v[j].action == SQLSIM_EDIT_INSERT ? "added" : "missing", sql_of(a, joins->v[j].n)));
 }
 
 static int cond_shape_differs(const sqlsim_node *g, const sqlsim_node *p) {
@@ -347,11 +395,29 @@ static int same_name_elsewhere(const ftree *t, const sqlsim_node *from, const ft
   return 0;
 }
 
+/* FROM item `from`, read only by join conditions, each of them on a column
+ * of it that is unique (its key): every row it joins meets at most one of its
+ * rows, so it can only drop rows that have no match (a parent table joined by
+ * its key along a foreign key). */
+static int joined_by_key(const ftree *t, const sqlsim_node *from, const sqlsim_schema *s) {
+  int joins = 0;
+  for (int i = 0; i < t->n; i++) {
+    const sqlsim_node *c = t->v[i].n;
+    if (t->v[i].slot >= 0 || c->kind != SQLSIM_N_COLUMN || c->source != from) continue;
+    int up = t->v[i].parent;
+    if (up < 0 || t->v[up].slot >= 0 || !is_join_condition(t->v[up].n)) return 0;
+    if (!s || c->column < 0 || c->column >= s->ncolumns || !s->columns[c->column].unique) return 0;
+    joins++;
+  }
+  return joins > 0;
+}
+
 /* A table missing or extra is named first when it is the cause: the
  * prediction reads a column its tables do not have, or the same-named column
- * of another table, or joins a table only to multiply or filter rows; else it
- * follows from another change (a column now read from elsewhere). */
-static void weigh_tables(const sqlsim_diff *d, sqlsim_categories *out) {
+ * of another table, or joins a table only to multiply or filter rows (not by
+ * its key, which can only drop rows without a match); else it follows from
+ * another change (a column now read from elsewhere). */
+static void weigh_tables(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_categories *out) {
   const ftree *g = &d->priv->g, *p = &d->priv->p;
   int strong_missing = unresolved_columns(p), strong_extra = 0, read;
   for (int i = 0; i < g->n; i++)
@@ -360,7 +426,7 @@ static void weigh_tables(const sqlsim_diff *d, sqlsim_categories *out) {
       strong_missing = 1;
   for (int j = 0; j < p->n; j++)
     if (p->v[j].slot < 0 && p->v[j].match < 0 && p->v[j].n->kind == SQLSIM_N_TABLE &&
-        (same_name_elsewhere(p, p->v[j].n, g, &read) || !read))
+        (same_name_elsewhere(p, p->v[j].n, g, &read) || (!read && !joined_by_key(p, p->v[j].n, s))))
       strong_extra = 1;
   if (!strong_missing) out->secondary |= 1u << SQLSIM_CAT_MISSING_TABLE;
   if (!strong_extra) out->secondary |= 1u << SQLSIM_CAT_EXTRA_TABLE;
@@ -385,10 +451,10 @@ static int count_argument(const sqlsim_diff *d, const sqlsim_edit *e) {
 
 static void fold_consequences(sqlsim_arena *a, sqlsim_categories *out);
 
-void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out) {
+void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_arena *a, sqlsim_categories *out) {
   memset(out, 0, sizeof *out);
   out->main = -1;
-  conds cs = {0};
+  conds cs = {0}, joins = {0};
   /* removed and added select items, per block, for pairing */
   conds targets = {0};
   /* changes inside one condition or one select item, made one category each */
@@ -397,11 +463,13 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_catego
     const sqlsim_edit *e = &d->edits[k];
     if (e->weight <= 0) continue;
     const sqlsim_node *n = e->gold ? e->gold : e->pred;
-    const char *ev = describe(a, e);
     int ti;
     const ftree *t = side_tree(d, e, &ti);
     int filt = ti >= 0 ? in_agg_filter(t, ti) : 0;
+    /* a condition inside COUNT(*) FILTER (WHERE c) is a condition on rows,
+     * named as the WHERE it was or stands for */
     int cl = filt && e->clause != SQLSIM_SEL_HAVING ? SQLSIM_SEL_WHERE : e->clause;
+    const char *ev = describe(a, e, cl);
     int ins = e->action == SQLSIM_EDIT_INSERT, del = e->action == SQLSIM_EDIT_DELETE;
     int upd = e->action == SQLSIM_EDIT_UPDATE;
     int whole = e->whole || filt == 1;
@@ -426,7 +494,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_catego
       int slot = cl;
       const sqlsim_node *content = ins ? e->pred_content : e->gold_content;
       if ((slot == SQLSIM_SEL_WHERE || slot == SQLSIM_SEL_HAVING) && content)
-        collect_conditions(d, e, content, slot, a, &cs, out);
+        collect_conditions(d, e, content, slot, a, &cs, &joins);
       else if (slot == SQLSIM_SEL_WHERE) add(a, out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
       else if (slot == SQLSIM_SEL_GROUP || slot == SQLSIM_SEL_HAVING) add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       else if (slot == SQLSIM_SEL_ORDER || slot == SQLSIM_SEL_LIMIT || slot == SQLSIM_SEL_OFFSET)
@@ -469,7 +537,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_catego
     case SQLSIM_SEL_WHERE:
     case SQLSIM_SEL_HAVING:
       if ((ins || del) && whole && (n->kind == SQLSIM_N_AND || is_join_condition(n)))
-        collect_conditions(d, e, n, cl, a, &cs, out);
+        collect_conditions(d, e, n, cl, a, &cs, &joins);
       else if (is_join_condition(e->gold_parent) || is_join_condition(e->pred_parent))
         add(a, out, SQLSIM_CAT_JOIN, ev); /* a join key */
       else if ((ins || del) && whole) cond_add(a, &cs, n, e->action, cl, gold_block(d, e));
@@ -494,6 +562,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_catego
       add(a, out, SQLSIM_CAT_NESTING, ev);
     }
   }
+  pair_lookups(&cs, &joins, a, out);
   pair_conditions(&cs, a, out);
   parts_categories(&pv, a, out);
   /* a select item removed and one added in the same block: one changed item */
@@ -521,7 +590,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_catego
     add(a, out, SQLSIM_CAT_GROUP_HAVING,
         gw ? "the gold ranks within groups (a window with PARTITION BY); the prediction does not"
            : "the prediction ranks within groups (a window with PARTITION BY); the gold does not");
-  weigh_tables(d, out);
+  weigh_tables(d, s, out);
   if (out->mask & ~((1u << SQLSIM_CAT_NESTING) | out->secondary))
     out->secondary |= 1u << SQLSIM_CAT_NESTING; /* a form, beside a change that says what differs */
   fold_consequences(a, out);

@@ -37,7 +37,7 @@ static uint32_t categorize(const char *gold, const char *pred, sqlsim_arena *a, 
   sqlsim_equiv_normalize(p);
   sqlsim_diff *d;
   if (sqlsim_diff_trees(g->root, p->root, &d, &err)) fail_msg("diff: %s", err.message);
-  sqlsim_categorize_diff(d, a, out);
+  sqlsim_categorize_diff(d, concert, a, out);
   sqlsim_diff_free(d);
   sqlsim_query_free(g);
   sqlsim_query_free(p);
@@ -53,6 +53,9 @@ static const struct {
     /* nothing that changes the result */
     {"SELECT name FROM singer WHERE age > 20", "SELECT s.name FROM singer AS s WHERE 20 < s.age", 0},
     {"SELECT count(*) FROM singer", "SELECT count(singer_id) FROM singer", 0},
+    /* a select-list alias in ORDER BY is the expression it names */
+    {"SELECT country, count(*) FROM singer GROUP BY country ORDER BY count(*) DESC LIMIT 1",
+     "SELECT country, count(*) AS n FROM singer GROUP BY country ORDER BY n DESC LIMIT 1", 0},
     /* tables */
     {"SELECT name FROM singer", "SELECT name FROM stadium", C(WRONG_TABLE)},
     {"SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id",
@@ -129,6 +132,55 @@ static void test_evidence(void **state) {
   sqlsim_arena_free(a);
 }
 
+/* The main category, and the categories left beside it, where one change
+ * brings others with it. */
+static void test_main(void **state) {
+  (void)state;
+  static const struct {
+    const char *gold, *pred;
+    int main;
+    uint32_t want;
+    const char *evidence; /* in the main category's evidence */
+  } m[] = {
+      /* a join written as a lookup subquery: a form, named nesting, not a
+       * missing join plus an extra filter */
+      {"SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.year = 2014",
+       "SELECT name FROM stadium WHERE stadium_id = (SELECT stadium_id FROM concert WHERE year = 2014)",
+       SQLSIM_CAT_NESTING, C(NESTING), "written as a subquery"},
+      {"SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.year = 2014",
+       "SELECT name, capacity FROM stadium WHERE stadium_id IN (SELECT stadium_id FROM concert WHERE year = 2014)",
+       SQLSIM_CAT_EXTRA_COLUMN, C(EXTRA_COLUMN), "capacity"},
+      /* a parent table joined by its key can only drop rows: the filter is the
+       * change a person names */
+      {"SELECT concert_name FROM concert WHERE year = 2014",
+       "SELECT T1.concert_name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.year = 2015",
+       SQLSIM_CAT_FILTER_VALUE, C(FILTER_VALUE), "2015"},
+      /* a child table joined by a column that repeats multiplies rows */
+      {"SELECT name FROM stadium WHERE capacity > 10",
+       "SELECT T1.name FROM stadium AS T1 JOIN concert AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.capacity > 10",
+       SQLSIM_CAT_EXTRA_TABLE, C(EXTRA_TABLE), "concert"},
+      /* a condition moved into a conditional count is named as a condition on rows */
+      {"SELECT count(*) FROM singer WHERE country = 'France'", "SELECT count(*) FROM singer WHERE country = 'Spain'",
+       SQLSIM_CAT_FILTER_VALUE, C(FILTER_VALUE), "WHERE"},
+  };
+  sqlsim_arena *a = sqlsim_arena_new();
+  int bad = 0;
+  for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+    sqlsim_categories c;
+    uint32_t got = categorize(m[i].gold, m[i].pred, a, &c);
+    const char *ev = c.main >= 0 ? c.evidence[c.main] : NULL;
+    if (got == m[i].want && c.main == m[i].main && ev && strstr(ev, m[i].evidence)) continue;
+    bad++;
+    fprintf(stderr, "case %zu: %s  vs  %s\n  want main %s, got %s:", i, m[i].gold, m[i].pred,
+            sqlsim_category_names[m[i].main], c.main >= 0 ? sqlsim_category_names[c.main] : "none");
+    for (int k = 0; k < SQLSIM_NCAT; k++)
+      if (got & (1u << k)) fprintf(stderr, " %s (%s)", sqlsim_category_names[k], c.evidence[k]);
+    fputc('\n', stderr);
+  }
+  sqlsim_arena_free(a);
+  assert_int_equal(bad, 0);
+}
+
 static void test_dialect(void **state) {
   (void)state;
   static const struct {
@@ -160,6 +212,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_structural),
       cmocka_unit_test(test_evidence),
+      cmocka_unit_test(test_main),
       cmocka_unit_test(test_dialect),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

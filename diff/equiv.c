@@ -638,6 +638,35 @@ static void column_classes(eq_ctx *c, sqlsim_node *sel) {
     if (!join_equality(sel, k[i])) sqlsim_walk(k[i], replace_pre, NULL, &cc);
 }
 
+/* ---- GROUP BY k, x where k is a unique NOT NULL column of a FROM item and
+ * x another column of that same item: x is one value in each of k's groups
+ * (it depends on k), so the groups are k's alone and x goes. */
+static int group_key(eq_ctx *c, const sqlsim_node *k) {
+  const sqlsim_schema *s = c->q->schema;
+  return k->kind == SQLSIM_N_COLUMN && k->source && k->source->kind == SQLSIM_N_TABLE && k->column >= 0 &&
+         k->column < s->ncolumns && s->columns[k->column].unique && column_not_null(c, k);
+}
+
+static void group_by_key(eq_ctx *c, sqlsim_node *sel) {
+  sqlsim_node *g = sel->kids[SQLSIM_SEL_GROUP];
+  if (sel->op != SQLSIM_SET_NONE || !g || g->kind != SQLSIM_N_LIST || g->nkids < 2 || !c->q->schema) return;
+  uint32_t m = 0;
+  sqlsim_node **keep = sqlsim_arena_alloc(c->a, sizeof *keep * g->nkids);
+  for (uint32_t i = 0; i < g->nkids; i++) {
+    const sqlsim_node *x = g->kids[i];
+    int dependent = 0;
+    /* of two keys of one item, the first stays */
+    for (uint32_t j = 0; j < g->nkids && !dependent && x->kind == SQLSIM_N_COLUMN; j++) {
+      const sqlsim_node *k = g->kids[j];
+      dependent = j != i && group_key(c, k) && k->source == x->source && k->column != x->column &&
+                  (j < i || !group_key(c, x));
+    }
+    if (!dependent) keep[m++] = g->kids[i];
+  }
+  g->kids = keep;
+  g->nkids = m;
+}
+
 /* SELECT COUNT(*) ... WHERE c (one count, nothing else read, no grouping) is
  * SELECT COUNT(*) FILTER (WHERE c): the conditional count's form. Join
  * conditions stay in WHERE. */
@@ -730,6 +759,7 @@ static void blocks(eq_ctx *c, sqlsim_node *n, int sets, int depth) {
   alias_refs(c, n);
   semijoins(c, n, sets);
   column_classes(c, n);
+  group_by_key(c, n);
   count_where(c, n);
 }
 

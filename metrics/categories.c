@@ -57,11 +57,21 @@ static const char *describe(sqlsim_arena *a, const sqlsim_edit *e, int clause) {
  * that function is named as one of aggregate). */
 static int is_aggregate(const sqlsim_node *n) { return n && n->kind == SQLSIM_N_FUNC && is_aggregate_name(n->text); }
 
-/* col = col between two different FROM items: a join condition. */
-static int is_join_condition(const sqlsim_node *n) {
+/* col = col between two different FROM items: a join condition; so is an OR
+ * of them (a join on either of two keys). */
+static int is_join_equality(const sqlsim_node *n) {
   return n && n->kind == SQLSIM_N_BINOP && n->op == SQLSIM_OP_EQ && n->nkids == 2 &&
          n->kids[0]->kind == SQLSIM_N_COLUMN && n->kids[1]->kind == SQLSIM_N_COLUMN &&
          n->kids[0]->source != n->kids[1]->source;
+}
+
+static int is_join_condition(const sqlsim_node *n) {
+  if (n && n->kind == SQLSIM_N_OR && n->nkids) {
+    for (uint32_t i = 0; i < n->nkids; i++)
+      if (!is_join_equality(n->kids[i])) return 0;
+    return 1;
+  }
+  return is_join_equality(n);
 }
 
 /* A category with its evidence; the evidence of every edit that shows it is
@@ -229,7 +239,7 @@ static void pair_lookups(conds *cs, conds *joins, sqlsim_arena *a, sqlsim_catego
     if (c->used || !subquery_lookup(c->n, &x, &y)) continue;
     for (int j = 0; j < joins->n; j++) {
       cond *jn = &joins->v[j];
-      if (jn->used || jn->action == c->action || jn->block != c->block) continue;
+      if (jn->used || jn->action == c->action || jn->block != c->block || !is_join_equality(jn->n)) continue;
       const sqlsim_node *l = jn->n->kids[0], *r = jn->n->kids[1];
       if (!((same_column(l, x) && same_column(r, y)) || (same_column(l, y) && same_column(r, x)))) continue;
       const cond *g = c->action == SQLSIM_EDIT_DELETE ? c : jn, *p = g == c ? jn : c;

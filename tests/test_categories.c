@@ -83,6 +83,10 @@ static const struct {
     /* a join key */
     {"SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id",
      "SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.concert_id = T2.stadium_id", C(JOIN)},
+    {"SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id",
+     "SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id OR T1.concert_id = "
+     "T2.stadium_id",
+     C(JOIN)}, /* a join on either of two keys */
     /* grouping, order, distinct, nesting */
     {"SELECT country, count(*) FROM singer GROUP BY country", "SELECT country, count(*) FROM singer",
      C(GROUP_HAVING)},

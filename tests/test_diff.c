@@ -54,6 +54,20 @@ static const struct {
     {"SELECT name FROM singer WHERE NOT age = 3", "SELECT name FROM singer WHERE age <> 3", 0.01, 0.99, 1, 1},
     {"SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert ORDER BY concert_id)",
      "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert)", 0.01, 0.99, 1, 1},
+    /* ORDER BY an alias is ORDER BY the expression it names */
+    {"SELECT country, count(*) FROM singer GROUP BY country ORDER BY count(*) DESC",
+     "SELECT country, count(*) AS n FROM singer GROUP BY country ORDER BY n DESC", 0.01, 0.99, 1, 1},
+    /* grouping by a key and a column of the same table is grouping by the key */
+    {"SELECT T1.name, count(*) FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id "
+     "GROUP BY T1.singer_id",
+     "SELECT T1.name, count(*) FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id "
+     "GROUP BY T1.name, T1.singer_id",
+     0.01, 0.99, 1, 1},
+    {"SELECT T1.name, count(*) FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id "
+     "GROUP BY T1.singer_id",
+     "SELECT T1.name, count(*) FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id "
+     "GROUP BY T1.name",
+     0.01, 0.99, 0.01, 0.99},
     /* what changes the result weighs more than what does not */
     {"SELECT name FROM singer ORDER BY age DESC LIMIT 1", "SELECT name FROM singer ORDER BY age ASC LIMIT 1",
      0.01, 0.99, 0.01, 0.5},

@@ -725,7 +725,7 @@ static void expand_alias_refs(eq_ctx *c, sqlsim_node **at, int depth) {
   if (!k || k->kind == SQLSIM_N_SELECT || depth > 200) return;
   const sqlsim_node *t = k->source;
   if (k->kind == SQLSIM_N_COLUMN && (k->flags & SQLSIM_F_ALIASREF) && t && t->kind == SQLSIM_N_TARGET &&
-      t->nkids && t->kids[0] && !(t->kids[0]->flags & SQLSIM_F_ALIASREF)) {
+      t->nkids && t->kids[0]) {
     sqlsim_node *e = node_clone(c->a, t->kids[0]);
     e->start = k->start;
     e->end = k->end;
@@ -737,7 +737,11 @@ static void expand_alias_refs(eq_ctx *c, sqlsim_node **at, int depth) {
 
 static void alias_refs(eq_ctx *c, sqlsim_node *sel) {
   static const int slots[] = {SQLSIM_SEL_WHERE, SQLSIM_SEL_GROUP, SQLSIM_SEL_HAVING, SQLSIM_SEL_ORDER};
-  if (sel->op == SQLSIM_SET_NONE)
+  const sqlsim_node *targets = sel->kids[SQLSIM_SEL_TARGETS];
+  if (sel->op != SQLSIM_SET_NONE || !targets) return;
+  int named = 0; /* only a select item with an alias can be named: most blocks have none */
+  for (uint32_t i = 0; i < targets->nkids && !named; i++) named = targets->kids[i]->text != NULL;
+  if (named)
     for (size_t s = 0; s < sizeof slots / sizeof slots[0]; s++) expand_alias_refs(c, &sel->kids[slots[s]], 0);
 }
 

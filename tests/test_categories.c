@@ -46,6 +46,13 @@ static uint32_t categorize(const char *gold, const char *pred, sqlsim_arena *a, 
 
 #define C(x) (1u << SQLSIM_CAT_##x)
 
+/* A failing case's categories with their evidence, on stderr. */
+static void print_found(uint32_t got, const sqlsim_categories *c) {
+  for (int k = 0; k < SQLSIM_NCAT; k++)
+    if (got & (1u << k)) fprintf(stderr, " %s (%s)", sqlsim_category_names[k], c->evidence[k]);
+  fputc('\n', stderr);
+}
+
 static const struct {
   const char *gold, *pred;
   uint32_t want;
@@ -115,9 +122,7 @@ static void test_structural(void **state) {
     for (int k = 0; k < SQLSIM_NCAT; k++)
       if (cases[i].want & (1u << k)) fprintf(stderr, " %s", sqlsim_category_names[k]);
     fputs("\n  got: ", stderr);
-    for (int k = 0; k < SQLSIM_NCAT; k++)
-      if (got & (1u << k)) fprintf(stderr, " %s (%s)", sqlsim_category_names[k], c.evidence[k]);
-    fputc('\n', stderr);
+    print_found(got, &c);
   }
   sqlsim_arena_free(a);
   assert_int_equal(bad, 0);
@@ -177,9 +182,7 @@ static void test_main(void **state) {
     bad++;
     fprintf(stderr, "case %zu: %s  vs  %s\n  want main %s, got %s:", i, m[i].gold, m[i].pred,
             sqlsim_category_names[m[i].main], c.main >= 0 ? sqlsim_category_names[c.main] : "none");
-    for (int k = 0; k < SQLSIM_NCAT; k++)
-      if (got & (1u << k)) fprintf(stderr, " %s (%s)", sqlsim_category_names[k], c.evidence[k]);
-    fputc('\n', stderr);
+    print_found(got, &c);
   }
   sqlsim_arena_free(a);
   assert_int_equal(bad, 0);

@@ -1,7 +1,8 @@
 /* build.c -- libpg_query's JSON parse tree -> the sqlsim tree.
  *
- * build_tree() reads the JSON that pg_query_parse() returns (with cJSON, into
- * the query's arena) and converts each PostgreSQL node into a sqlsim node. One
+ * build_tree() reads the JSON that pg_query_parse() returns (in place, with
+ * pgjson.c, into a scratch arena) and converts each PostgreSQL node into a
+ * sqlsim node in the query's arena. One
  * function per PostgreSQL node family; an unknown node type is an
  * SQLSIM_EUNSUPPORTED error naming the construct and its position. The first
  * error is recorded on the build context (as SQLite records on its Parse) and
@@ -9,6 +10,7 @@
  * the front end's offset map, and names that PostgreSQL lowercased, truncated
  * or that the front end replaced are recovered from the original tokens. */
 #include "frontend.h"
+#include "pgjson.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,41 +43,42 @@ static int build_fail(build_ctx *c, int code, int offset, const char *msg, const
 
 /* ---------------------------------------------------------------- JSON access */
 
-static const cJSON *jget(const cJSON *o, const char *k) {
-  return o ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
+static const pj *jget(const pj *o, const char *k) { return pj_get(o, k); }
+static const char *jstr(const pj *o, const char *k) {
+  const pj *v = pj_get(o, k);
+  return v && v->type == PJ_STR ? v->str : NULL;
 }
-static const char *jstr(const cJSON *o, const char *k) {
-  const cJSON *v = jget(o, k);
-  return cJSON_IsString(v) ? v->valuestring : NULL;
+static int jint(const pj *o, const char *k, int dflt) {
+  const pj *v = pj_get(o, k);
+  return v && v->type == PJ_NUM ? v->ival : dflt;
 }
-static int jint(const cJSON *o, const char *k, int dflt) {
-  const cJSON *v = jget(o, k);
-  return cJSON_IsNumber(v) ? v->valueint : dflt;
+static int jbool(const pj *o, const char *k) {
+  const pj *v = pj_get(o, k);
+  return v && v->type == PJ_TRUE;
 }
-static int jbool(const cJSON *o, const char *k) { return cJSON_IsTrue(jget(o, k)); }
-static int jis(const cJSON *o, const char *k, const char *v) {
+static int jis(const pj *o, const char *k, const char *v) {
   const char *s = jstr(o, k);
   return s && !strcmp(s, v);
 }
 /* A wrapped node {"Type": {...}}: its type name and body. */
-static const char *jtype(const cJSON *w, const cJSON **body) {
-  if (!w || !w->child) {
+static const char *jtype(const pj *w, const pj **body) {
+  if (!w || w->type != PJ_OBJ || !w->child) {
     *body = NULL;
     return "";
   }
   *body = w->child;
-  return w->child->string ? w->child->string : "";
+  return w->child->key;
 }
 /* The sval of a {"String": {"sval": ..}} node ("" when absent). */
-static const char *jsval(const cJSON *w) {
-  const cJSON *b;
+static const char *jsval(const pj *w) {
+  const pj *b;
   if (strcmp(jtype(w, &b), "String") != 0) return NULL;
   const char *s = jstr(b, "sval");
   return s ? s : "";
 }
 
 /* Original offset of a PostgreSQL location, or -1. */
-static int loc(build_ctx *c, const cJSON *body) {
+static int loc(build_ctx *c, const pj *body) {
   int l = jint(body, "location", -1);
   return l < 0 ? -1 : fe_map(c->fe, l);
 }
@@ -129,18 +132,18 @@ static int alias_token(build_ctx *c, int start, const char *alias) {
 
 /* ---------------------------------------------------------------- lists */
 
-static sqlsim_node *build_expr(build_ctx *c, const cJSON *w);
-static sqlsim_node *build_select(build_ctx *c, const cJSON *body, int start);
+static sqlsim_node *build_expr(build_ctx *c, const pj *w);
+static sqlsim_node *build_select(build_ctx *c, const pj *body, int start);
 
-typedef sqlsim_node *(*build_fn)(build_ctx *c, const cJSON *w);
+typedef sqlsim_node *(*build_fn)(build_ctx *c, const pj *w);
 
 /* A LIST node of the items of a JSON array, each built with fn. */
-static sqlsim_node *build_list(build_ctx *c, const cJSON *arr, build_fn fn) {
-  int n = cJSON_GetArraySize(arr);
+static sqlsim_node *build_list(build_ctx *c, const pj *arr, build_fn fn) {
+  int n = pj_size(arr);
   sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, n);
   int i = 0;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, arr) {
+  const pj *it;
+  pj_foreach(it, arr) {
     l->kids[i++] = fn(c, it);
     if (c->rc) return NULL;
   }
@@ -177,10 +180,10 @@ static const char *int_from_source(build_ctx *c, int at) {
   return sqlsim_arena_printf(c->a, "%s%.*s", neg ? "-" : "", tk->len - k, s + k);
 }
 
-static sqlsim_node *build_const(build_ctx *c, const cJSON *b) {
+static sqlsim_node *build_const(build_ctx *c, const pj *b) {
   sqlsim_node *n = node_new(c->a, SQLSIM_N_CONST, 0);
   n->start = loc(c, b);
-  const cJSON *v;
+  const pj *v;
   if (jbool(b, "isnull")) {
     n->op = SQLSIM_CONST_NULL;
     n->text = "NULL";
@@ -214,17 +217,17 @@ static sqlsim_node *build_const(build_ctx *c, const cJSON *b) {
   return n;
 }
 
-static sqlsim_node *build_columnref(build_ctx *c, const cJSON *b) {
-  const cJSON *fields = jget(b, "fields");
-  int nf = cJSON_GetArraySize(fields);
+static sqlsim_node *build_columnref(build_ctx *c, const pj *b) {
+  const pj *fields = jget(b, "fields");
+  int nf = pj_size(fields);
   int start = loc(c, b);
-  const cJSON *last = cJSON_GetArrayItem(fields, nf - 1);
-  const cJSON *lb;
+  const pj *last = pj_item(fields, nf - 1);
+  const pj *lb;
   int star = !strcmp(jtype(last, &lb), "A_Star");
   sqlsim_node *n = node_new(c->a, star ? SQLSIM_N_STAR : SQLSIM_N_COLUMN, 0);
   n->start = start;
   const char *name = star ? NULL : jsval(last);
-  const char *qual = nf >= 2 ? jsval(cJSON_GetArrayItem(fields, nf - 2)) : NULL;
+  const char *qual = nf >= 2 ? jsval(pj_item(fields, nf - 2)) : NULL;
   if (!star && !name) {
     build_fail(c, SQLSIM_EUNSUPPORTED, start, "unsupported column reference", NULL);
     return NULL;
@@ -270,18 +273,18 @@ static sqlsim_node *binop(build_ctx *c, int op, sqlsim_node *l, sqlsim_node *r, 
   return n;
 }
 
-static const char *expr_opname(const cJSON *b) {
-  const cJSON *names = jget(b, "name");
-  const char *s = jsval(cJSON_GetArrayItem(names, cJSON_GetArraySize(names) - 1));
+static const char *expr_opname(const pj *b) {
+  const pj *names = jget(b, "name");
+  const char *s = jsval(pj_item(names, pj_size(names) - 1));
   return s ? s : "";
 }
 
-static sqlsim_node *build_aexpr(build_ctx *c, const cJSON *b) {
+static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
   const char *kind = jstr(b, "kind");
   const char *name = expr_opname(b);
   int start = loc(c, b);
   if (!kind) kind = "AEXPR_OP";
-  const cJSON *lw = jget(b, "lexpr"), *rw = jget(b, "rexpr");
+  const pj *lw = jget(b, "lexpr"), *rw = jget(b, "rexpr");
   if (!strcmp(kind, "AEXPR_OP") && !lw) {
     /* SQLite's prefix operators are - + ~ (NOT is its own node). PostgreSQL
      * reads any other operator as one too (@ -5, |/ 4), and GLOB with
@@ -303,7 +306,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const cJSON *b) {
   }
   if (!strcmp(kind, "AEXPR_IN")) {
     sqlsim_node *x = build_expr(c, lw);
-    const cJSON *rb;
+    const pj *rb;
     jtype(rw, &rb);
     sqlsim_node *list = build_list(c, jget(rb, "items"), build_expr);
     if (c->rc) return NULL;
@@ -317,11 +320,11 @@ static sqlsim_node *build_aexpr(build_ctx *c, const cJSON *b) {
   }
   if (!strncmp(kind, "AEXPR_BETWEEN", 13) || !strncmp(kind, "AEXPR_NOT_BETWEEN", 17)) {
     sqlsim_node *x = build_expr(c, lw);
-    const cJSON *rb;
+    const pj *rb;
     jtype(rw, &rb);
-    const cJSON *items = jget(rb, "items");
-    sqlsim_node *lo = build_expr(c, cJSON_GetArrayItem(items, 0));
-    sqlsim_node *hi = build_expr(c, cJSON_GetArrayItem(items, 1));
+    const pj *items = jget(rb, "items");
+    sqlsim_node *lo = build_expr(c, pj_item(items, 0));
+    sqlsim_node *hi = build_expr(c, pj_item(items, 1));
     if (c->rc) return NULL;
     sqlsim_node *n = node_new(c->a, SQLSIM_N_BETWEEN, 3);
     n->kids[0] = x;
@@ -335,16 +338,16 @@ static sqlsim_node *build_aexpr(build_ctx *c, const cJSON *b) {
   sqlsim_node *l = build_expr(c, lw);
   if (c->rc) return NULL;
   /* LIKE .. ESCAPE arrives as like_escape(pattern, escape). */
-  const cJSON *rb;
+  const pj *rb;
   const char *rt = jtype(rw, &rb);
   sqlsim_node *esc = NULL, *r;
   if ((!strcmp(kind, "AEXPR_LIKE") || !strcmp(kind, "AEXPR_ILIKE")) && !strcmp(rt, "FuncCall")) {
-    const cJSON *fn = jget(rb, "funcname");
-    const char *f = jsval(cJSON_GetArrayItem(fn, cJSON_GetArraySize(fn) - 1));
+    const pj *fn = jget(rb, "funcname");
+    const char *f = jsval(pj_item(fn, pj_size(fn) - 1));
     if (f && !strcmp(f, "like_escape")) {
-      const cJSON *args = jget(rb, "args");
-      r = build_expr(c, cJSON_GetArrayItem(args, 0));
-      esc = build_expr(c, cJSON_GetArrayItem(args, 1));
+      const pj *args = jget(rb, "args");
+      r = build_expr(c, pj_item(args, 0));
+      esc = build_expr(c, pj_item(args, 1));
     } else {
       r = build_expr(c, rw);
     }
@@ -396,7 +399,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const cJSON *b) {
   return n;
 }
 
-static sqlsim_node *build_boolexpr(build_ctx *c, const cJSON *b) {
+static sqlsim_node *build_boolexpr(build_ctx *c, const pj *b) {
   const char *op = jstr(b, "boolop");
   sqlsim_node *args = build_list(c, jget(b, "args"), build_expr);
   if (c->rc) return NULL;
@@ -422,11 +425,11 @@ static sqlsim_node *build_boolexpr(build_ctx *c, const cJSON *b) {
   return n;
 }
 
-static sqlsim_node *build_funccall(build_ctx *c, const cJSON *b) {
-  const cJSON *names = jget(b, "funcname");
-  int nn = cJSON_GetArraySize(names);
-  const char *name = jsval(cJSON_GetArrayItem(names, nn - 1));
-  const char *schema = nn > 1 ? jsval(cJSON_GetArrayItem(names, 0)) : NULL;
+static sqlsim_node *build_funccall(build_ctx *c, const pj *b) {
+  const pj *names = jget(b, "funcname");
+  int nn = pj_size(names);
+  const char *name = jsval(pj_item(names, nn - 1));
+  const char *schema = nn > 1 ? jsval(pj_item(names, 0)) : NULL;
   int start = loc(c, b);
   sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
   name = raw_name(c, name ? name : "");
@@ -447,7 +450,7 @@ static sqlsim_node *build_funccall(build_ctx *c, const cJSON *b) {
                n->text);
     return NULL;
   }
-  const cJSON *over = jget(b, "over");
+  const pj *over = jget(b, "over");
   if (over) {
     sqlsim_node *w = node_new(c->a, SQLSIM_N_WINDOW, 4);
     const char *wn = jstr(over, "refname");
@@ -465,11 +468,11 @@ static sqlsim_node *build_funccall(build_ctx *c, const cJSON *b) {
   return c->rc ? NULL : n;
 }
 
-static sqlsim_node *build_sublink(build_ctx *c, const cJSON *b) {
+static sqlsim_node *build_sublink(build_ctx *c, const pj *b) {
   const char *t = jstr(b, "subLinkType");
   int start = loc(c, b);
-  const cJSON *sb;
-  const cJSON *sw = jget(b, "subselect");
+  const pj *sb;
+  const pj *sw = jget(b, "subselect");
   jtype(sw, &sb);
   sqlsim_node *sel = build_select(c, sb, -1);
   sqlsim_node *test = jget(b, "testexpr") ? build_expr(c, jget(b, "testexpr")) : NULL;
@@ -480,8 +483,8 @@ static sqlsim_node *build_sublink(build_ctx *c, const cJSON *b) {
   n->start = start;
   const char *opn = NULL;
   if (jget(b, "operName")) {
-    const cJSON *on = jget(b, "operName");
-    opn = jsval(cJSON_GetArrayItem(on, cJSON_GetArraySize(on) - 1));
+    const pj *on = jget(b, "operName");
+    opn = jsval(pj_item(on, pj_size(on) - 1));
   }
   if (!t || !strcmp(t, "EXPR_SUBLINK")) n->op = SQLSIM_SUB_SCALAR;
   else if (!strcmp(t, "EXISTS_SUBLINK")) n->op = SQLSIM_SUB_EXISTS;
@@ -506,17 +509,17 @@ static sqlsim_node *build_sublink(build_ctx *c, const cJSON *b) {
   return n;
 }
 
-static sqlsim_node *build_case(build_ctx *c, const cJSON *b) {
-  const cJSON *args = jget(b, "args");
-  int nw = cJSON_GetArraySize(args);
+static sqlsim_node *build_case(build_ctx *c, const pj *b) {
+  const pj *args = jget(b, "args");
+  int nw = pj_size(args);
   sqlsim_node *n = node_new(c->a, SQLSIM_N_CASE, 2 + nw);
   n->start = loc(c, b);
   if (jget(b, "arg")) n->kids[0] = build_expr(c, jget(b, "arg"));
   if (jget(b, "defresult")) n->kids[1] = build_expr(c, jget(b, "defresult"));
   int i = 2;
-  const cJSON *it;
-  cJSON_ArrayForEach(it, args) {
-    const cJSON *wb;
+  const pj *it;
+  pj_foreach(it, args) {
+    const pj *wb;
     jtype(it, &wb);
     sqlsim_node *w = node_new(c->a, SQLSIM_N_WHEN, 2);
     w->kids[0] = build_expr(c, jget(wb, "expr"));
@@ -540,7 +543,7 @@ static int type_word_continues(const fe_result *fe, int k) {
 
 /* The type name as the user wrote it: words from the TypeName's location
  * (a quoted name is one word), plus one parenthesized modifier list. */
-static const char *type_text(build_ctx *c, const cJSON *tn) {
+static const char *type_text(build_ctx *c, const pj *tn) {
   int at = loc(c, tn);
   int t = at >= 0 ? fe_token_at(c->fe, at) : -1;
   if (t >= 0 && (c->fe->toks[t].type == FT_WORD || c->fe->toks[t].type == FT_QUOTED)) {
@@ -556,12 +559,12 @@ static const char *type_text(build_ctx *c, const cJSON *tn) {
     const fe_tok *a = &c->fe->toks[first], *z = &c->fe->toks[last];
     return sqlsim_arena_strndup(c->a, c->fe->orig + a->start, (size_t)(z->start + z->len - a->start));
   }
-  const cJSON *names = jget(tn, "names");
-  const char *s = jsval(cJSON_GetArrayItem(names, cJSON_GetArraySize(names) - 1));
+  const pj *names = jget(tn, "names");
+  const char *s = jsval(pj_item(names, pj_size(names) - 1));
   return sqlsim_arena_strdup(c->a, s ? s : "");
 }
 
-static sqlsim_node *build_typecast(build_ctx *c, const cJSON *b) {
+static sqlsim_node *build_typecast(build_ctx *c, const pj *b) {
   sqlsim_node *x = build_expr(c, jget(b, "arg"));
   if (c->rc) return NULL;
   sqlsim_node *n = node_new(c->a, SQLSIM_N_CAST, 1);
@@ -585,10 +588,10 @@ static sqlsim_node *build_typecast(build_ctx *c, const cJSON *b) {
   return n;
 }
 
-static sqlsim_node *build_expr(build_ctx *c, const cJSON *w) {
+static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
   if (c->rc) return NULL;
   if (!w) return NULL;
-  const cJSON *b;
+  const pj *b;
   const char *t = jtype(w, &b);
   switch (t[0]) {
   case 'A':
@@ -615,8 +618,8 @@ static sqlsim_node *build_expr(build_ctx *c, const cJSON *w) {
     if (!strcmp(t, "CollateClause")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_COLLATE, 1);
       n->kids[0] = build_expr(c, jget(b, "arg"));
-      const cJSON *cn = jget(b, "collname");
-      const char *s = jsval(cJSON_GetArrayItem(cn, cJSON_GetArraySize(cn) - 1));
+      const pj *cn = jget(b, "collname");
+      const char *s = jsval(pj_item(cn, pj_size(cn) - 1));
       n->text = fold(c, s ? s : "");
       n->start = loc(c, b);
       return c->rc ? NULL : n;
@@ -722,10 +725,10 @@ static sqlsim_node *build_expr(build_ctx *c, const cJSON *w) {
 
 /* ---------------------------------------------------------------- FROM */
 
-static sqlsim_node *build_from(build_ctx *c, const cJSON *w);
+static sqlsim_node *build_from(build_ctx *c, const pj *w);
 
-static const char *alias_of(build_ctx *c, const cJSON *b, uint32_t *flags) {
-  const cJSON *al = jget(b, "alias");
+static const char *alias_of(build_ctx *c, const pj *b, uint32_t *flags) {
+  const pj *al = jget(b, "alias");
   const char *s = jstr(al, "aliasname");
   if (!s) return NULL;
   if (!strncmp(s, FE_SYNTH_ALIAS, strlen(FE_SYNTH_ALIAS))) {
@@ -735,9 +738,9 @@ static const char *alias_of(build_ctx *c, const cJSON *b, uint32_t *flags) {
   return fold(c, raw_name(c, s));
 }
 
-static sqlsim_node *build_from(build_ctx *c, const cJSON *w) {
+static sqlsim_node *build_from(build_ctx *c, const pj *w) {
   if (c->rc || !w) return NULL;
-  const cJSON *b;
+  const pj *b;
   const char *t = jtype(w, &b);
   if (!strcmp(t, "RangeVar")) {
     sqlsim_node *n = node_new(c->a, SQLSIM_N_TABLE, 0);
@@ -751,7 +754,7 @@ static sqlsim_node *build_from(build_ctx *c, const cJSON *w) {
     return n;
   }
   if (!strcmp(t, "RangeSubselect")) {
-    const cJSON *sb;
+    const pj *sb;
     jtype(jget(b, "subquery"), &sb);
     sqlsim_node *n = node_new(c->a, SQLSIM_N_SUBQUERY, 1);
     n->kids[0] = build_select(c, sb, -1);
@@ -765,10 +768,10 @@ static sqlsim_node *build_from(build_ctx *c, const cJSON *w) {
     n->kids[1] = build_from(c, jget(b, "rarg"));
     if (jget(b, "quals")) n->kids[2] = build_expr(c, jget(b, "quals"));
     if (jget(b, "usingClause")) {
-      const cJSON *u = jget(b, "usingClause"), *it;
-      sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, cJSON_GetArraySize(u));
+      const pj *u = jget(b, "usingClause"), *it;
+      sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, pj_size(u));
       int i = 0;
-      cJSON_ArrayForEach(it, u) {
+      pj_foreach(it, u) {
         sqlsim_node *col = node_new(c->a, SQLSIM_N_COLUMN, 0);
         const char *s = raw_name(c, jsval(it) ? jsval(it) : "");
         col->raw = sqlsim_arena_strdup(c->a, s);
@@ -793,11 +796,11 @@ static sqlsim_node *build_from(build_ctx *c, const cJSON *w) {
     return c->rc ? NULL : n;
   }
   if (!strcmp(t, "RangeFunction")) {
-    const cJSON *fl = jget(b, "functions");
-    const cJSON *pair = cJSON_GetArrayItem(fl, 0);
-    const cJSON *pb;
+    const pj *fl = jget(b, "functions");
+    const pj *pair = pj_item(fl, 0);
+    const pj *pb;
     jtype(pair, &pb);
-    const cJSON *fw = cJSON_GetArrayItem(jget(pb, "items"), 0);
+    const pj *fw = pj_item(jget(pb, "items"), 0);
     sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNCTABLE, 1);
     n->kids[0] = build_expr(c, fw);
     n->alias = alias_of(c, b, &n->flags);
@@ -810,8 +813,8 @@ static sqlsim_node *build_from(build_ctx *c, const cJSON *w) {
 
 /* ---------------------------------------------------------------- SELECT */
 
-static sqlsim_node *build_target(build_ctx *c, const cJSON *w) {
-  const cJSON *b;
+static sqlsim_node *build_target(build_ctx *c, const pj *w) {
+  const pj *b;
   jtype(w, &b);
   sqlsim_node *n = node_new(c->a, SQLSIM_N_TARGET, 1);
   n->kids[0] = build_expr(c, jget(b, "val"));
@@ -825,21 +828,21 @@ static sqlsim_node *build_target(build_ctx *c, const cJSON *w) {
   return c->rc ? NULL : n;
 }
 
-static sqlsim_node *build_cte(build_ctx *c, const cJSON *w) {
-  const cJSON *b;
+static sqlsim_node *build_cte(build_ctx *c, const pj *w) {
+  const pj *b;
   jtype(w, &b);
   sqlsim_node *n = node_new(c->a, SQLSIM_N_CTE, 2);
   const char *name = raw_name(c, jstr(b, "ctename") ? jstr(b, "ctename") : "");
   n->raw = sqlsim_arena_strdup(c->a, name);
   n->text = fold(c, name);
-  const cJSON *qb;
+  const pj *qb;
   jtype(jget(b, "ctequery"), &qb);
   n->kids[0] = build_select(c, qb, -1);
   if (jget(b, "aliascolnames")) {
-    const cJSON *u = jget(b, "aliascolnames"), *it;
-    sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, cJSON_GetArraySize(u));
+    const pj *u = jget(b, "aliascolnames"), *it;
+    sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, pj_size(u));
     int i = 0;
-    cJSON_ArrayForEach(it, u) {
+    pj_foreach(it, u) {
       sqlsim_node *col = node_new(c->a, SQLSIM_N_COLUMN, 0);
       const char *s = raw_name(c, jsval(it) ? jsval(it) : "");
       col->raw = sqlsim_arena_strdup(c->a, s);
@@ -904,7 +907,7 @@ static sqlsim_node *setop_left_deep(build_ctx *c, sqlsim_node *top) {
   return acc;
 }
 
-static sqlsim_node *build_select(build_ctx *c, const cJSON *b, int start) {
+static sqlsim_node *build_select(build_ctx *c, const pj *b, int start) {
   if (c->rc) return NULL;
   if (!b) {
     build_fail(c, SQLSIM_EUNSUPPORTED, start, "missing SELECT", NULL);
@@ -922,11 +925,11 @@ static sqlsim_node *build_select(build_ctx *c, const cJSON *b, int start) {
     n->kids[SQLSIM_SEL_RARG] = build_select(c, jget(b, "rarg"), -1);
     if (n->kids[SQLSIM_SEL_LARG]) n->start = n->kids[SQLSIM_SEL_LARG]->start;
   }
-  const cJSON *dc = jget(b, "distinctClause");
+  const pj *dc = jget(b, "distinctClause");
   if (dc) {
     n->flags |= SQLSIM_F_DISTINCT;
-    const cJSON *first = cJSON_GetArrayItem(dc, 0);
-    if (cJSON_GetArraySize(dc) > 1 || (first && first->child)) {
+    const pj *first = pj_item(dc, 0);
+    if (pj_size(dc) > 1 || (first && first->child)) {
       build_fail(c, SQLSIM_EUNSUPPORTED, start, "unsupported DISTINCT ON (PostgreSQL only)", NULL);
       return NULL;
     }
@@ -936,7 +939,7 @@ static sqlsim_node *build_select(build_ctx *c, const cJSON *b, int start) {
     return NULL;
   }
   if (jget(b, "withClause")) {
-    const cJSON *wc = jget(b, "withClause");
+    const pj *wc = jget(b, "withClause");
     sqlsim_node *l = build_list(c, jget(wc, "ctes"), build_cte);
     if (c->rc) return NULL;
     if (jbool(wc, "recursive")) l->flags |= SQLSIM_F_RECURSIVE;
@@ -967,11 +970,11 @@ static sqlsim_node *build_select(build_ctx *c, const cJSON *b, int start) {
   if (jget(b, "limitCount")) n->kids[SQLSIM_SEL_LIMIT] = build_expr(c, jget(b, "limitCount"));
   if (jget(b, "limitOffset")) n->kids[SQLSIM_SEL_OFFSET] = build_expr(c, jget(b, "limitOffset"));
   if (jget(b, "valuesLists")) {
-    const cJSON *vl = jget(b, "valuesLists"), *it;
-    sqlsim_node *v = node_new(c->a, SQLSIM_N_VALUES, cJSON_GetArraySize(vl));
+    const pj *vl = jget(b, "valuesLists"), *it;
+    sqlsim_node *v = node_new(c->a, SQLSIM_N_VALUES, pj_size(vl));
     int i = 0;
-    cJSON_ArrayForEach(it, vl) {
-      const cJSON *lb;
+    pj_foreach(it, vl) {
+      const pj *lb;
       jtype(it, &lb);
       sqlsim_node *row = build_list(c, jget(lb, "items"), build_expr);
       if (c->rc) return NULL;
@@ -981,11 +984,11 @@ static sqlsim_node *build_select(build_ctx *c, const cJSON *b, int start) {
     n->kids[SQLSIM_SEL_VALUES] = v;
   }
   if (jget(b, "windowClause")) {
-    const cJSON *wl = jget(b, "windowClause"), *it;
-    sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, cJSON_GetArraySize(wl));
+    const pj *wl = jget(b, "windowClause"), *it;
+    sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, pj_size(wl));
     int i = 0;
-    cJSON_ArrayForEach(it, wl) {
-      const cJSON *wb;
+    pj_foreach(it, wl) {
+      const pj *wb;
       jtype(it, &wb);
       sqlsim_node *w = node_new(c->a, SQLSIM_N_WINDOW, 4);
       const char *nm = jstr(wb, "name");
@@ -1036,30 +1039,30 @@ static int span_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
-int build_tree(sqlsim_arena *a, sqlsim_arena *scratch, const fe_result *fe, const char *pg_json,
+int build_tree(sqlsim_arena *a, sqlsim_arena *scratch, const fe_result *fe, char *pg_json,
                sqlsim_node **root, sqlsim_error *err) {
   build_ctx c = {a, fe, err, 0};
   *root = NULL;
   size_t at;
-  cJSON *doc = json_parse(scratch, pg_json, strlen(pg_json), &at);
+  const pj *doc = pj_parse(scratch, pg_json, strlen(pg_json), &at);
   if (!doc)
     return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "libpg_query returned unreadable JSON");
-  const cJSON *stmts = jget(doc, "stmts");
-  int ns = cJSON_GetArraySize(stmts);
+  const pj *stmts = jget(doc, "stmts");
+  int ns = pj_size(stmts);
   if (ns == 0) return sqlsim_error_set(err, SQLSIM_ESYNTAX, 0, "empty query: no statement found");
   if (ns > 1) {
-    const cJSON *second = cJSON_GetArrayItem(stmts, 1);
+    const pj *second = pj_item(stmts, 1);
     int off = fe_map(fe, jint(second, "stmt_location", 0));
     /* skip the white space PostgreSQL counts into the statement */
     while (off < fe->orig_len && strchr(" \t\r\n", fe->orig[off])) off++;
     return sqlsim_error_set(err, SQLSIM_EMULTI, off,
                             "more than one statement: the second starts at offset %d", off);
   }
-  const cJSON *st = jget(cJSON_GetArrayItem(stmts, 0), "stmt");
-  const cJSON *b;
+  const pj *st = jget(pj_item(stmts, 0), "stmt");
+  const pj *b;
   const char *t = jtype(st, &b);
   if (strcmp(t, "SelectStmt") != 0) {
-    int off = fe_map(fe, jint(cJSON_GetArrayItem(stmts, 0), "stmt_location", 0));
+    int off = fe_map(fe, jint(pj_item(stmts, 0), "stmt_location", 0));
     while (off < fe->orig_len && strchr(" \t\r\n", fe->orig[off])) off++;
     return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, off,
                             "only SELECT statements are read (this is a %.*s)",

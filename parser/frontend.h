@@ -76,9 +76,10 @@ int fe_next_sig(const fe_result *r, int i);
 /* Unescaped text of an identifier token (bare, "..", `..` or [..]). */
 char *fe_ident_text(sqlsim_arena *a, const fe_result *r, int tok);
 
-/* Builds the sqlsim tree from libpg_query's JSON parse tree into arena a; the
- * JSON document itself goes into scratch, which the caller may reset after. */
-int build_tree(sqlsim_arena *a, sqlsim_arena *scratch, const fe_result *fe, const char *pg_json,
+/* Builds the sqlsim tree from libpg_query's JSON parse tree into arena a. The
+ * JSON text is read in place (unescaped over itself: it is garbage after), its
+ * records go into scratch, which the caller may reset after. */
+int build_tree(sqlsim_arena *a, sqlsim_arena *scratch, const fe_result *fe, char *pg_json,
                sqlsim_node **root, sqlsim_error *err);
 
 /* Node helpers shared by build and normalize. */

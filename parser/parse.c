@@ -1,8 +1,9 @@
 /* parse.c -- sqlsim_parse(): front end, libpg_query, tree, normalization.
  *
  * The query's arena holds a copy of the text, the front end's tokens and map,
- * libpg_query's JSON tree (parsed by cJSON into the arena), and the sqlsim
- * tree; sqlsim_query_free() releases all of it at once. */
+ * and the sqlsim tree; sqlsim_query_free() releases all of it at once.
+ * libpg_query's JSON is read in place, its records in a per-thread scratch
+ * arena. */
 #include "frontend.h"
 #include "exec/sandbox.h"
 

@@ -4,8 +4,11 @@
  * in the same run and on the same strings: pg_query_parse (JSON out, the
  * fastest entry point), pg_query_parse_protobuf, and sqlsim_parse with
  * normalization (schema from --tables when given). Prints microseconds per
- * query, queries per second and the ratio to pg_query_parse; best of
- * --rounds rounds (default 5).
+ * query, queries per second and the ratio to pg_query_parse, best of
+ * --rounds rounds (default 5); and, since a shared machine's speed drifts
+ * between loops, the median over the rounds of each round's own ratio (its
+ * loops run one after the other). Memory: the bytes a parsed query holds in
+ * its arena, mean and largest, and the peak RSS.
  *
  * usage: bench_parse [--tables FILE] [--rounds N] [--only-sqlsim] FILE... */
 #include "clock.h"
@@ -43,6 +46,7 @@ int main(int argc, char **argv) {
       only_sqlsim = 1; /* for profiling */
     } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
       rounds = atoi(argv[++i]);
+      if (rounds < 1) rounds = 1;
     } else if (nsets < 64) {
       if (sqlsim_items_load(argv[i], &sets[nsets], &err)) {
         fprintf(stderr, "error: %s\n", err.message);
@@ -62,7 +66,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   double best[3] = {1e9, 1e9, 1e9};
+  double *ratio = calloc((size_t)rounds + 1, sizeof *ratio);
   int ok = 0;
+  size_t mem_total = 0, mem_max = 0;
   for (int r = 0; r < rounds; r++) {
     double t0 = now();
     for (int i = 0; i < n && !only_sqlsim; i++) {
@@ -82,9 +88,18 @@ int main(int argc, char **argv) {
       sqlsim_query_free(q);
     }
     double t3 = now();
+    ratio[r] = (t3 - t2) / (t1 - t0);
     if (t1 - t0 < best[0]) best[0] = t1 - t0;
     if (t2 - t1 < best[1]) best[1] = t2 - t1;
     if (t3 - t2 < best[2]) best[2] = t3 - t2;
+  }
+  for (int i = 0; i < n; i++) { /* memory, outside the timed loops */
+    sqlsim_query *q;
+    if (sqlsim_parse(jobs[i].sql, strlen(jobs[i].sql), jobs[i].schema, 0, &q, NULL)) continue;
+    size_t m = sqlsim_arena_used(q->arena);
+    mem_total += m;
+    if (m > mem_max) mem_max = m;
+    sqlsim_query_free(q);
   }
   static const char *names[] = {"pg_query_parse (JSON)", "pg_query_parse_protobuf",
                                 "sqlsim_parse + normalize"};
@@ -93,11 +108,25 @@ int main(int argc, char **argv) {
   for (int k = 0; k < 3; k++)
     printf("  %-26s %8.2f us/query %10.0f queries/s  ratio %.2fx\n", names[k], best[k] / n * 1e6,
            n / best[k], best[k] / best[0]);
+  if (!only_sqlsim) {
+    for (int i = 1; i < rounds; i++) /* insertion sort: a handful of rounds */
+      for (int j = i; j > 0 && ratio[j - 1] > ratio[j]; j--) {
+        double t = ratio[j];
+        ratio[j] = ratio[j - 1];
+        ratio[j - 1] = t;
+      }
+    double med = rounds % 2 ? ratio[rounds / 2] : (ratio[rounds / 2 - 1] + ratio[rounds / 2]) / 2;
+    printf("  sqlsim / pg_query_parse, each round's own ratio: median %.2fx (range %.2f-%.2f)\n", med,
+           ratio[0], ratio[rounds - 1]);
+  }
+  printf("  memory per parsed query (its arena): mean %.1f KiB, largest %.1f KiB\n",
+         ok ? mem_total / 1024.0 / ok : 0.0, mem_max / 1024.0);
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   printf("  peak RSS %.1f MiB\n", ru.ru_maxrss / 1024.0);
   for (int i = 0; i < nsets; i++) sqlsim_items_free(sets[i]);
   free(jobs);
+  free(ratio);
   sqlsim_catalog_free(cat);
   return 0;
 }

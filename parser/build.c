@@ -43,7 +43,7 @@ static int build_fail(build_ctx *c, int code, int offset, const char *msg, const
 
 /* ---------------------------------------------------------------- JSON access */
 
-static const pj *jget(const pj *o, const char *k) { return pj_get(o, k); }
+static inline const pj *jget(const pj *o, const char *k) { return pj_get(o, k); }
 static const char *jstr(const pj *o, const char *k) {
   const pj *v = pj_get(o, k);
   return v && v->type == PJ_STR ? v->str : NULL;

@@ -23,6 +23,7 @@
  *   functions (time(..), char(..), trim(..), coalesce(..)) -> quoted names. */
 #include "frontend.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +36,15 @@ typedef struct plan {
   int *order;         /* emission order of token indices */
 } plan;
 
-static int is_ident_start(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
-}
-static int is_ident_char(unsigned char c) {
-  return is_ident_start(c) || (c >= '0' && c <= '9') || c == '$';
-}
+/* Character classes, one table lookup each: 1 starts an identifier, 2
+ * continues one, 4 is SQLite's white space. */
+static const uint8_t char_class[256] = {
+    ['a' ... 'z'] = 3, ['A' ... 'Z'] = 3, ['_'] = 3, [0x80 ... 0xFF] = 3, ['0' ... '9'] = 2,
+    ['$'] = 2, [' '] = 4, ['\t'] = 4, ['\n'] = 4, ['\r'] = 4, ['\f'] = 4, ['\v'] = 4,
+};
+static inline int is_ident_start(unsigned char c) { return char_class[c] & 1; }
+static inline int is_ident_char(unsigned char c) { return char_class[c] & 2; }
+static inline int is_space(unsigned char c) { return char_class[c] & 4; }
 static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 static int is_hex(unsigned char c) {
   return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -191,8 +195,8 @@ static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_
     t.start = i;
     t.depth = depth;
     unsigned char c = (unsigned char)s[i];
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      while (i < n && strchr(" \t\n\r\f\v", s[i]) && s[i]) i++;
+    if (is_space(c)) {
+      while (i < n && is_space((unsigned char)s[i])) i++;
       t.type = FT_WS;
     } else if (c == '-' && i + 1 < n && s[i + 1] == '-') {
       while (i < n && s[i] != '\n') i++;
@@ -298,18 +302,21 @@ static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_
     } else if (c == '\0') {
       return sqlsim_error_set(err, SQLSIM_ESYNTAX, i, "NUL byte at offset %d", i);
     } else {
-      /* Operators: the longest of the SQLite and PostgreSQL symbols. */
-      static const char *ops[] = {"->>", "||", "<=", ">=", "==", "!=", "<>", "<<", ">>",
-                                  "::", "->", NULL};
-      int m = 0;
-      for (int k = 0; ops[k]; k++) {
-        int l = (int)strlen(ops[k]);
-        if (i + l <= n && !strncmp(s + i, ops[k], (size_t)l)) {
-          m = l;
-          break;
-        }
+      /* Operators: the longest of the SQLite and PostgreSQL symbols
+       * (->> -> || <= >= == != <> << >> ::), else one character. */
+      char d = i + 1 < n ? s[i + 1] : '\0';
+      int m = 1;
+      switch (c) {
+      case '-': m = d == '>' ? (i + 2 < n && s[i + 2] == '>' ? 3 : 2) : 1; break;
+      case '|': m = d == '|' ? 2 : 1; break;
+      case '<': m = d == '=' || d == '>' || d == '<' ? 2 : 1; break;
+      case '>': m = d == '=' || d == '>' ? 2 : 1; break;
+      case '=': m = d == '=' ? 2 : 1; break;
+      case '!': m = d == '=' ? 2 : 1; break;
+      case ':': m = d == ':' ? 2 : 1; break;
+      default: break;
       }
-      i += m ? m : 1;
+      i += m;
       t.type = FT_OP;
     }
     t.len = i - t.start;
@@ -356,10 +363,10 @@ static int tok_in(const fe_result *r, int i, unsigned flags) {
          (keywords[r->toks[i].kw].flags & flags);
 }
 
-static int tok_op(const fe_result *r, int i, const char *op) {
+static inline int tok_op(const fe_result *r, int i, const char *op) {
   if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_OP) return 0;
-  int l = (int)strlen(op);
-  return r->toks[i].len == l && !strncmp(r->orig + r->toks[i].start, op, (size_t)l);
+  int l = (int)strlen(op); /* op is a literal: folded where this is inlined */
+  return r->toks[i].len == l && !memcmp(r->orig + r->toks[i].start, op, (size_t)l);
 }
 
 /* Index of the ')' matching the '(' at i, or ntoks. */
@@ -406,7 +413,10 @@ static int frame_total(const nest_frame *f) { return f->value + f->maxrun + f->l
 
 static int nesting_check(sqlsim_arena *a, fe_result *r, sqlsim_error *err) {
   int cap = FE_MAX_NESTING / 3 + 2, top = 0;
-  nest_frame *st = sqlsim_arena_alloc(a, sizeof *st * (size_t)cap);
+  /* a frame per group open at once: never more than the tokens */
+  int room = r->ntoks + 2 < cap ? r->ntoks + 2 : cap;
+  nest_frame *st = arena_alloc_raw(a, sizeof *st * (size_t)room);
+  memset(&st[0], 0, sizeof *st);
   st[0].value = 8;
   for (int i = 0; i < r->ntoks; i++) {
     const fe_tok *t = &r->toks[i];
@@ -1046,31 +1056,41 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
 
 /* ---------------------------------------------------------------- emission */
 
-static void emit(strbuf *sb, fe_seg **segs, int *nsegs, int *cap, sqlsim_arena *a,
-                 const char *text, int len, int orig, int verbatim) {
+/* The text for libpg_query, written once into the arena at its exact length
+ * (counted before), and its segments: a run of original text is one segment
+ * however many tokens it spans; each inserted or replaced piece is its own. */
+typedef struct emitter {
+  char *out;
+  int len;
+  fe_seg *segs;
+  int nsegs, cap;
+  sqlsim_arena *a;
+} emitter;
+
+static void emit(emitter *e, const char *text, int len, int orig, int verbatim) {
   if (len <= 0) return;
-  if (*nsegs == *cap) {
-    int ncap = *cap * 2;
-    fe_seg *s = sqlsim_arena_alloc(a, sizeof *s * (size_t)ncap);
-    memcpy(s, *segs, sizeof *s * (size_t)*nsegs);
-    *segs = s;
-    *cap = ncap;
+  fe_seg *last = e->nsegs ? &e->segs[e->nsegs - 1] : NULL;
+  if (verbatim && last && last->verbatim && last->orig + last->len == orig &&
+      last->out + last->len == e->len) {
+    last->len += len;
+  } else {
+    if (e->nsegs == e->cap) e->segs = arena_array_grow(e->a, e->segs, e->nsegs, &e->cap, sizeof *e->segs, 16);
+    fe_seg *s = &e->segs[e->nsegs++];
+    s->out = e->len;
+    s->orig = orig;
+    s->len = len;
+    s->verbatim = verbatim;
   }
-  fe_seg *s = &(*segs)[(*nsegs)++];
-  s->out = (int)sb->len;
-  s->orig = orig;
-  s->len = len;
-  s->verbatim = verbatim;
-  sb_putn(sb, text, (size_t)len);
+  memcpy(e->out + e->len, text, (size_t)len);
+  e->len += len;
 }
 
 /* Emits one parenthesis n times, mapped to orig. */
-static void emit_repeat(strbuf *sb, fe_seg **segs, int *nsegs, int *cap, sqlsim_arena *a, char ch, int n, int orig) {
+static void emit_repeat(emitter *e, char ch, int n, int orig) {
   static const char opens[] = "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((";
   static const char closes[] = "))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))";
   const int chunk = (int)sizeof opens - 1;
-  for (; n > 0; n -= chunk)
-    emit(sb, segs, nsegs, cap, a, ch == '(' ? opens : closes, n < chunk ? n : chunk, orig, 0);
+  for (; n > 0; n -= chunk) emit(e, ch == '(' ? opens : closes, n < chunk ? n : chunk, orig, 0);
 }
 
 int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err) {
@@ -1098,28 +1118,27 @@ int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim
   for (int i = 0; i < n; i++) p.order[i] = i;
   plan_rewrites(a, r, &p);
 
-  strbuf sb = {0};
-  sb_putn(&sb, "", 0);
-  int cap = 2 * n + 16, nsegs = 0;
-  fe_seg *segs = sqlsim_arena_alloc(a, sizeof *segs * (size_t)cap);
+  long total = 0;
+  for (int i = 0; i < n; i++)
+    total += p.opens[i] + p.closes[i] + (p.repl[i] ? (long)strlen(p.repl[i]) : r->toks[i].len) +
+             (p.after[i] ? (long)strlen(p.after[i]) : 0);
+  if (total > INT_MAX / 2)
+    return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, 0, "query too long once rewritten for libpg_query");
+  emitter e = {arena_alloc_raw(a, (size_t)total + 1), 0, NULL, 0, 0, a};
   for (int k = 0; k < n; k++) {
     int i = p.order[k];
     const fe_tok *t = &r->toks[i];
-    emit_repeat(&sb, &segs, &nsegs, &cap, a, '(', p.opens[i], t->start);
-    if (p.repl[i])
-      emit(&sb, &segs, &nsegs, &cap, a, p.repl[i], (int)strlen(p.repl[i]), t->start, 0);
-    else
-      emit(&sb, &segs, &nsegs, &cap, a, sql + t->start, t->len, t->start, 1);
-    emit_repeat(&sb, &segs, &nsegs, &cap, a, ')', p.closes[i], t->start + t->len);
-    if (p.after[i])
-      emit(&sb, &segs, &nsegs, &cap, a, p.after[i], (int)strlen(p.after[i]),
-           t->start + t->len, 0);
+    if (p.opens[i]) emit_repeat(&e, '(', p.opens[i], t->start);
+    if (p.repl[i]) emit(&e, p.repl[i], (int)strlen(p.repl[i]), t->start, 0);
+    else emit(&e, sql + t->start, t->len, t->start, 1);
+    if (p.closes[i]) emit_repeat(&e, ')', p.closes[i], t->start + t->len);
+    if (p.after[i]) emit(&e, p.after[i], (int)strlen(p.after[i]), t->start + t->len, 0);
   }
-  r->out_len = (int)sb.len;
-  r->out = sqlsim_arena_strndup(a, sb.buf ? sb.buf : "", sb.len);
-  sb_free(&sb);
-  r->segs = segs;
-  r->nsegs = nsegs;
+  e.out[e.len] = '\0';
+  r->out = e.out;
+  r->out_len = e.len;
+  r->segs = e.segs;
+  r->nsegs = e.nsegs;
   return 0;
 }
 

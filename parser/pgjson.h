@@ -30,6 +30,7 @@ typedef struct pj {
                        PJ_NUM: the number's first byte in the buffer (not terminated) */
   int ival;         /* PJ_NUM: the value as an int, saturated (integer part) */
   int n;            /* PJ_ARR, PJ_OBJ: the number of members or elements */
+  int klen;         /* the length of key */
   uint8_t type;     /* pj_type */
 } pj;
 
@@ -38,11 +39,13 @@ typedef struct pj {
  * byte where reading stopped. */
 pj *pj_parse(sqlsim_arena *a, char *text, size_t len, size_t *err_offset);
 
-/* The member named key of object o, or NULL (o may be NULL or not an object). */
+/* The member named key of object o, or NULL (o may be NULL or not an object).
+ * With key a literal, its length is a constant and the comparison inline. */
 static inline const pj *pj_get(const pj *o, const char *key) {
   if (!o || o->type != PJ_OBJ) return NULL;
+  int n = (int)strlen(key);
   for (const pj *m = o->child; m; m = m->next)
-    if (m->key[0] == key[0] && !strcmp(m->key, key)) return m;
+    if (m->klen == n && !memcmp(m->key, key, (size_t)n)) return m;
   return NULL;
 }
 

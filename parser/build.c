@@ -56,10 +56,14 @@ static int jbool(const pj *o, const char *k) {
   const pj *v = pj_get(o, k);
   return v && v->type == PJ_TRUE;
 }
-static int jis(const pj *o, const char *k, const char *v) {
-  const char *s = jstr(o, k);
-  return s && !strcmp(s, v);
+/* Is member k of o the string v? (v a literal: its length a constant) */
+static inline int jis(const pj *o, const char *k, const char *v) {
+  const pj *m = pj_get(o, k);
+  int n = (int)strlen(v);
+  return m && m->type == PJ_STR && m->ival == n && !memcmp(m->str, v, (size_t)n);
 }
+/* String equality that settles most unequal pairs on the first byte. */
+static inline int streq(const char *a, const char *b) { return a[0] == b[0] && !strcmp(a, b); }
 /* A wrapped node {"Type": {...}}: its type name and body. */
 static const char *jtype(const pj *w, const pj **body) {
   if (!w || w->type != PJ_OBJ || !w->child) {
@@ -72,7 +76,7 @@ static const char *jtype(const pj *w, const pj **body) {
 /* The sval of a {"String": {"sval": ..}} node ("" when absent). */
 static const char *jsval(const pj *w) {
   const pj *b;
-  if (strcmp(jtype(w, &b), "String") != 0) return NULL;
+  if (!streq(jtype(w, &b), "String")) return NULL;
   const char *s = jstr(b, "sval");
   return s ? s : "";
 }
@@ -223,7 +227,7 @@ static sqlsim_node *build_columnref(build_ctx *c, const pj *b) {
   int start = loc(c, b);
   const pj *last = pj_item(fields, nf - 1);
   const pj *lb;
-  int star = !strcmp(jtype(last, &lb), "A_Star");
+  int star = streq(jtype(last, &lb), "A_Star");
   sqlsim_node *n = node_new(c->a, star ? SQLSIM_N_STAR : SQLSIM_N_COLUMN, 0);
   n->start = start;
   const char *name = star ? NULL : jsval(last);
@@ -260,7 +264,7 @@ static int binop_code(const char *name) {
              {"~~", SQLSIM_OP_LIKE},    {"!~~", SQLSIM_OP_NOTLIKE},
              {"~~*", SQLSIM_OP_ILIKE},  {"!~~*", SQLSIM_OP_NOTILIKE}};
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-    if (!strcmp(ops[i].s, name)) return ops[i].op;
+    if (streq(ops[i].s, name)) return ops[i].op;
   return SQLSIM_OP_OTHER;
 }
 
@@ -285,12 +289,12 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
   int start = loc(c, b);
   if (!kind) kind = "AEXPR_OP";
   const pj *lw = jget(b, "lexpr"), *rw = jget(b, "rexpr");
-  if (!strcmp(kind, "AEXPR_OP") && !lw) {
+  if (streq(kind, "AEXPR_OP") && !lw) {
     /* SQLite's prefix operators are - + ~ (NOT is its own node). PostgreSQL
      * reads any other operator as one too (@ -5, |/ 4), and GLOB with
      * nothing before it (the front end hands it over as ~#): refused here
      * with the position, as SQLite refuses them. */
-    if (strcmp(name, "-") && strcmp(name, "+") && strcmp(name, "~")) {
+    if (!streq(name, "-") && !streq(name, "+") && !streq(name, "~")) {
       int glob = strchr(name, '#') && strchr(name, '~');
       build_fail(c, SQLSIM_ESYNTAX, start, glob ? "GLOB or REGEXP with no left operand" : "not an SQLite prefix operator:",
                  glob ? NULL : name);
@@ -301,10 +305,10 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     sqlsim_node *n = node_new(c->a, SQLSIM_N_UNOP, 1);
     n->kids[0] = x;
     n->start = start;
-    n->op = !strcmp(name, "-") ? SQLSIM_OP_NEG : !strcmp(name, "+") ? SQLSIM_OP_PLUS : SQLSIM_OP_BITNOT;
+    n->op = streq(name, "-") ? SQLSIM_OP_NEG : streq(name, "+") ? SQLSIM_OP_PLUS : SQLSIM_OP_BITNOT;
     return n;
   }
-  if (!strcmp(kind, "AEXPR_IN")) {
+  if (streq(kind, "AEXPR_IN")) {
     sqlsim_node *x = build_expr(c, lw);
     const pj *rb;
     jtype(rw, &rb);
@@ -314,7 +318,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     n->kids[0] = x;
     n->kids[1] = list;
     list->flags |= SQLSIM_F_UNORDERED;
-    if (!strcmp(name, "<>")) n->flags |= SQLSIM_F_NOT;
+    if (streq(name, "<>")) n->flags |= SQLSIM_F_NOT;
     n->start = start;
     return n;
   }
@@ -341,10 +345,10 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
   const pj *rb;
   const char *rt = jtype(rw, &rb);
   sqlsim_node *esc = NULL, *r;
-  if ((!strcmp(kind, "AEXPR_LIKE") || !strcmp(kind, "AEXPR_ILIKE")) && !strcmp(rt, "FuncCall")) {
+  if ((streq(kind, "AEXPR_LIKE") || streq(kind, "AEXPR_ILIKE")) && streq(rt, "FuncCall")) {
     const pj *fn = jget(rb, "funcname");
     const char *f = jsval(pj_item(fn, pj_size(fn) - 1));
-    if (f && !strcmp(f, "like_escape")) {
+    if (f && streq(f, "like_escape")) {
       const pj *args = jget(rb, "args");
       r = build_expr(c, pj_item(args, 0));
       esc = build_expr(c, pj_item(args, 1));
@@ -356,9 +360,9 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
   }
   if (c->rc) return NULL;
   int op;
-  if (!strcmp(kind, "AEXPR_NOT_DISTINCT")) op = SQLSIM_OP_IS;
-  else if (!strcmp(kind, "AEXPR_DISTINCT")) op = SQLSIM_OP_ISNOT;
-  else if (!strcmp(kind, "AEXPR_NULLIF")) {
+  if (streq(kind, "AEXPR_NOT_DISTINCT")) op = SQLSIM_OP_IS;
+  else if (streq(kind, "AEXPR_DISTINCT")) op = SQLSIM_OP_ISNOT;
+  else if (streq(kind, "AEXPR_NULLIF")) {
     sqlsim_node *f = node_new(c->a, SQLSIM_N_FUNC, 1);
     f->text = "nullif";
     f->kids[0] = node_new(c->a, SQLSIM_N_LIST, 2);
@@ -366,15 +370,15 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     f->kids[0]->kids[1] = r;
     f->start = start;
     return f;
-  } else if (!strcmp(kind, "AEXPR_OP") || !strcmp(kind, "AEXPR_LIKE") ||
-             !strcmp(kind, "AEXPR_ILIKE")) {
+  } else if (streq(kind, "AEXPR_OP") || streq(kind, "AEXPR_LIKE") ||
+             streq(kind, "AEXPR_ILIKE")) {
     op = binop_code(name);
   } else {
     /* x = ANY (array), x < ALL (..), SIMILAR TO: PostgreSQL's forms, which
      * SQLite refuses and no printed SQLite form reads back as */
-    const char *what = !strcmp(kind, "AEXPR_OP_ANY") ? "ANY (..) is not SQLite's"
-                       : !strcmp(kind, "AEXPR_OP_ALL") ? "ALL (..) is not SQLite's"
-                       : !strcmp(kind, "AEXPR_SIMILAR") ? "SIMILAR TO is not SQLite's"
+    const char *what = streq(kind, "AEXPR_OP_ANY") ? "ANY (..) is not SQLite's"
+                       : streq(kind, "AEXPR_OP_ALL") ? "ALL (..) is not SQLite's"
+                       : streq(kind, "AEXPR_SIMILAR") ? "SIMILAR TO is not SQLite's"
                                                         : NULL;
     build_fail(c, SQLSIM_ESYNTAX, start, what ? what : "not an SQLite expression:", what ? NULL : kind);
     return NULL;
@@ -391,9 +395,9 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     n = n3;
   }
   if (op == SQLSIM_OP_OTHER) {
-    n->text = sqlsim_arena_printf(c->a, "%s%s", strcmp(kind, "AEXPR_OP") ? kind : "", name);
+    n->text = sqlsim_arena_printf(c->a, "%s%s", !streq(kind, "AEXPR_OP") ? kind : "", name);
     /* SQLite knows -> and ->> (JSON); everything else is another dialect. */
-    if (strcmp(name, "->") && strcmp(name, "->>")) n->flags |= SQLSIM_F_DIALECT;
+    if (!streq(name, "->") && !streq(name, "->>")) n->flags |= SQLSIM_F_DIALECT;
   }
   if (op == SQLSIM_OP_ILIKE || op == SQLSIM_OP_NOTILIKE) n->flags |= SQLSIM_F_DIALECT;
   return n;
@@ -404,7 +408,7 @@ static sqlsim_node *build_boolexpr(build_ctx *c, const pj *b) {
   sqlsim_node *args = build_list(c, jget(b, "args"), build_expr);
   if (c->rc) return NULL;
   int start = loc(c, b);
-  if (op && !strcmp(op, "NOT_EXPR")) {
+  if (op && streq(op, "NOT_EXPR")) {
     sqlsim_node *x = args->nkids ? args->kids[0] : NULL;
     /* NOT IN (subquery), NOT EXISTS, NOT BETWEEN .. fold into the node. */
     if (x && x->kind == SQLSIM_N_SUBLINK &&
@@ -418,7 +422,7 @@ static sqlsim_node *build_boolexpr(build_ctx *c, const pj *b) {
     n->start = start;
     return n;
   }
-  sqlsim_node *n = node_new(c->a, op && !strcmp(op, "OR_EXPR") ? SQLSIM_N_OR : SQLSIM_N_AND, 0);
+  sqlsim_node *n = node_new(c->a, op && streq(op, "OR_EXPR") ? SQLSIM_N_OR : SQLSIM_N_AND, 0);
   n->kids = args->kids;
   n->nkids = args->nkids;
   n->start = start;
@@ -436,7 +440,7 @@ static sqlsim_node *build_funccall(build_ctx *c, const pj *b) {
   n->raw = sqlsim_arena_strdup(c->a, name);
   n->text = fold(c, name);
   n->start = start;
-  if (schema && !strcmp(schema, "pg_catalog")) n->flags |= SQLSIM_F_DIALECT; /* EXTRACT(.. FROM ..) etc. */
+  if (schema && streq(schema, "pg_catalog")) n->flags |= SQLSIM_F_DIALECT; /* EXTRACT(.. FROM ..) etc. */
   n->kids[0] = build_list(c, jget(b, "args"), build_expr);
   if (c->rc) return NULL;
   if (jbool(b, "agg_star")) n->flags |= SQLSIM_F_STAR;
@@ -486,11 +490,11 @@ static sqlsim_node *build_sublink(build_ctx *c, const pj *b) {
     const pj *on = jget(b, "operName");
     opn = jsval(pj_item(on, pj_size(on) - 1));
   }
-  if (!t || !strcmp(t, "EXPR_SUBLINK")) n->op = SQLSIM_SUB_SCALAR;
-  else if (!strcmp(t, "EXISTS_SUBLINK")) n->op = SQLSIM_SUB_EXISTS;
-  else if (!strcmp(t, "ANY_SUBLINK")) {
+  if (!t || streq(t, "EXPR_SUBLINK")) n->op = SQLSIM_SUB_SCALAR;
+  else if (streq(t, "EXISTS_SUBLINK")) n->op = SQLSIM_SUB_EXISTS;
+  else if (streq(t, "ANY_SUBLINK")) {
     /* x IN (..) has no operator; x = ANY (..) is PostgreSQL's spelling. */
-    if (!opn || !strcmp(opn, "=")) {
+    if (!opn || streq(opn, "=")) {
       n->op = SQLSIM_SUB_IN;
       if (opn) n->flags |= SQLSIM_F_DIALECT;
     } else {
@@ -498,7 +502,7 @@ static sqlsim_node *build_sublink(build_ctx *c, const pj *b) {
       n->text = sqlsim_arena_strdup(c->a, opn);
       n->flags |= SQLSIM_F_DIALECT;
     }
-  } else if (!strcmp(t, "ALL_SUBLINK")) {
+  } else if (streq(t, "ALL_SUBLINK")) {
     n->op = SQLSIM_SUB_ALL;
     n->text = sqlsim_arena_strdup(c->a, opn ? opn : "=");
     n->flags |= SQLSIM_F_DIALECT;
@@ -595,13 +599,13 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
   const char *t = jtype(w, &b);
   switch (t[0]) {
   case 'A':
-    if (!strcmp(t, "A_Const")) return build_const(c, b);
-    if (!strcmp(t, "A_Expr")) return build_aexpr(c, b);
-    if (!strcmp(t, "A_Star")) return node_new(c->a, SQLSIM_N_STAR, 0);
+    if (streq(t, "A_Const")) return build_const(c, b);
+    if (streq(t, "A_Expr")) return build_aexpr(c, b);
+    if (streq(t, "A_Star")) return node_new(c->a, SQLSIM_N_STAR, 0);
     break;
   case 'B':
-    if (!strcmp(t, "BoolExpr")) return build_boolexpr(c, b);
-    if (!strcmp(t, "BooleanTest")) {
+    if (streq(t, "BoolExpr")) return build_boolexpr(c, b);
+    if (streq(t, "BooleanTest")) {
       static const char *tests[] = {"IS_TRUE", "IS_NOT_TRUE", "IS_FALSE",
                                     "IS_NOT_FALSE", "IS_UNKNOWN", "IS_NOT_UNKNOWN"};
       sqlsim_node *n = node_new(c->a, SQLSIM_N_BOOLTEST, 1);
@@ -613,9 +617,9 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     }
     break;
   case 'C':
-    if (!strcmp(t, "ColumnRef")) return build_columnref(c, b);
-    if (!strcmp(t, "CaseExpr")) return build_case(c, b);
-    if (!strcmp(t, "CollateClause")) {
+    if (streq(t, "ColumnRef")) return build_columnref(c, b);
+    if (streq(t, "CaseExpr")) return build_case(c, b);
+    if (streq(t, "CollateClause")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_COLLATE, 1);
       n->kids[0] = build_expr(c, jget(b, "arg"));
       const pj *cn = jget(b, "collname");
@@ -624,7 +628,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
       n->start = loc(c, b);
       return c->rc ? NULL : n;
     }
-    if (!strcmp(t, "CoalesceExpr")) {
+    if (streq(t, "CoalesceExpr")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
       n->text = "coalesce";
       n->kids[0] = build_list(c, jget(b, "args"), build_expr);
@@ -633,10 +637,10 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     }
     break;
   case 'F':
-    if (!strcmp(t, "FuncCall")) return build_funccall(c, b);
+    if (streq(t, "FuncCall")) return build_funccall(c, b);
     break;
   case 'M':
-    if (!strcmp(t, "MinMaxExpr")) {
+    if (streq(t, "MinMaxExpr")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
       n->text = jis(b, "op", "IS_GREATEST") ? "greatest" : "least";
       n->kids[0] = build_list(c, jget(b, "args"), build_expr);
@@ -646,7 +650,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     }
     break;
   case 'N':
-    if (!strcmp(t, "NullTest")) {
+    if (streq(t, "NullTest")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_ISNULL, 1);
       n->kids[0] = build_expr(c, jget(b, "arg"));
       n->op = jis(b, "nulltesttype", "IS_NOT_NULL") ? SQLSIM_NOTNULL : SQLSIM_ISNULL;
@@ -655,7 +659,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     }
     break;
   case 'P':
-    if (!strcmp(t, "ParamRef")) {
+    if (streq(t, "ParamRef")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_PARAM, 0);
       n->start = loc(c, b);
       int tk = n->start >= 0 ? fe_token_at(c->fe, n->start) : -1;
@@ -665,7 +669,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     }
     break;
   case 'R':
-    if (!strcmp(t, "RowExpr")) {
+    if (streq(t, "RowExpr")) {
       sqlsim_node *l = build_list(c, jget(b, "args"), build_expr);
       if (c->rc) return NULL;
       sqlsim_node *n = node_new(c->a, SQLSIM_N_ROW, 0);
@@ -674,11 +678,11 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
       n->start = loc(c, b);
       return n;
     }
-    if (!strcmp(t, "ResTarget")) break;
+    if (streq(t, "ResTarget")) break;
     break;
   case 'S':
-    if (!strcmp(t, "SubLink")) return build_sublink(c, b);
-    if (!strcmp(t, "SortBy")) {
+    if (streq(t, "SubLink")) return build_sublink(c, b);
+    if (streq(t, "SortBy")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_SORT, 1);
       n->kids[0] = build_expr(c, jget(b, "node"));
       if (jis(b, "sortby_dir", "SORTBY_ASC")) n->op = SQLSIM_SORT_ASC;
@@ -689,7 +693,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
       n->start = n->kids[0] ? n->kids[0]->start : -1;
       return c->rc ? NULL : n;
     }
-    if (!strcmp(t, "SQLValueFunction")) {
+    if (streq(t, "SQLValueFunction")) {
       static const char *ops[][2] = {
           {"SVFOP_CURRENT_DATE", "current_date"}, {"SVFOP_CURRENT_TIME", "current_time"},
           {"SVFOP_CURRENT_TIMESTAMP", "current_timestamp"}};
@@ -708,13 +712,13 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
       }
       return n;
     }
-    if (!strcmp(t, "SelectStmt")) {
+    if (streq(t, "SelectStmt")) {
       build_fail(c, SQLSIM_EUNSUPPORTED, loc(c, b), "unsupported bare SELECT in expression", NULL);
       return NULL;
     }
     break;
   case 'T':
-    if (!strcmp(t, "TypeCast")) return build_typecast(c, b);
+    if (streq(t, "TypeCast")) return build_typecast(c, b);
     break;
   default:
     break;
@@ -742,7 +746,7 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
   if (c->rc || !w) return NULL;
   const pj *b;
   const char *t = jtype(w, &b);
-  if (!strcmp(t, "RangeVar")) {
+  if (streq(t, "RangeVar")) {
     sqlsim_node *n = node_new(c->a, SQLSIM_N_TABLE, 0);
     const char *rel = raw_name(c, jstr(b, "relname") ? jstr(b, "relname") : "");
     n->start = loc(c, b);
@@ -753,7 +757,7 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
     n->alias = alias_of(c, b, &n->flags);
     return n;
   }
-  if (!strcmp(t, "RangeSubselect")) {
+  if (streq(t, "RangeSubselect")) {
     const pj *sb;
     jtype(jget(b, "subquery"), &sb);
     sqlsim_node *n = node_new(c->a, SQLSIM_N_SUBQUERY, 1);
@@ -762,7 +766,7 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
     if (n->kids[0]) n->start = n->kids[0]->start;
     return c->rc ? NULL : n;
   }
-  if (!strcmp(t, "JoinExpr")) {
+  if (streq(t, "JoinExpr")) {
     sqlsim_node *n = node_new(c->a, SQLSIM_N_JOIN, 4);
     n->kids[0] = build_from(c, jget(b, "larg"));
     n->kids[1] = build_from(c, jget(b, "rarg"));
@@ -781,11 +785,11 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
       n->kids[3] = l;
     }
     const char *jt = jstr(b, "jointype");
-    if (!jt || !strcmp(jt, "JOIN_INNER"))
+    if (!jt || streq(jt, "JOIN_INNER"))
       n->op = (n->kids[2] || n->kids[3] || jbool(b, "isNatural")) ? SQLSIM_JOIN_INNER : SQLSIM_JOIN_CROSS;
-    else if (!strcmp(jt, "JOIN_LEFT")) n->op = SQLSIM_JOIN_LEFT;
-    else if (!strcmp(jt, "JOIN_RIGHT")) n->op = SQLSIM_JOIN_RIGHT;
-    else if (!strcmp(jt, "JOIN_FULL")) n->op = SQLSIM_JOIN_FULL;
+    else if (streq(jt, "JOIN_LEFT")) n->op = SQLSIM_JOIN_LEFT;
+    else if (streq(jt, "JOIN_RIGHT")) n->op = SQLSIM_JOIN_RIGHT;
+    else if (streq(jt, "JOIN_FULL")) n->op = SQLSIM_JOIN_FULL;
     if (jbool(b, "isNatural")) n->flags |= SQLSIM_F_NATURAL;
     if (jget(b, "alias")) {
       build_fail(c, SQLSIM_EUNSUPPORTED, n->kids[0] ? n->kids[0]->start : -1,
@@ -795,7 +799,7 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
     if (n->kids[0]) n->start = n->kids[0]->start;
     return c->rc ? NULL : n;
   }
-  if (!strcmp(t, "RangeFunction")) {
+  if (streq(t, "RangeFunction")) {
     const pj *fl = jget(b, "functions");
     const pj *pair = pj_item(fl, 0);
     const pj *pb;
@@ -916,9 +920,9 @@ static sqlsim_node *build_select(build_ctx *c, const pj *b, int start) {
   sqlsim_node *n = node_new(c->a, SQLSIM_N_SELECT, SQLSIM_SEL__COUNT);
   n->start = start;
   const char *op = jstr(b, "op");
-  if (op && strcmp(op, "SETOP_NONE")) {
-    n->op = !strcmp(op, "SETOP_UNION") ? SQLSIM_SET_UNION
-            : !strcmp(op, "SETOP_INTERSECT") ? SQLSIM_SET_INTERSECT
+  if (op && !streq(op, "SETOP_NONE")) {
+    n->op = streq(op, "SETOP_UNION") ? SQLSIM_SET_UNION
+            : streq(op, "SETOP_INTERSECT") ? SQLSIM_SET_INTERSECT
                                              : SQLSIM_SET_EXCEPT;
     if (jbool(b, "all")) n->flags |= SQLSIM_F_ALL;
     n->kids[SQLSIM_SEL_LARG] = build_select(c, jget(b, "larg"), -1);
@@ -1061,7 +1065,7 @@ int build_tree(sqlsim_arena *a, sqlsim_arena *scratch, const fe_result *fe, char
   const pj *st = jget(pj_item(stmts, 0), "stmt");
   const pj *b;
   const char *t = jtype(st, &b);
-  if (strcmp(t, "SelectStmt") != 0) {
+  if (!streq(t, "SelectStmt")) {
     int off = fe_map(fe, jint(pj_item(stmts, 0), "stmt_location", 0));
     while (off < fe->orig_len && strchr(" \t\r\n", fe->orig[off])) off++;
     return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, off,

@@ -33,6 +33,7 @@ typedef struct fe_result {
   fe_tok *toks; /* tokens of the original text, in order */
   int ntoks;
   int *match;   /* per token: for '(' the index of its ')' (ntoks if none), else -1 */
+  int *tok_of;  /* per byte of orig: the token starting there, else -1 */
   int nesting;  /* the bound on the tree's depth the budget checked (fe_translate) */
   /* Identifiers longer than PostgreSQL's 63 bytes travel as placeholders
    * "#sqlsim_idN"; longids[N] is the unescaped original, longquote[N] its quote. */

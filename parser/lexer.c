@@ -188,7 +188,7 @@ int fe_keywords_sorted(void) {
 static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_error *err) {
   pthread_once(&kw_once, kw_init);
   int cap = n / 2 + 8;
-  fe_tok *toks = sqlsim_arena_alloc(a, sizeof *toks * (size_t)cap);
+  fe_tok *toks = arena_alloc_raw(a, sizeof *toks * (size_t)cap); /* each written whole */
   int nt = 0, depth = 0, i = 0;
   while (i < n) {
     fe_tok t = {0};
@@ -322,7 +322,7 @@ static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_
     t.len = i - t.start;
     if (nt + 1 >= cap) {
       int ncap = cap * 2;
-      fe_tok *nt2 = sqlsim_arena_alloc(a, sizeof *toks * (size_t)ncap);
+      fe_tok *nt2 = arena_alloc_raw(a, sizeof *toks * (size_t)ncap);
       memcpy(nt2, toks, sizeof *toks * (size_t)nt);
       toks = nt2;
       cap = ncap;
@@ -335,6 +335,11 @@ static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_
   toks[nt] = eof; /* sentinel, not counted */
   r->toks = toks;
   r->ntoks = nt;
+  /* the token starting at each byte, for fe_token_at (the builder asks once
+   * or more per node) */
+  r->tok_of = arena_alloc_raw(a, sizeof *r->tok_of * (size_t)(n + 1));
+  memset(r->tok_of, 0xff, sizeof *r->tok_of * (size_t)(n + 1));
+  for (int k = 0; k < nt; k++) r->tok_of[toks[k].start] = k;
   return 0;
 }
 
@@ -375,8 +380,8 @@ static int match_paren(const fe_result *r, int i) { return r->match[i]; }
 /* Pairs every '(' with its ')' in one pass (a stack of open parentheses). */
 static void pair_parens(sqlsim_arena *a, fe_result *r) {
   int n = r->ntoks;
-  r->match = sqlsim_arena_alloc(a, sizeof *r->match * (size_t)(n + 1));
-  int *open = sqlsim_arena_alloc(a, sizeof *open * (size_t)(n + 1)), nopen = 0;
+  r->match = arena_alloc_raw(a, sizeof *r->match * (size_t)(n + 1));
+  int *open = arena_alloc_raw(a, sizeof *open * (size_t)(n + 1)), nopen = 0;
   for (int i = 0; i < n; i++) {
     r->match[i] = -1;
     if (r->toks[i].type == FT_LPAREN) {
@@ -624,7 +629,7 @@ static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
   int maxd = 0;
   for (int i = 0; i < r->ntoks; i++)
     if (r->toks[i].depth > maxd) maxd = r->toks[i].depth;
-  chain_level *lv = sqlsim_arena_alloc(a, sizeof *lv * (size_t)(maxd + 2));
+  chain_level *lv = arena_alloc_raw(a, sizeof *lv * (size_t)(maxd + 2));
   for (int d = 0; d < maxd + 2; d++) lv[d] = chain_none;
   int last = -1; /* the last significant token */
   int skip = -1;
@@ -791,9 +796,9 @@ static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
   for (int i = 0; i < n && !any; i++) any = concat_or_bitnot(r, i);
   if (!any) return; /* most queries: nothing to group, nothing to allocate */
   atom_maps m;
-  m.open_of = sqlsim_arena_alloc(a, sizeof *m.open_of * (size_t)(n + 1));
-  m.case_of = sqlsim_arena_alloc(a, sizeof *m.case_of * (size_t)(n + 1));
-  int *stack = sqlsim_arena_alloc(a, sizeof *stack * (size_t)(n + 1));
+  m.open_of = arena_alloc_raw(a, sizeof *m.open_of * (size_t)(n + 1));
+  m.case_of = arena_alloc_raw(a, sizeof *m.case_of * (size_t)(n + 1));
+  int *stack = arena_alloc_raw(a, sizeof *stack * (size_t)(n + 1));
   int top = 0;
   for (int i = 0; i < n; i++) m.open_of[i] = m.case_of[i] = -1;
   for (int i = 0; i < n; i++)
@@ -1114,7 +1119,7 @@ int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim
   p.repl = sqlsim_arena_alloc(a, sizeof *p.repl * (size_t)(n + 1));
   p.closes = sqlsim_arena_alloc(a, sizeof *p.closes * (size_t)(n + 1));
   p.after = sqlsim_arena_alloc(a, sizeof *p.after * (size_t)(n + 1));
-  p.order = sqlsim_arena_alloc(a, sizeof *p.order * (size_t)(n + 1));
+  p.order = arena_alloc_raw(a, sizeof *p.order * (size_t)(n + 1));
   for (int i = 0; i < n; i++) p.order[i] = i;
   plan_rewrites(a, r, &p);
 
@@ -1161,12 +1166,5 @@ int fe_map(const fe_result *r, int o) {
 }
 
 int fe_token_at(const fe_result *r, int off) {
-  int lo = 0, hi = r->ntoks - 1;
-  while (lo <= hi) {
-    int mid = (lo + hi) / 2;
-    if (r->toks[mid].start == off) return mid;
-    if (r->toks[mid].start < off) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return off >= 0 && off < r->orig_len && r->tok_of ? r->tok_of[off] : -1;
 }

@@ -236,8 +236,7 @@ pj *pj_parse(sqlsim_arena *a, char *text, size_t len, size_t *err_offset) {
       break;
     case '"':
       v->type = PJ_STR;
-      if (!(v->str = read_string(&p, end, &v->n))) goto fail;
-      v->n = 0;
+      if (!(v->str = read_string(&p, end, &v->ival))) goto fail;
       break;
     case 't':
       v->type = PJ_TRUE;

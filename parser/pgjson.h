@@ -28,7 +28,8 @@ typedef struct pj {
   const char *key;  /* the member's name inside an object, else NULL */
   const char *str;  /* PJ_STR: the unescaped text (NUL-terminated, in the buffer);
                        PJ_NUM: the number's first byte in the buffer (not terminated) */
-  int ival;         /* PJ_NUM: the value as an int, saturated (integer part) */
+  int ival;         /* PJ_NUM: the value as an int, saturated (integer part);
+                       PJ_STR: the length of str in bytes */
   int n;            /* PJ_ARR, PJ_OBJ: the number of members or elements */
   int klen;         /* the length of key */
   uint8_t type;     /* pj_type */

@@ -63,6 +63,7 @@ enum { KF_FROM_END = 1, KF_NOT_ALIAS = 2, KF_PG_RESERVED = 4, KF_PG_FUNC = 8, KF
        KF_RESET = 64 };
 #define FE_KEYWORDS(X)                                                        \
   X(ALL, "all", 0) X(ANALYSE, "analyse", KF_PG_RESERVED) X(AND, "and", KF_BOUND) \
+  X(ANY, "any", 0)                                                            \
   X(ARRAY, "array", KF_PG_RESERVED) X(AS, "as", 0)                            \
   X(ASYMMETRIC, "asymmetric", KF_PG_RESERVED)                                 \
   X(AUTHORIZATION, "authorization", KF_PG_RESERVED)                           \
@@ -115,7 +116,8 @@ enum { KF_FROM_END = 1, KF_NOT_ALIAS = 2, KF_PG_RESERVED = 4, KF_PG_FUNC = 8, KF
   X(RETURNING, "returning", KF_FROM_END | KF_NOT_ALIAS)                       \
   X(RIGHT, "right", KF_NOT_ALIAS) X(SELECT, "select", KF_BOUND | KF_RESET)               \
   X(SESSION_USER, "session_user", KF_PG_RESERVED) X(SET, "set", KF_BOUND)     \
-  X(SMALLINT, "smallint", KF_PG_FUNC) X(SUBSTRING, "substring", KF_PG_FUNC)   \
+  X(SMALLINT, "smallint", KF_PG_FUNC) X(SOME, "some", 0)                     \
+  X(SUBSTRING, "substring", KF_PG_FUNC)                                       \
   X(SYMMETRIC, "symmetric", KF_PG_RESERVED)                                   \
   X(TABLESAMPLE, "tablesample", KF_PG_RESERVED) X(THEN, "then", KF_BOUND | KF_RESET)     \
   X(TIME, "time", KF_PG_FUNC) X(TIMESTAMP, "timestamp", KF_PG_FUNC)           \
@@ -981,6 +983,12 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
         } else {
           p->repl[i] = glob ? " ~# " : " ~## ";
         }
+      } else if ((tok_is(r, i, KW_ANY) || tok_is(r, i, KW_SOME)) && !tok_is(r, pv, KW_AS) &&
+                 !(pv >= 0 && r->toks[pv].type == FT_DOT) &&
+                 !(pv >= 0 && r->toks[pv].type == FT_OP && nx < n && r->toks[nx].type == FT_LPAREN)) {
+        /* names to SQLite; PostgreSQL reserves them for `x op ANY (..)`, the
+         * one place they stay words (a column named any, a function any(x)) */
+        p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
       } else if (tok_in(r, i, KF_PG_RESERVED) && !tok_is(r, pv, KW_AS) &&
                  !(pv >= 0 && r->toks[pv].type == FT_DOT)) {
         p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));

@@ -36,6 +36,8 @@ static const struct {
     {"SELECT a FROM t WHERE b = \"\"", "SELECT a FROM t WHERE b = ''"},
     {"SELECT count(*) AS '342111' FROM t", "SELECT count(*) AS \"342111\" FROM t"},
     {"SELECT user FROM t", "SELECT \"user\" FROM t"},
+    {"SELECT any, some(x) FROM t WHERE any = 1 AND x = any", "SELECT \"any\", \"some\"(x) FROM t WHERE \"any\" = 1 AND x = \"any\""},
+    {"SELECT a FROM t WHERE a = ANY (SELECT b FROM u)", "SELECT a FROM t WHERE a = ANY (SELECT b FROM u)"},
     {"SELECT time('now'), char(65), trim(x, 'a') FROM t",
      "SELECT \"time\"('now'), \"char\"(65), \"trim\"(x, 'a') FROM t"},
     {"SELECT CAST(x AS CHAR(10)) FROM t", "SELECT CAST(x AS CHAR(10)) FROM t"},

@@ -861,6 +861,17 @@ static int in_type_name(const fe_result *r, int pv, int nx) {
          (nx < r->ntoks && r->toks[nx].type == FT_STRING);
 }
 
+/* `x = ANY (SELECT ..)`: PostgreSQL's form of IN, which models trained on
+ * it write and which is read as IN; pv and nx are the tokens around the ANY. */
+static int any_subquery(const fe_result *r, int pv, int nx) {
+  static const char *const cmp[] = {"=", "==", "<>", "!=", "<", "<=", ">", ">="};
+  int is_cmp = 0;
+  for (size_t k = 0; k < sizeof cmp / sizeof *cmp && !is_cmp; k++) is_cmp = tok_op(r, pv, cmp[k]);
+  if (!is_cmp || nx >= r->ntoks || r->toks[nx].type != FT_LPAREN) return 0;
+  int in = fe_next_sig(r, nx);
+  return tok_is(r, in, KW_SELECT) || tok_is(r, in, KW_WITH) || tok_is(r, in, KW_VALUES);
+}
+
 static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
   plan_comparison_chains(a, r, p);
   plan_sqlite_precedence(a, r, p);
@@ -984,10 +995,9 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
           p->repl[i] = glob ? " ~# " : " ~## ";
         }
       } else if ((tok_is(r, i, KW_ANY) || tok_is(r, i, KW_SOME)) && !tok_is(r, pv, KW_AS) &&
-                 !(pv >= 0 && r->toks[pv].type == FT_DOT) &&
-                 !(pv >= 0 && r->toks[pv].type == FT_OP && nx < n && r->toks[nx].type == FT_LPAREN)) {
-        /* names to SQLite; PostgreSQL reserves them for `x op ANY (..)`, the
-         * one place they stay words (a column named any, a function any(x)) */
+                 !(pv >= 0 && r->toks[pv].type == FT_DOT) && !any_subquery(r, pv, nx)) {
+        /* names to SQLite (a column named any, a function some(x));
+         * PostgreSQL reserves them */
         p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
       } else if (tok_in(r, i, KF_PG_RESERVED) && !tok_is(r, pv, KW_AS) &&
                  !(pv >= 0 && r->toks[pv].type == FT_DOT)) {

@@ -63,7 +63,7 @@ enum { KF_FROM_END = 1, KF_NOT_ALIAS = 2, KF_PG_RESERVED = 4, KF_PG_FUNC = 8, KF
        KF_RESET = 64 };
 #define FE_KEYWORDS(X)                                                        \
   X(ALL, "all", 0) X(ANALYSE, "analyse", KF_PG_RESERVED) X(AND, "and", KF_BOUND) \
-  X(ANY, "any", 0)                                                            \
+  X(ANY, "any", KF_PG_RESERVED)                                               \
   X(ARRAY, "array", KF_PG_RESERVED) X(AS, "as", 0)                            \
   X(ASYMMETRIC, "asymmetric", KF_PG_RESERVED)                                 \
   X(AUTHORIZATION, "authorization", KF_PG_RESERVED)                           \
@@ -116,7 +116,7 @@ enum { KF_FROM_END = 1, KF_NOT_ALIAS = 2, KF_PG_RESERVED = 4, KF_PG_FUNC = 8, KF
   X(RETURNING, "returning", KF_FROM_END | KF_NOT_ALIAS)                       \
   X(RIGHT, "right", KF_NOT_ALIAS) X(SELECT, "select", KF_BOUND | KF_RESET)               \
   X(SESSION_USER, "session_user", KF_PG_RESERVED) X(SET, "set", KF_BOUND)     \
-  X(SMALLINT, "smallint", KF_PG_FUNC) X(SOME, "some", 0)                     \
+  X(SMALLINT, "smallint", KF_PG_FUNC) X(SOME, "some", KF_PG_RESERVED)        \
   X(SUBSTRING, "substring", KF_PG_FUNC)                                       \
   X(SYMMETRIC, "symmetric", KF_PG_RESERVED)                                   \
   X(TABLESAMPLE, "tablesample", KF_PG_RESERVED) X(THEN, "then", KF_BOUND | KF_RESET)     \
@@ -861,10 +861,12 @@ static int in_type_name(const fe_result *r, int pv, int nx) {
          (nx < r->ntoks && r->toks[nx].type == FT_STRING);
 }
 
-/* `x = ANY (SELECT ..)`: PostgreSQL's form of IN, which models trained on
- * it write and which is read as IN; pv and nx are the tokens around the ANY. */
-static int any_subquery(const fe_result *r, int pv, int nx) {
+/* Token i is the ANY (or SOME) of `x = ANY (SELECT ..)`: PostgreSQL's form
+ * of IN, which models trained on it write and which is read as IN. pv and nx
+ * are the tokens around it. Anywhere else ANY and SOME are SQLite names. */
+static int any_subquery(const fe_result *r, int i, int pv, int nx) {
   static const char *const cmp[] = {"=", "==", "<>", "!=", "<", "<=", ">", ">="};
+  if (!tok_is(r, i, KW_ANY) && !tok_is(r, i, KW_SOME)) return 0;
   int is_cmp = 0;
   for (size_t k = 0; k < sizeof cmp / sizeof *cmp && !is_cmp; k++) is_cmp = tok_op(r, pv, cmp[k]);
   if (!is_cmp || nx >= r->ntoks || r->toks[nx].type != FT_LPAREN) return 0;
@@ -994,13 +996,8 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
         } else {
           p->repl[i] = glob ? " ~# " : " ~## ";
         }
-      } else if ((tok_is(r, i, KW_ANY) || tok_is(r, i, KW_SOME)) && !tok_is(r, pv, KW_AS) &&
-                 !(pv >= 0 && r->toks[pv].type == FT_DOT) && !any_subquery(r, pv, nx)) {
-        /* names to SQLite (a column named any, a function some(x));
-         * PostgreSQL reserves them */
-        p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
       } else if (tok_in(r, i, KF_PG_RESERVED) && !tok_is(r, pv, KW_AS) &&
-                 !(pv >= 0 && r->toks[pv].type == FT_DOT)) {
+                 !(pv >= 0 && r->toks[pv].type == FT_DOT) && !any_subquery(r, i, pv, nx)) {
         p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
       } else if (nx < n && r->toks[nx].type == FT_LPAREN && tok_in(r, i, KF_PG_FUNC) &&
                  !tok_is(r, pv, KW_AS) && !tok_op(r, pv, "::") && !tok_is(r, pv, KW_CAST)) {

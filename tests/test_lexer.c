@@ -38,6 +38,7 @@ static const struct {
     {"SELECT user FROM t", "SELECT \"user\" FROM t"},
     {"SELECT any, some(x) FROM t WHERE any = 1 AND x = any", "SELECT \"any\", \"some\"(x) FROM t WHERE \"any\" = 1 AND x = \"any\""},
     {"SELECT a FROM t WHERE a = ANY (SELECT b FROM u)", "SELECT a FROM t WHERE a = ANY (SELECT b FROM u)"},
+    {"SELECT any ~ 1, - any + 2 FROM t", "SELECT \"any\" ~ 1, - \"any\" + 2 FROM t"}, /* as a ~ 1 */
     {"SELECT 1 WHERE 1 = ANY ('{1}') OR ~ some(x)", "SELECT 1 WHERE 1 = \"any\" ('{1}') OR (~ \"some\"(x))"},
     {"SELECT time('now'), char(65), trim(x, 'a') FROM t",
      "SELECT \"time\"('now'), \"char\"(65), \"trim\"(x, 'a') FROM t"},

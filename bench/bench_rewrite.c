@@ -9,7 +9,13 @@
  * rewrite against its original, and VES and R-VES of the set before and after
  * (the original query as the reference: before, every ratio is 1).
  *
+ * Each line ends with the wall time sqlsim_rewrite took for that query (the
+ * proof and the timing), and the totals with the whole run's: run it once as
+ * it is (the sequential race) and once with --fixed (the fixed protocol of
+ * --iterations alternating runs) to compare verdicts and time.
+ *
  * usage: bench_rewrite --db-dir DIR --queries FILE [--iterations N] [--timeout S]
+ *                      [--fixed] [--time-budget S]
  */
 #include "sqlsim.h"
 
@@ -17,6 +23,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static int cmp_d(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -34,13 +47,17 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--queries") && i + 1 < argc) queries = argv[++i];
     else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) o.iterations = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) o.timeout_s = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--time-budget") && i + 1 < argc) o.time_budget_s = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--fixed")) o.fixed = 1;
     else {
-      fprintf(stderr, "usage: bench_rewrite --db-dir DIR --queries FILE [--iterations N] [--timeout S]\n");
+      fprintf(stderr, "usage: bench_rewrite --db-dir DIR --queries FILE [--iterations N] [--timeout S] [--fixed] "
+                      "[--time-budget S]\n");
       return 2;
     }
   }
   if (!dir || !queries) {
-    fprintf(stderr, "usage: bench_rewrite --db-dir DIR --queries FILE [--iterations N] [--timeout S]\n");
+    fprintf(stderr, "usage: bench_rewrite --db-dir DIR --queries FILE [--iterations N] [--timeout S] [--fixed] "
+                      "[--time-budget S]\n");
     return 2;
   }
   FILE *f = fopen(queries, "r");
@@ -50,7 +67,7 @@ int main(int argc, char **argv) {
   }
   char line[8192];
   int n = 0, found = 0, proved = 0, offered = 0, errors = 0;
-  double ratios[512], ves_after = 0, rves_after = 0, slowest = 1e30;
+  double ratios[512], ves_after = 0, rves_after = 0, slowest = 1e30, total_wall = 0;
   setvbuf(stdout, NULL, _IOLBF, 0); /* progress shows while it runs */
   printf("%-3s %-20s %-5s %-5s %-7s %-8s %s\n", "#", "kind", "found", "proved", "offered", "ratio", "rules / reason");
   while (fgets(line, sizeof line, f)) {
@@ -66,7 +83,11 @@ int main(int argc, char **argv) {
     sqlsim_rewrite_result r;
     sqlsim_error err = {0};
     n++;
-    if (sqlsim_rewrite(path, sql, &o, &r, &err)) {
+    double t0 = now();
+    int rc = sqlsim_rewrite(path, sql, &o, &r, &err);
+    double wall = now() - t0;
+    total_wall += wall;
+    if (rc) {
       printf("%-3d %-20s error: %s\n", n, kind, err.message);
       errors++;
       ves_after += 1, rves_after += sqlsim_rves_reward(1);
@@ -87,12 +108,13 @@ int main(int argc, char **argv) {
       ratio = r.timing.ratio;
       ratios[offered++] = ratio;
       if (ratio < slowest) slowest = ratio;
-      printf("%-3d %-20s %-5d %-6d %-7s %8.2f %s (interval %.2f-%.2f; %.2f ms -> %.2f ms)\n", n, kind, r.candidates,
-             pr, "yes", ratio, rules, r.timing.ci_low, r.timing.ci_high, r.timing.gold_median_s * 1e3,
-             r.timing.pred_median_s * 1e3);
+      printf("%-3d %-20s %-5d %-6d %-7s %8.2f %s (interval %.2f-%.2f; %.2f ms -> %.2f ms; runs %d+%d) %.1f s\n", n,
+             kind, r.candidates, pr, "yes", ratio, rules, r.timing.ci_low, r.timing.ci_high,
+             r.timing.gold_median_s * 1e3, r.timing.pred_median_s * 1e3, o.fixed ? r.timing.n : r.race.na,
+             o.fixed ? r.timing.n : r.race.nb, wall);
       printf("    rewrite: %s\n", r.sql); /* for checking it independently */
     } else {
-      printf("%-3d %-20s %-5d %-6d %-7s %8s %s\n", n, kind, r.candidates, pr, "no", "-", r.reason);
+      printf("%-3d %-20s %-5d %-6d %-7s %8s %s %.1f s\n", n, kind, r.candidates, pr, "no", "-", r.reason, wall);
     }
     ves_after += sqrt(ratio);
     rves_after += sqlsim_rves_reward(ratio);
@@ -101,8 +123,9 @@ int main(int argc, char **argv) {
   fclose(f);
   qsort(ratios, (size_t)offered, sizeof *ratios, cmp_d);
   printf("\n%d queries (%d could not be read or run): a rule applied to %d, a candidate proved equivalent for %d, "
-         "rewrites offered for %d\n",
-         n, errors, found, proved, offered);
+         "rewrites offered for %d; %.1f s in sqlsim_rewrite (%s)\n",
+         n, errors, found, proved, offered, total_wall,
+         o.fixed ? "the fixed protocol" : "the sequential race");
   if (offered)
     printf("speedup of the offered rewrites (full fetch): median %.2f, worst %.2f, best %.2f; slowest offered "
            "rewrite against its original: %.2fx (never below 1.1 by construction)\n",

@@ -64,7 +64,11 @@ int cli_now(const char *opt, const char *v);
       {"mode", 0, "MODE", "Spider matching: compatible (the official evaluator, bugs included; default)\n"          \
                           "or corrected"},                                                                         \
       {"jobs", 'j', "N", "worker threads (default 1); timing always runs one pair at a time"},                       \
-      {"iterations", 0, "N", "timed runs per pair for ves/rves (default 100, the papers' protocol)"},               \
+      {"iterations", 0, "N|auto", "timed runs per pair for ves/rves (default 100, the papers' protocol);\n"       \
+                                  "auto: each pair stops once its ratio's 95% interval is narrower than\n"        \
+                                  "--auto-width (at most 100 runs)"},                                             \
+      {"auto-width", 0, "W", "with --iterations auto: the interval's width as a share of the ratio\n"              \
+                             "(default 0.1)"},                                                                   \
       {"timeout", 0, "S", "seconds one query may run (default 30)"},                                                \
       {"now", 0, "DATETIME", "fixed 'now' for SQLite, YYYY-MM-DD HH:MM:SS (default: the clock; BIS gold:\n"        \
                              "2023-01-17 00:00:00)"},                                                              \
@@ -83,6 +87,8 @@ typedef struct cli_engine_opts {
   sqlsim_config cfg;
   const char *metrics;    /* parsed by cli_engine_metrics once all options are read */
   int jobs;
+  int iterations_auto;    /* --iterations auto, with --auto-width (0: the default) */
+  double auto_width;
 } cli_engine_opts;
 /* Takes option opt with its value v if it is one of the above: 1 taken, 0 not
  * one of them, -1 a bad value (an error naming cmd and the option printed). */

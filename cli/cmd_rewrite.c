@@ -30,14 +30,36 @@ static void rules_list(strbuf *sb, unsigned rules, int json) {
     }
 }
 
+/* How the timing ran: the runs, why it stopped, the original's own noise. */
+static const char *stopped_by(const sqlsim_race *rc) {
+  return rc->early ? "early" : rc->budget_spent ? "budget" : "max_runs";
+}
+
+static void timing_line(const sqlsim_rewrite_result *r) {
+  const sqlsim_race *rc = &r->race;
+  if (!rc->na) { /* the fixed protocol */
+    printf("-- timed: medians of %d alternating full runs each (fixed protocol), %.2f s of timing\n", r->timing.n,
+           r->timing_s);
+    return;
+  }
+  printf("-- timed: medians of %d runs of the original and %d of the rewrite, full fetch; %s; the original's "
+         "own spread (IQR / median) %.1f%%; %.2f s of timing\n",
+         rc->na, rc->nb,
+         rc->early ? "stopped as soon as the interval cleared the threshold"
+         : rc->budget_spent ? "stopped by the time budget"
+                            : "ran to the most runs",
+         100 * rc->spread_a, r->timing_s);
+}
+
 static void print_one_text(const char *sql, const sqlsim_rewrite_result *r) {
   strbuf sb = {0};
   rules_list(&sb, r->rules, 0);
   if (r->offered) {
     printf("%s\n-- rules: %s\n-- checks passed: %s\n", r->sql, sb.buf, r->checks);
-    printf("-- time: %.3f ms -> %.3f ms (median of %d alternating full runs); ratio %.2f, 95%% interval %.2f-%.2f\n",
-           r->timing.gold_median_s * 1e3, r->timing.pred_median_s * 1e3, r->timing.n, r->timing.ratio,
-           r->timing.ci_low, r->timing.ci_high);
+    printf("-- time: %.3f ms -> %.3f ms; ratio %.2f, %s interval %.2f-%.2f\n", r->timing.gold_median_s * 1e3,
+           r->timing.pred_median_s * 1e3, r->timing.ratio,
+           r->race.early ? "99% (Welch, the early stop's)" : "95%", r->timing.ci_low, r->timing.ci_high);
+    timing_line(r);
   } else {
     printf("%s\n-- not rewritten: %s\n", sql, r->reason);
   }
@@ -65,10 +87,16 @@ static void json_one(strbuf *sb, const sqlsim_rewrite_result *r) {
   sb_puts(sb, ",\"reason\":");
   if (r->offered) sb_puts(sb, "null");
   else sb_json_str(sb, r->reason);
-  if (r->timing.ok && r->timing.n)
-    sb_printf(sb, ",\"time_before_ms\":%.4f,\"time_after_ms\":%.4f,\"ratio\":%.4f,\"ratio_ci\":[%.4f,%.4f]",
-              r->timing.gold_median_s * 1e3, r->timing.pred_median_s * 1e3, r->timing.ratio, r->timing.ci_low,
-              r->timing.ci_high);
+  if (r->timing.ok && r->timing.n) {
+    sb_printf(sb, ",\"time_before_ms\":%.4f,\"time_after_ms\":%.4f,\"ratio\":%.4f,\"ratio_ci\":[%.4f,",
+              r->timing.gold_median_s * 1e3, r->timing.pred_median_s * 1e3, r->timing.ratio, r->timing.ci_low);
+    sb_json_num(sb, r->timing.ci_high); /* infinite when the runs are too few for an interval: null */
+    if (r->race.na)
+      sb_printf(sb, "],\"protocol\":\"sequential\",\"runs\":[%d,%d],\"stopped\":\"%s\",\"noise\":%.4f",
+                r->race.na, r->race.nb, stopped_by(&r->race), r->race.spread_a);
+    else sb_printf(sb, "],\"protocol\":\"fixed\",\"runs\":[%d,%d]", r->timing.n, r->timing.n);
+  }
+  sb_printf(sb, ",\"timing_s\":%.3f", r->timing_s);
   sb_puts(sb, ",\"left_alone\":");
   sb_json_str(sb, r->notes ? r->notes : "");
 }
@@ -245,8 +273,12 @@ static const cli_opt options[] = {
     {"gold", 0, "FILE", "with --pred: the gold, for VES and R-VES before and after the rewrites (and\n"
                         "the db_ids, if the predictions have none)"},
     {"rules", 0, "LIST", "comma-separated rules to try (default: all but top1_max and count_pk)"},
-    {"iterations", 0, "N", "alternating timed runs of each candidate and, with --gold, of each VES pair\n"
-                         "(default 20)"},
+    {"iterations", 0, "N", "the most timed runs of each side per candidate (the race stops earlier as\n"
+                         "soon as the ratio is clearly above or below 1.1), and with --gold the runs\n"
+                         "of each VES pair (default 20)"},
+    {"time-budget", 0, "S", "seconds of timing per query, shared by its candidates; when spent, the\n"
+                            "runs so far decide (default: no limit)"},
+    {"fixed", 0, NULL, "the fixed protocol: exactly --iterations alternating runs each, no early stop"},
     {"timeout", 0, "S", "seconds one query may run (default 30)"},
     {"format", 0, "FORMAT", "text (default) or json (one object; with --pred one line per query, the\n"
                             "summary on stderr)"},
@@ -297,6 +329,9 @@ static int cmd_rewrite(int argc, char **argv) {
         else if (strcmp(v, "text")) bad = (error("rewrite: --format must be text or json, not '%s'", v), 1);
       } else if (!strcmp(name, "iterations")) bad = cli_int("--iterations", v, 1, 1000000, &o.iterations) != 0;
       else if (!strcmp(name, "timeout")) bad = cli_double("--timeout", v, 0.001, CLI_MAX_TIMEOUT, &o.timeout_s) != 0;
+      else if (!strcmp(name, "time-budget"))
+        bad = cli_double("--time-budget", v, 0.001, CLI_MAX_TIMEOUT, &o.time_budget_s) != 0;
+      else if (!strcmp(name, "fixed")) o.fixed = 1;
       else if (!strcmp(name, "rules")) bad = parse_rules(v, &o.rules) != 0;
     }
     if (bad) return cli_parser_free(&ps), CLI_EUSAGE;

@@ -121,7 +121,13 @@ int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *name, const 
   else if (!strcmp(name, "jobs")) {
     if (cli_int("-j", v, 1, 1024, &o->jobs)) return CLI_EUSAGE;
   } else if (!strcmp(name, "iterations")) {
-    if (cli_int("--iterations", v, 1, 1000000, &cfg->iterations)) return CLI_EUSAGE;
+    if (!strcmp(v, "auto")) o->iterations_auto = 1;
+    else {
+      if (cli_int("--iterations", v, 1, 1000000, &cfg->iterations)) return CLI_EUSAGE;
+      o->iterations_auto = 0;
+    }
+  } else if (!strcmp(name, "auto-width")) {
+    if (cli_double("--auto-width", v, 0.001, 10, &o->auto_width)) return CLI_EUSAGE;
   } else if (!strcmp(name, "timeout")) {
     if (cli_double("--timeout", v, 0.001, CLI_MAX_TIMEOUT, &cfg->timeout_s)) return CLI_EUSAGE;
   } else if (!strcmp(name, "now")) {
@@ -143,5 +149,11 @@ int cli_engine_metrics(const char *cmd, cli_engine_opts *o) {
   sqlsim_error err = {0};
   if (sqlsim_metrics_parse(o->metrics, &o->cfg.metrics, &err))
     return error("%s: --metrics: %s", cmd, err.message), CLI_EUSAGE;
+  if (o->auto_width > 0 && !o->iterations_auto)
+    return error("%s: --auto-width goes with --iterations auto", cmd), CLI_EUSAGE;
+  if (o->iterations_auto) {
+    o->cfg.iterations = 100;
+    o->cfg.auto_width = o->auto_width > 0 ? o->auto_width : SQLSIM_AUTO_WIDTH;
+  }
   return 0;
 }

@@ -114,6 +114,9 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
                             c.timeout_s);
   if (c.iterations < 0 || c.iterations > 1000000)
     return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "iterations %d: give 1 to 1000000", c.iterations);
+  if (c.auto_width < 0 || c.auto_width > 10 || c.auto_width != c.auto_width)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "auto width %g: give a share of the ratio above 0 (0.1: 10%%)",
+                            c.auto_width);
   if (c.mode != SQLSIM_SPIDER_COMPATIBLE && c.mode != SQLSIM_SPIDER_CORRECTED)
     return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "mode %d: compatible or corrected", c.mode);
   if (c.now && sqlsim_check_now(c.now, err)) return SQLSIM_EFORMAT;
@@ -822,7 +825,8 @@ static void time_pair(sqlsim_evaluator *ev, const sqlsim_pair *p, sqlsim_record 
   const char *path = db_path(ev, p->db_id, buf, sizeof buf);
   if (!path) return;
   sqlsim_timing_opts o = {.iterations = ev->cfg.iterations, .timeout_s = ev->cfg.timeout_s,
-                          .fixed_now = ev->cfg.now, .alternate = ev->cfg.alternate, .cancel = cancel};
+                          .fixed_now = ev->cfg.now, .alternate = ev->cfg.alternate, .cancel = cancel,
+                          .auto_width = ev->cfg.auto_width};
   sqlsim_time_pair(path, p->gold, p->pred, &o, &r->timing);
   r->has_timing = 1;
 }

@@ -567,7 +567,16 @@ typedef struct sqlsim_timing_opts {
   int alternate;         /* 1: swap the order every iteration (ABBA), else pred first */
   int cpu_clock;         /* 1: time with the thread's CPU clock instead of the wall clock */
   const volatile int *cancel; /* when set and non-zero: stop between runs (ok = 0, "cancelled") */
+  /* Adaptive (--iterations auto): with auto_width > 0 the pair stops as soon as
+   * it has min_iterations (default 10) and the 95% interval of its mean ratio
+   * (normal, from the iterations so far) is at most auto_width times the mean
+   * wide; `iterations` is then the most it runs. */
+  double auto_width;
+  int min_iterations;
 } sqlsim_timing_opts;
+/* The width `--iterations auto` asks for when none is given (docs/timing.md:
+ * how it was chosen). */
+#define SQLSIM_AUTO_WIDTH 0.1
 
 typedef struct sqlsim_timing {
   int ok;                /* all runs completed */
@@ -589,15 +598,85 @@ double sqlsim_ves_filtered_mean(const double *ratios, int n, int *kept);
 /* R-VES reward buckets of the mini-dev evaluator. */
 double sqlsim_rves_reward(double ratio);
 
+/* Sequential speed comparison (metrics/race.c), for rewrite decisions: is
+ * query b (a candidate) at least `threshold` times faster than query a (the
+ * original)? Both are timed on fresh connections, full fetch; each next run
+ * goes to the side that has had less time so far (so similar queries
+ * alternate, and a candidate 50x faster runs many times per run of the
+ * original). After every run, once each side has min_runs, Welch's t on the
+ * log times gives an interval for the ratio of geometric means at level
+ * 1 - 2 alpha; the race stops as soon as it lies wholly at or above the
+ * threshold (faster) or wholly below it (not faster). When max_runs per side
+ * or the budget is reached first, the final rule is distribution-free: the
+ * Hodges-Lehmann estimate of the ratio (the median of a_i / b_j over all
+ * pairs) at least the threshold, and its 95% interval (Moses', from the exact
+ * Mann-Whitney distribution) above 1. docs/timing.md gives the error rates
+ * this rule was measured at. */
+typedef struct sqlsim_race_opts {
+  double threshold;      /* default 1.1 */
+  int min_runs;          /* per side before any decision; default 2 */
+  int max_runs;          /* per side; default 20 */
+  double budget_s;       /* wall seconds for the whole comparison; 0 = no limit */
+  double alpha;          /* one-sided error per look for an early stop; default 0.005 */
+  double timeout_s;      /* per run; default 30 */
+  const char *fixed_now;
+  const volatile int *cancel;
+  /* Runs already made (the proof's runs on the database, full fetch on a
+   * fresh connection), counted as each side's first: seconds, 0 = none. */
+  double prior_a, prior_b;
+} sqlsim_race_opts;
+
+enum { SQLSIM_RACE_FASTER = 1, SQLSIM_RACE_UNDECIDED = 0, SQLSIM_RACE_NOT_FASTER = -1 };
+
+typedef struct sqlsim_race {
+  int ok;                /* every run completed (else reason says why) */
+  char reason[256];
+  int decision;          /* SQLSIM_RACE_*: what the rule concluded */
+  int early;             /* 1: stopped by the sequential rule before max_runs / the budget */
+  int na, nb;            /* runs of each side, priors included */
+  double ratio;          /* Hodges-Lehmann estimate of time(a) / time(b) */
+  double lo95, hi95;     /* its 95% interval (0 and infinity: too few runs for one) */
+  double gm, lo, hi;     /* ratio of geometric means and its Welch interval at 1 - 2 alpha
+                            (the early stop's) */
+  double wall_s;         /* seconds the comparison took, runs and bookkeeping */
+  double median_a, median_b; /* seconds */
+  double spread_a;       /* the original's own run-to-run noise: (q3 - q1) / median of its times */
+  int budget_spent;      /* stopped by the budget (reason says after how many runs) */
+} sqlsim_race;
+
+/* Races b against a on the database at path. */
+void sqlsim_race_run(const char *path, const char *a, const char *b, const sqlsim_race_opts *opts,
+                     sqlsim_race *out);
+/* The same race on a caller's timer (simulations, tests): timer(ctx, side)
+ * runs side 0 (a) or 1 (b) once and returns its seconds, or -1 with why
+ * filled. */
+typedef double (*sqlsim_race_timer)(void *ctx, int side, char *why, size_t wn);
+void sqlsim_race_with(const sqlsim_race_opts *opts, sqlsim_race_timer timer, void *ctx, sqlsim_race *out);
+/* The rule alone, on times already measured (a[0..na), b[0..nb), seconds):
+ * fills ratio, lo95, hi95, gm, lo, hi and returns SQLSIM_RACE_FASTER when
+ * lo >= threshold, NOT_FASTER when hi < threshold, else UNDECIDED (always
+ * with fewer than 2 runs a side). Deterministic: tests/test_race.c drives it
+ * with synthetic timings. */
+int sqlsim_race_decide(const double *a, int na, const double *b, int nb, double threshold, double alpha,
+                       sqlsim_race *out);
+/* The final rule (at max_runs or the budget): estimate >= threshold and the
+ * 95% interval above 1. */
+int sqlsim_race_final(const sqlsim_race *r, double threshold);
+/* The exact lower-tail critical count of the Mann-Whitney U statistic: the
+ * largest c with P(U < c) <= alpha for samples of m and n (0: no c; samples
+ * too small for that alpha). */
+int sqlsim_mw_critical(int m, int n, double alpha);
+
 /* ---------------------------------------------------------------- rewrite */
 
 /* Rewriting a slow query (rewrite/): rules on the normalized tree, each with
  * its safety conditions (rewrite/rules.c); a candidate is offered only when
  * it returns the same rows as the original on the database and on small
  * adversarial copies of its data (NULLs, duplicated maxima, duplicated rows,
- * empty tables) built in a temporary file, and when it is measured faster
- * (full fetch, alternating runs): mean ratio >= min_speedup with the 95%
- * interval above 1. The user's database is only ever read. */
+ * empty tables) built in memory, and when it is measured faster
+ * (full fetch, fresh connections): by the sequential race (sqlsim_race_run)
+ * unless the fixed protocol is asked for. The user's database is only ever
+ * read. */
 enum {
   SQLSIM_RULE_COUNT_STAR,     /* COUNT(c) -> COUNT(*) for a column that cannot be NULL */
   SQLSIM_RULE_DATE_RANGE,     /* year/month of ISO date text -> a range on the column */
@@ -625,7 +704,12 @@ int sqlsim_rules_parse(const char *list, unsigned *out, sqlsim_error *err);
 
 typedef struct sqlsim_rewrite_opts {
   unsigned rules;        /* 1 << SQLSIM_RULE_*; 0 = SQLSIM_RULES_DEFAULT */
-  int iterations;        /* timing iterations per candidate; default 20 */
+  int iterations;        /* timed runs per side and candidate: the most the sequential
+                            race takes (sqlsim_race_run), or with fixed the count of
+                            alternating pairs; default 20 */
+  int fixed;             /* 1: the fixed protocol (sqlsim_time_pair, no early stop) */
+  double time_budget_s;  /* wall seconds for the timing of one query, all candidates;
+                            0 = no limit (the race stops at `iterations`) */
   double timeout_s;      /* per run; default 30 */
   double min_speedup;    /* default 1.1 */
   const char *fixed_now;
@@ -647,7 +731,10 @@ typedef struct sqlsim_rewrite_result {
   char checks[256];      /* the equivalence checks the best candidate passed */
   char reason[512];      /* when not offered: why (the failed check, or the measured ratio) */
   char *notes;           /* places the rules left alone, and why (malloc'd, may be "") */
-  sqlsim_timing timing;  /* original (gold side) against the best candidate */
+  sqlsim_timing timing;  /* original (gold side) against the best candidate: ratio and
+                            95% interval, n = the candidate's runs */
+  sqlsim_race race;      /* the sequential race of that candidate (unless fixed) */
+  double timing_s;       /* wall seconds spent timing, all candidates */
 } sqlsim_rewrite_result;
 
 /* Rewrites sql for the database at db_path. Returns 0 (out filled, offered or
@@ -815,7 +902,10 @@ typedef struct sqlsim_config {
   int mode;                /* SQLSIM_SPIDER_COMPATIBLE (default) or CORRECTED */
   int bird_semantics;      /* categories: BIRD's EX decides "correct" (else Spider's) */
   double timeout_s;        /* per query; 0 = 30 s */
-  int iterations;          /* VES runs per pair; 0 = 100 */
+  int iterations;          /* VES runs per pair; 0 = 100 (with auto_width: the most) */
+  double auto_width;       /* > 0: adaptive VES, each pair stops when its ratio's 95%
+                              interval is at most this share of the ratio wide
+                              (sqlsim_timing_opts); 0 = the fixed count */
   int alternate;           /* VES: swap the order every iteration */
   const char *now;         /* fixed 'now' for SQLite ("YYYY-MM-DD HH:MM:SS"), NULL = clock */
   size_t max_memory;       /* bytes per connection; 0 = 512 MiB */

@@ -8,18 +8,26 @@
  * and are averaged; when the filter keeps nothing -- every ratio identical --
  * the reference divides by zero and scores 0; here the mean of all is used.
  * The interval is a 95% percentile bootstrap of that mean (1000 resamples,
- * fixed seed, so reports are reproducible). */
+ * fixed seed, so reports are reproducible).
+ *
+ * Adaptive (auto_width > 0): the pair stops once it has min_iterations and
+ * the normal 95% interval of the mean of its ratios so far is at most
+ * auto_width times that mean wide. The ratio reported is then the same
+ * filtered mean over fewer iterations; a settled pair (most of them: the
+ * two queries of a correct prediction usually take about the same time)
+ * stops after a handful. */
 #include "core.h"
+#include "timing.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static double run_once(const char *path, const sqlsim_timing_opts *o, const char *sql,
+double timing_run_once(const char *path, double timeout_s, const char *fixed_now, int cpu_clock, const char *sql,
                        double *first, char *why, size_t wn) {
   sqlsim_exec_opts eo = {0};
-  eo.timeout_s = o->timeout_s > 0 ? o->timeout_s : 30;
-  eo.fixed_now = o->fixed_now;
+  eo.timeout_s = timeout_s > 0 ? timeout_s : 30;
+  eo.fixed_now = fixed_now;
   sqlsim_db *db;
   sqlsim_error err = {0};
   if (sqlsim_db_open(path, &eo, &db, &err)) {
@@ -28,12 +36,17 @@ static double run_once(const char *path, const sqlsim_timing_opts *o, const char
   }
   sqlsim_result r;
   sqlsim_exec_flags(db, sql, SQLSIM_EXEC_NO_CELLS, &r);
-  double t = r.status == SQLSIM_EXEC_OK ? (o->cpu_clock ? r.cpu_s : r.total_s) : -1;
+  double t = r.status == SQLSIM_EXEC_OK ? (cpu_clock ? r.cpu_s : r.total_s) : -1;
   *first = r.first_row_s;
   if (t < 0) snprintf(why, wn, "%s", r.reason);
   sqlsim_result_free(&r);
   sqlsim_db_close(db);
   return t;
+}
+
+static double run_once(const char *path, const sqlsim_timing_opts *o, const char *sql, double *first, char *why,
+                       size_t wn) {
+  return timing_run_once(path, o->timeout_s, o->fixed_now, o->cpu_clock, sql, first, why, wn);
 }
 
 static int cmp_d(const void *a, const void *b) {
@@ -76,6 +89,8 @@ void sqlsim_time_pair(const char *path, const char *gold, const char *pred,
   double *gt = malloc(sizeof *gt * (size_t)iters), *pt = malloc(sizeof *pt * (size_t)iters);
   double budget = (o->timeout_s > 0 ? o->timeout_s : 30) * iters, spent = 0;
   int n = 0;
+  double sum = 0, sum2 = 0;
+  int min_auto = o->min_iterations > 0 ? o->min_iterations : 10;
   out->ok = 1;
   for (int i = 0; i < iters; i++) {
     if (o->cancel && *o->cancel) {
@@ -101,7 +116,13 @@ void sqlsim_time_pair(const char *path, const char *gold, const char *pred,
     pt[n] = p;
     ratio[n] = g / (p > 1e-9 ? p : 1e-9);
     fr[n] = gf / (pf > 1e-9 ? pf : 1e-9);
+    sum += ratio[n];
+    sum2 += ratio[n] * ratio[n];
     n++;
+    if (o->auto_width > 0 && n >= min_auto) {
+      double mean = sum / n, var = (sum2 - n * mean * mean) / (n - 1);
+      if (2 * 1.96 * sqrt(var > 0 ? var / n : 0) <= o->auto_width * mean) break;
+    }
     if (spent > budget) {
       out->ok = 0;
       snprintf(out->reason, sizeof out->reason, "stopped: the pair took over %g s", budget);

@@ -155,17 +155,18 @@ static const char *opt_str(PyObject *o) {
 static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
                            "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
-                           "synth_databases", NULL};
+                           "synth_databases", "auto_width", NULL};
   PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
   int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0;
   unsigned long long max_memory = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppi", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
+  double auto_width = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppid", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
                                    &semantics, &timeout, &iterations, &alternate, &now, &max_memory, &keep_distinct,
-                                   &plug_value, &synth_databases))
+                                   &plug_value, &synth_databases, &auto_width))
     return -1;
-  sqlsim_config cfg = {.timeout_s = timeout, .iterations = iterations, .alternate = alternate,
+  sqlsim_config cfg = {.timeout_s = timeout, .iterations = iterations, .alternate = alternate, .auto_width = auto_width,
                        .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value,
                        .synth_databases = synth_databases};
   cfg.tables = opt_str(tables);
@@ -457,14 +458,18 @@ static PyObject *mod_diff(PyObject *m, PyObject *args, PyObject *kw) { return do
 /* ---------------------------------------------------------------- rewrite */
 
 static PyObject *mod_rewrite(PyObject *m, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"sql", "db", "rules", "iterations", "timeout", "min_speedup", "now", NULL};
+  static char *kwlist[] = {"sql", "db", "rules", "iterations", "timeout", "min_speedup", "now", "time_budget", "fixed",
+                           NULL};
   const char *sql, *db, *rules = NULL, *now = NULL;
-  int iterations = 20;
-  double timeout = 30, min_speedup = 1.1;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|ziddz", kwlist, &sql, &db, &rules, &iterations, &timeout, &min_speedup,
-                                   &now))
+  int iterations = 20, fixed = 0;
+  double timeout = 30, min_speedup = 1.1, time_budget = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|ziddzdp", kwlist, &sql, &db, &rules, &iterations, &timeout,
+                                   &min_speedup, &now, &time_budget, &fixed))
     return NULL;
-  sqlsim_rewrite_opts o = {.iterations = iterations, .timeout_s = timeout, .min_speedup = min_speedup, .fixed_now = now};
+  if (iterations <= 0 || timeout <= 0 || min_speedup <= 0 || time_budget < 0)
+    return PyErr_Format(ConfigError, "iterations, timeout and min_speedup must be positive, time_budget not negative");
+  sqlsim_rewrite_opts o = {.iterations = iterations, .timeout_s = timeout, .min_speedup = min_speedup, .fixed_now = now,
+                           .time_budget_s = time_budget, .fixed = fixed};
   sqlsim_error perr = {0};
   if (rules && sqlsim_rules_parse(rules, &o.rules, &perr)) return PyErr_Format(ConfigError, "%s", perr.message);
   sqlsim_rewrite_result r;
@@ -481,11 +486,16 @@ static PyObject *mod_rewrite(PyObject *m, PyObject *args, PyObject *kw) {
       PyList_Append(names, s);
       Py_XDECREF(s);
     }
-  PyObject *res = Py_BuildValue("{s:O,s:s,s:N,s:N,s:i,s:N,s:N,s:N,s:N}", "offered", r.offered ? Py_True : Py_False,
-                                "verdict", verdicts[r.verdict], "sql", str_or_none(r.sql), "rules", names, "candidates",
-                                r.candidates, "checks", str_or_none(r.checks), "reason", str_or_none(r.reason), "notes",
-                                str_or_none(r.notes ? r.notes : ""), "speedup",
-                                r.timing.ok ? PyFloat_FromDouble(r.timing.ratio) : Py_NewRef(Py_None));
+  int timed = r.timing.ok && r.timing.n;
+  PyObject *res = Py_BuildValue(
+      "{s:O,s:s,s:N,s:N,s:i,s:N,s:N,s:N,s:N,s:N,s:N,s:d}", "offered", r.offered ? Py_True : Py_False, "verdict",
+      verdicts[r.verdict], "sql", str_or_none(r.sql), "rules", names, "candidates", r.candidates, "checks",
+      str_or_none(r.checks), "reason", str_or_none(r.reason), "notes", str_or_none(r.notes ? r.notes : ""), "speedup",
+      timed ? PyFloat_FromDouble(r.timing.ratio) : Py_NewRef(Py_None), "interval",
+      timed ? Py_BuildValue("[NN]", num_or_none(r.timing.ci_low), num_or_none(r.timing.ci_high)) : Py_NewRef(Py_None),
+      "runs", timed ? Py_BuildValue("[ii]", fixed ? r.timing.n : r.race.na, fixed ? r.timing.n : r.race.nb)
+                    : Py_NewRef(Py_None),
+      "timing_s", r.timing_s);
   sqlsim_rewrite_result_free(&r);
   return res;
 }
@@ -534,5 +544,6 @@ PyMODINIT_FUNC PyInit__sqlsim(void) {
   PyModule_AddObjectRef(m, "ConfigError", ConfigError);
   PyModule_AddObjectRef(m, "Evaluator", (PyObject *)&EvaluatorType);
   PyModule_AddStringConstant(m, "version", SQLSIM_VERSION);
+  PyModule_AddObject(m, "AUTO_WIDTH", PyFloat_FromDouble(SQLSIM_AUTO_WIDTH));
   return m;
 }

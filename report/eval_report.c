@@ -22,6 +22,8 @@ typedef struct agg {
   double bis, score;
   int n_synth;          /* items where a generated database counted */
   double synth, synth_pass;
+  int n_timed;          /* pairs timed, and their iterations */
+  long runs;
 } agg;
 
 #define MAX_GROUPS 64
@@ -44,6 +46,8 @@ static void add(agg *a, const sqlsim_record *r, unsigned metrics) {
     if (r->has_timing && r->timing.ok) {
       a->ves += sqrt(r->timing.ratio);
       a->rves += sqrt(sqlsim_rves_reward(r->timing.ratio));
+      a->n_timed++;
+      a->runs += r->timing.n;
     }
     a->n_time++;
   }
@@ -186,7 +190,16 @@ static void print_groups(FILE *f, const run *c, int p) {
     print_row(f, "EX bird", v, na, 0, w);
   }
   if (metrics & (SQLSIM_M_VES | SQLSIM_M_RVES)) {
-    fprintf(f, "=====================   EFFICIENCY (%d iterations, full fetch)   =====\n", c->cfg.iterations);
+    if (c->cfg.auto_width > 0) {
+      fputs("=====================   EFFICIENCY (adaptive, full fetch)   ========\n", f);
+      fprintf(f, "--iterations auto: each pair ran until the 95%% interval of its ratio was within %g%% of it\n"
+                 "(10 to %d iterations; the papers' protocol is a fixed 100)\n",
+              100 * c->cfg.auto_width, c->cfg.iterations);
+      for (int k = 0; k < na; k++) v[k] = a[k].n_timed ? (double)a[k].runs / a[k].n_timed : NAN;
+      print_row(f, "iterations/pair", v, na, 0, w);
+    } else {
+      fprintf(f, "=====================   EFFICIENCY (%d iterations, full fetch)   =====\n", c->cfg.iterations);
+    }
     if (metrics & SQLSIM_M_VES) {
       for (int k = 0; k < na; k++) v[k] = a[k].n_time ? 100 * a[k].ves / a[k].n_time : NAN;
       print_row(f, "VES", v, na, 0, w);
@@ -315,7 +328,10 @@ void eval_report_json(FILE *f, const run *c) {
       sb_printf(&sb, "%s\"%s\"", first ? "" : ",", sqlsim_metric_names[k]);
       first = 0;
     }
-  sb_printf(&sb, "],\"iterations\":%d,\"groups\":", c->cfg.iterations);
+  sb_printf(&sb, "],\"iterations\":%d,\"timing_protocol\":\"%s\"", c->cfg.iterations,
+            c->cfg.auto_width > 0 ? "auto" : "fixed");
+  if (c->cfg.auto_width > 0) sb_printf(&sb, ",\"auto_width\":%g", c->cfg.auto_width);
+  sb_puts(&sb, ",\"groups\":");
   sb_json_str(&sb, group_kind(c));
   sb_puts(&sb, ",\"models\":[");
   static const char *levels[] = {"easy", "medium", "hard", "extra", "all"};

@@ -211,6 +211,33 @@ st=$(status "$sqlsim" rewrite --db-dir one --pred rw.sql --iterations 3)
 [ "$st" = 0 ] && grep -q "queries" out.txt && ! grep -q "REWRITE.md" out.txt err.txt && ok "rewrite --pred: summary, no missing files cited" ||
   fail "rewrite: $st $(cat out.txt err.txt)"
 grep -rq "REWRITE.md" "$sqlsim" && fail "the binary cites REWRITE.md" || true
+# the race's options: a budget, the fixed protocol, and what the JSON says of each
+# (count_star applies: b is NOT NULL)
+python3 -c "
+import sqlite3; c = sqlite3.connect('race.sqlite')
+c.execute('CREATE TABLE t (a INTEGER PRIMARY KEY, b INT NOT NULL)')
+c.executemany('INSERT INTO t VALUES (?, ?)', [(i, i % 7) for i in range(20000)]); c.commit()"
+st=$(status "$sqlsim" rewrite --sqlite race.sqlite --time-budget 2 --format json "SELECT count(b) FROM t")
+[ "$st" = 0 ] && python3 -c "
+import json; d = json.load(open('out.txt'))
+assert d['candidates'] >= 1 and d['protocol'] == 'sequential' and d['timing_s'] <= 4, d
+assert d['stopped'] in ('early', 'budget', 'max_runs') and d['runs'][0] >= 2 and d['runs'][1] >= 2, d" &&
+  ok "rewrite --time-budget: the race's runs and stop in JSON" || fail "time budget: $st $(cat out.txt err.txt)"
+st=$(status "$sqlsim" rewrite --sqlite race.sqlite --fixed --iterations 3 --format json "SELECT count(b) FROM t")
+[ "$st" = 0 ] && python3 -c "
+import json; d = json.load(open('out.txt'))
+assert d['protocol'] == 'fixed' and d['runs'] == [3, 3], d" && ok "rewrite --fixed: the fixed protocol" ||
+  fail "fixed: $st $(cat out.txt err.txt)"
+st=$(status "$sqlsim" rewrite --sqlite one/concert_singer/concert_singer.sqlite --time-budget 0 "SELECT 1")
+[ "$st" = 2 ] && grep -q "time-budget" err.txt && ok "--time-budget 0 is refused" || fail "budget 0: $st $(cat err.txt)"
+st=$(status "$sqlsim" eval --metrics exec,ves --auto-width 0.2 --gold g1.sql --pred p1.sql --db-dir one)
+[ "$st" = 2 ] && grep -q "goes with --iterations auto" err.txt && ok "--auto-width alone is refused" || fail "auto-width: $st $(cat err.txt)"
+st=$(status "$sqlsim" eval --metrics exec,ves,rves --iterations auto --auto-width 0.3 --format json --gold g1.sql --pred p1.sql --db-dir one)
+[ "$st" = 0 ] && [ "$(json_get out.txt 'd[0]["timing_protocol"], d[0]["auto_width"]')" = "auto 0.3" ] &&
+  ok "--iterations auto: the protocol in the summary" || fail "auto: $st $(cat out.txt err.txt)"
+st=$(status "$sqlsim" eval --metrics exec,ves --iterations auto --gold g1.sql --pred p1.sql --db-dir one)
+[ "$st" = 0 ] && grep -q "adaptive" out.txt && grep -q "iterations/pair" out.txt && ok "--iterations auto: the report says so" ||
+  fail "auto text: $st $(cat out.txt err.txt)"
 
 # ---- 6 and 7. SIGINT ends cleanly with what finished; progress lines in a log
 # (the run takes about 25 s; stopped once the first progress line, due after 10 s, is

@@ -50,7 +50,10 @@ class Evaluator:
         mode: Spider matching, "compatible" (the official evaluator, item for item) or "corrected".
         semantics: which EX decides correctness for categories and rewards: "spider" or "bird".
         timeout: seconds per query, enforced inside SQLite.
-        iterations: VES timing runs per pair.
+        iterations: VES timing runs per pair, or "auto": each pair stops once the 95%
+            interval of its ratio is narrower than ``auto_width`` times the ratio (at
+            most 100 runs; the papers' protocol is a fixed 100).
+        auto_width: with ``iterations="auto"``, that width (0: the default, 0.1).
         alternate: VES: alternate the order of gold and prediction every run.
         now: a fixed "YYYY-MM-DD HH:MM:SS" for SQLite's 'now'.
         max_memory: bytes SQLite may hold per connection (0: 512 MiB).
@@ -69,16 +72,20 @@ class Evaluator:
 
     def __init__(self, tables: Optional[str] = None, db_dir: Optional[str] = None, sqlite: Optional[str] = None,
                  metrics: Union[str, Sequence[str]] = ("bis",), mode: str = "compatible", semantics: str = "spider",
-                 timeout: float = 30.0, iterations: int = 100, alternate: bool = False, now: Optional[str] = None,
-                 max_memory: int = 0, keep_distinct: bool = False, plug_value: bool = False,
-                 synth_databases: int = 0) -> None:
+                 timeout: float = 30.0, iterations: Union[int, str] = 100, alternate: bool = False,
+                 now: Optional[str] = None, max_memory: int = 0, keep_distinct: bool = False,
+                 plug_value: bool = False, synth_databases: int = 0, auto_width: float = 0.0) -> None:
         if not isinstance(metrics, str):
             metrics = ",".join(metrics)
+        if iterations == "auto":
+            iterations, auto_width = 100, float(auto_width) or _sqlsim.AUTO_WIDTH
+        elif auto_width:
+            raise ConfigError("auto_width goes with iterations='auto'")
         self._config = dict(tables=_path(tables), db_dir=_path(db_dir), sqlite=_path(sqlite), metrics=metrics,
                             mode=mode, semantics=semantics, timeout=float(timeout), iterations=int(iterations),
                             alternate=bool(alternate), now=now, max_memory=int(max_memory),
                             keep_distinct=bool(keep_distinct), plug_value=bool(plug_value),
-                            synth_databases=int(synth_databases))
+                            synth_databases=int(synth_databases), auto_width=float(auto_width))
         self._c = _sqlsim.Evaluator(**self._config)
 
     @property
@@ -169,11 +176,17 @@ def diff(gold: str, pred: str) -> dict:
 
 
 def rewrite(sql: str, db: str, rules: Optional[Union[str, Sequence[str]]] = None, iterations: int = 20,
-            timeout: float = 30.0, min_speedup: float = 1.1, now: Optional[str] = None) -> dict:
+            timeout: float = 30.0, min_speedup: float = 1.1, now: Optional[str] = None,
+            time_budget: float = 0.0, fixed: bool = False) -> dict:
     """A faster equivalent of sql on the SQLite database db, offered only when
     proved: the same rows on the database and on adversarial copies of it, and
-    measured faster. Returns offered, verdict, sql (the rewrite or None),
-    rules, speedup, checks, reason, notes. The database is only read."""
+    measured faster. Timing is a sequential race that stops as soon as the
+    ratio is clearly above or below min_speedup, at most ``iterations`` runs a
+    side and ``time_budget`` seconds (0: no limit); ``fixed`` runs the fixed
+    protocol instead. Returns offered, verdict, sql (the rewrite or None),
+    rules, speedup, interval, runs, checks, reason, notes, timing_s. The
+    database is only read."""
     if rules is not None and not isinstance(rules, str):
         rules = ",".join(rules)
-    return _sqlsim.rewrite(sql, str(db), rules, iterations, timeout, min_speedup, now)
+    return _sqlsim.rewrite(sql, str(db), rules, iterations, timeout, min_speedup, now, float(time_budget),
+                           bool(fixed))

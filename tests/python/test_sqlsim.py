@@ -237,6 +237,38 @@ class TestRewrite(unittest.TestCase):
                 sqlsim.rewrite("SELECT nope FROM a", path)
             with self.assertRaisesRegex(sqlsim.ConfigError, "no_such_rule"):
                 sqlsim.rewrite("SELECT 1", path, rules=["no_such_rule"])
+            # the race and the fixed protocol: runs, interval and the time spent are reported
+            q = "SELECT v FROM a WHERE id IN (SELECT a_id FROM b)"
+            for kw in (dict(time_budget=2.0), dict(fixed=True, iterations=3)):
+                r = sqlsim.rewrite(q, path, **kw)
+                self.assertGreaterEqual(r["candidates"], 1)
+                self.assertIsInstance(r["timing_s"], float)
+                if r["runs"] is not None:
+                    self.assertEqual(len(r["interval"]), 2)
+                    if kw.get("fixed"):
+                        self.assertEqual(r["runs"], [3, 3])
+                    else:
+                        self.assertGreaterEqual(min(r["runs"]), 2)
+            with self.assertRaises(sqlsim.ConfigError):
+                sqlsim.rewrite(q, path, time_budget=-1)
+            self.assertEqual(digest(path), before)
+
+    def test_adaptive_iterations(self):
+        with self.assertRaisesRegex(sqlsim.ConfigError, "auto_width"):
+            sqlsim.Evaluator(auto_width=0.2)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "t.sqlite")
+            con = sqlite3.connect(path)
+            con.execute("CREATE TABLE a (id INTEGER PRIMARY KEY, v INT)")
+            con.executemany("INSERT INTO a VALUES (?, ?)", [(i, i % 7) for i in range(500)])
+            con.commit()
+            con.close()
+            ev = sqlsim.Evaluator(sqlite=path, metrics="exec,ves", iterations="auto", auto_width=0.5)
+            r = ev.score("SELECT count(*) FROM a", "SELECT count(v) FROM a")
+            self.assertTrue(10 <= r["iterations"] <= 100, r)
+            self.assertIsNotNone(r["ves_ratio"])
+            r = sqlsim.Evaluator(sqlite=path, metrics="exec,ves", iterations=7).score("SELECT 1", "SELECT 1")
+            self.assertEqual(r["iterations"], 7)
 
 
 SQLSIM_BIN = os.environ.get("SQLSIM_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "build", "sqlsim"))

@@ -633,6 +633,11 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
       t->pred_median_s = rr->median_b;
     }
     to_time--;
+    if (t->ok && !o.fixed && cands[i].race.budget_spent && (cands[i].race.na < 2 || cands[i].race.nb < 2)) {
+      t->ok = 0; /* too few runs to say anything: unchecked, not "not faster" */
+      snprintf(t->reason, sizeof t->reason, "the time budget ran out after %d and %d runs", cands[i].race.na,
+               cands[i].race.nb);
+    }
     if (!t->ok) {
       char reason[sizeof t->reason];
       memcpy(reason, t->reason, sizeof reason);

@@ -223,6 +223,11 @@ import json; d = json.load(open('out.txt'))
 assert d['candidates'] >= 1 and d['protocol'] == 'sequential' and d['timing_s'] <= 4, d
 assert d['stopped'] in ('early', 'budget', 'max_runs') and d['runs'][0] >= 2 and d['runs'][1] >= 2, d" &&
   ok "rewrite --time-budget: the race's runs and stop in JSON" || fail "time budget: $st $(cat out.txt err.txt)"
+st=$(status "$sqlsim" rewrite --sqlite race.sqlite --time-budget 0.001 --format json "SELECT count(b) FROM t")
+[ "$st" = 0 ] && python3 -c "
+import json; d = json.load(open('out.txt'))
+assert not d['offered'] and 'time budget ran out' in d['reason'], d" &&
+  ok "a budget too small to time: unchecked, said so" || fail "tiny budget: $st $(cat out.txt err.txt)"
 st=$(status "$sqlsim" rewrite --sqlite race.sqlite --fixed --iterations 3 --format json "SELECT count(b) FROM t")
 [ "$st" = 0 ] && python3 -c "
 import json; d = json.load(open('out.txt'))

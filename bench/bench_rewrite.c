@@ -17,19 +17,13 @@
  * usage: bench_rewrite --db-dir DIR --queries FILE [--iterations N] [--timeout S]
  *                      [--fixed] [--time-budget S]
  */
+#include "clock.h"
 #include "sqlsim.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static int cmp_d(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;

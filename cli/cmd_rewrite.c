@@ -30,9 +30,12 @@ static void rules_list(strbuf *sb, unsigned rules, int json) {
     }
 }
 
-/* How the timing ran: the runs, why it stopped, the original's own noise. */
-static const char *stopped_by(const sqlsim_race *rc) {
-  return rc->early ? "early" : rc->budget_spent ? "budget" : "max_runs";
+/* How the timing ran: the runs, why it stopped (JSON's word and the text's
+ * phrase), the original's own noise. */
+static const char *stopped_by(const sqlsim_race *rc, int text) {
+  if (rc->early) return text ? "stopped as soon as the interval cleared the threshold" : "early";
+  if (rc->budget_spent) return text ? "stopped by the time budget" : "budget";
+  return text ? "ran to the most runs" : "max_runs";
 }
 
 static void timing_line(const sqlsim_rewrite_result *r) {
@@ -44,11 +47,7 @@ static void timing_line(const sqlsim_rewrite_result *r) {
   }
   printf("-- timed: medians of %d runs of the original and %d of the rewrite, full fetch; %s; the original's "
          "own spread (IQR / median) %.1f%%; %.2f s of timing\n",
-         rc->na, rc->nb,
-         rc->early ? "stopped as soon as the interval cleared the threshold"
-         : rc->budget_spent ? "stopped by the time budget"
-                            : "ran to the most runs",
-         100 * rc->spread_a, r->timing_s);
+         rc->na, rc->nb, stopped_by(rc, 1), 100 * rc->spread_a, r->timing_s);
 }
 
 static void print_one_text(const char *sql, const sqlsim_rewrite_result *r) {
@@ -93,7 +92,7 @@ static void json_one(strbuf *sb, const sqlsim_rewrite_result *r) {
     sb_json_num(sb, r->timing.ci_high); /* infinite when the runs are too few for an interval: null */
     if (r->race.na)
       sb_printf(sb, "],\"protocol\":\"sequential\",\"runs\":[%d,%d],\"stopped\":\"%s\",\"noise\":%.4f",
-                r->race.na, r->race.nb, stopped_by(&r->race), r->race.spread_a);
+                r->race.na, r->race.nb, stopped_by(&r->race, 0), r->race.spread_a);
     else sb_printf(sb, "],\"protocol\":\"fixed\",\"runs\":[%d,%d]", r->timing.n, r->timing.n);
   }
   sb_printf(sb, ",\"timing_s\":%.3f", r->timing_s);

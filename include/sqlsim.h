@@ -631,7 +631,8 @@ enum { SQLSIM_RACE_FASTER = 1, SQLSIM_RACE_UNDECIDED = 0, SQLSIM_RACE_NOT_FASTER
 typedef struct sqlsim_race {
   int ok;                /* every run completed (else reason says why) */
   char reason[256];
-  int decision;          /* SQLSIM_RACE_*: what the rule concluded */
+  int decision;          /* SQLSIM_RACE_*: what the rule concluded; UNDECIDED only when the
+                            budget ran out before 2 runs a side (reason says so) */
   int early;             /* 1: stopped by the sequential rule before max_runs / the budget */
   int na, nb;            /* runs of each side, priors included */
   double ratio;          /* Hodges-Lehmann estimate of time(a) / time(b) */

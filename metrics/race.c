@@ -28,21 +28,11 @@
 #include "core.h"
 #include "timing.h"
 
+#include "exec/sandbox.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double clock_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int cmp_d(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 /* The standard normal quantile by bisection on erfc (called rarely). */
 static double normal_quantile(double p) {
@@ -151,18 +141,18 @@ int sqlsim_race_decide(const double *a, int na, const double *b, int nb, double 
   if (na <= 0 || nb <= 0) return SQLSIM_RACE_UNDECIDED;
   /* the distribution-free estimate and 95% interval */
   int N = na * nb;
-  double *d = malloc(sizeof *d * (size_t)N);
+  double *d = malloc(sizeof *d * ((size_t)N + (size_t)na + (size_t)nb));
   if (!d) return SQLSIM_RACE_UNDECIDED;
-  double ma = 0, mb = 0, va = 0, vb = 0;
-  for (int i = 0; i < na; i++) ma += log(fmax(a[i], 1e-9));
-  for (int j = 0; j < nb; j++) mb += log(fmax(b[j], 1e-9));
+  double *la = d + N, *lb = la + na, ma = 0, mb = 0, va = 0, vb = 0;
+  for (int i = 0; i < na; i++) ma += la[i] = log(fmax(a[i], 1e-9));
+  for (int j = 0; j < nb; j++) mb += lb[j] = log(fmax(b[j], 1e-9));
   ma /= na;
   mb /= nb;
-  for (int i = 0; i < na; i++) va += (log(fmax(a[i], 1e-9)) - ma) * (log(fmax(a[i], 1e-9)) - ma);
-  for (int j = 0; j < nb; j++) vb += (log(fmax(b[j], 1e-9)) - mb) * (log(fmax(b[j], 1e-9)) - mb);
+  for (int i = 0; i < na; i++) va += (la[i] - ma) * (la[i] - ma);
+  for (int j = 0; j < nb; j++) vb += (lb[j] - mb) * (lb[j] - mb);
   for (int i = 0; i < na; i++)
-    for (int j = 0; j < nb; j++) d[i * nb + j] = log(fmax(a[i], 1e-9)) - log(fmax(b[j], 1e-9));
-  qsort(d, (size_t)N, sizeof *d, cmp_d);
+    for (int j = 0; j < nb; j++) d[i * nb + j] = la[i] - lb[j];
+  qsort(d, (size_t)N, sizeof *d, timing_cmp_d);
   out->ratio = exp(N % 2 ? d[N / 2] : (d[N / 2 - 1] + d[N / 2]) / 2);
   int c95 = sqlsim_mw_critical(na, nb, 0.025);
   if (c95 > 0) {
@@ -198,7 +188,7 @@ static double median_spread(const double *t, int n, double *spread) {
   double *s = malloc(sizeof *s * (size_t)n);
   if (!s) return 0;
   memcpy(s, t, sizeof *s * (size_t)n);
-  qsort(s, (size_t)n, sizeof *s, cmp_d);
+  qsort(s, (size_t)n, sizeof *s, timing_cmp_d);
   double med = s[n / 2], q1 = s[n / 4], q3 = s[(3 * n) / 4];
   free(s);
   if (n >= 2 && med > 0) *spread = (q3 - q1) / med;
@@ -213,7 +203,7 @@ void sqlsim_race_with(const sqlsim_race_opts *opts, sqlsim_race_timer timer, voi
   if (o.max_runs <= 0) o.max_runs = 20;
   if (o.max_runs < o.min_runs) o.max_runs = o.min_runs;
   if (!(o.alpha > 0)) o.alpha = 0.005;
-  double t0 = clock_s();
+  double t0 = sbx_clock();
   double *ta = malloc(sizeof *ta * (size_t)o.max_runs), *tb = malloc(sizeof *tb * (size_t)o.max_runs);
   int na = 0, nb = 0, budget_out = 0;
   double sa = 0, sb = 0;
@@ -237,7 +227,7 @@ void sqlsim_race_with(const sqlsim_race_opts *opts, sqlsim_race_timer timer, voi
     }
     int a_full = na >= o.max_runs, b_full = nb >= o.max_runs;
     if (a_full && b_full) break;
-    if (o.budget_s > 0 && clock_s() - t0 >= o.budget_s) {
+    if (o.budget_s > 0 && sbx_clock() - t0 >= o.budget_s) {
       budget_out = 1;
       break;
     }
@@ -259,16 +249,18 @@ void sqlsim_race_with(const sqlsim_race_opts *opts, sqlsim_race_timer timer, voi
   out->nb = nb;
   if (out->ok && !out->early) {
     sqlsim_race_decide(ta, na, tb, nb, o.threshold, o.alpha, out);
-    out->decision = sqlsim_race_final(out, o.threshold) ? SQLSIM_RACE_FASTER : SQLSIM_RACE_NOT_FASTER;
+    /* the final rule; a budget spent before two runs a side leaves nothing to judge */
+    if (budget_out && (na < 2 || nb < 2)) out->decision = SQLSIM_RACE_UNDECIDED;
+    else out->decision = sqlsim_race_final(out, o.threshold) ? SQLSIM_RACE_FASTER : SQLSIM_RACE_NOT_FASTER;
     if (budget_out)
-      snprintf(out->reason, sizeof out->reason, "the time budget of %g s was spent after %d and %d runs", o.budget_s,
-               na, nb);
+      snprintf(out->reason, sizeof out->reason, "the time budget ran out (%g s) after %d and %d runs", o.budget_s, na,
+               nb);
   }
   double ignore;
   out->median_a = median_spread(ta, na, &out->spread_a);
   out->median_b = median_spread(tb, nb, &ignore);
   out->budget_spent = budget_out;
-  out->wall_s = clock_s() - t0;
+  out->wall_s = sbx_clock() - t0;
   free(ta);
   free(tb);
 }

@@ -49,11 +49,6 @@ static double run_once(const char *path, const sqlsim_timing_opts *o, const char
   return timing_run_once(path, o->timeout_s, o->fixed_now, o->cpu_clock, sql, first, why, wn);
 }
 
-static int cmp_d(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
 /* The reference's clean_abnormal + mean; *kept gets the count kept. */
 double sqlsim_ves_filtered_mean(const double *x, int n, int *kept) {
   double mean = 0, var = 0;
@@ -142,13 +137,13 @@ void sqlsim_time_pair(const char *path, const char *gold, const char *pred,
       int k;
       boot[b] = sqlsim_ves_filtered_mean(sample, n, &k);
     }
-    qsort(boot, 1000, sizeof *boot, cmp_d);
+    qsort(boot, 1000, sizeof *boot, timing_cmp_d);
     out->ci_low = boot[24];
     out->ci_high = boot[974];
     free(boot);
     free(sample);
-    qsort(gt, (size_t)n, sizeof *gt, cmp_d);
-    qsort(pt, (size_t)n, sizeof *pt, cmp_d);
+    qsort(gt, (size_t)n, sizeof *gt, timing_cmp_d);
+    qsort(pt, (size_t)n, sizeof *pt, timing_cmp_d);
     out->gold_median_s = gt[n / 2];
     out->pred_median_s = pt[n / 2];
   }

@@ -37,12 +37,6 @@
 #include <string.h>
 #include <time.h>
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* The longest sequence of rules tried together. */
 enum { MAX_SEQUENCE = 3 };
 
@@ -597,7 +591,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
    * and a 4 s original need not be run again and again to learn that a 0.05 s
    * rewrite is faster. The budget is shared: each candidate gets what is
    * left over the candidates still to time. */
-  double t_start = now_s();
+  double t_start = sbx_clock();
   int to_time = 0;
   for (int i = 0; i < ncand; i++) to_time += cands[i].alive;
   for (int i = 0; i < ncand; i++) {
@@ -611,7 +605,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
       sqlsim_race_opts ro = {.threshold = o.min_speedup, .max_runs = o.iterations, .timeout_s = o.timeout_s,
                              .fixed_now = o.fixed_now};
       if (o.time_budget_s > 0) {
-        double left = o.time_budget_s - (now_s() - t_start);
+        double left = o.time_budget_s - (sbx_clock() - t_start);
         ro.budget_s = left > 0 ? left / to_time : 1e-9;
       }
       int prior_ok = r0.total_s >= 0.1 && r0.nrows <= 100000;
@@ -633,11 +627,8 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
       t->pred_median_s = rr->median_b;
     }
     to_time--;
-    if (t->ok && !o.fixed && cands[i].race.budget_spent && (cands[i].race.na < 2 || cands[i].race.nb < 2)) {
-      t->ok = 0; /* too few runs to say anything: unchecked, not "not faster" */
-      snprintf(t->reason, sizeof t->reason, "the time budget ran out after %d and %d runs", cands[i].race.na,
-               cands[i].race.nb);
-    }
+    if (t->ok && !o.fixed && cands[i].race.decision == SQLSIM_RACE_UNDECIDED)
+      t->ok = 0; /* the budget ran out before anything could be judged: unchecked (the reason says so) */
     if (!t->ok) {
       char reason[sizeof t->reason];
       memcpy(reason, t->reason, sizeof reason);
@@ -670,7 +661,7 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
       out->rejected_speed++;
     }
   }
-  out->timing_s = now_s() - t_start;
+  out->timing_s = sbx_clock() - t_start;
   /* the fastest offered candidate; else the fastest timed one; else the first */
   int best = 0;
   for (int i = 1; i < ncand; i++) {

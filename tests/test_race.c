@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sqlsim.h"
@@ -203,6 +204,39 @@ static void test_stopping_rule(void **state) {
   assert_true(r.na >= 6 && r.nb >= 6);
 }
 
+/* a timer whose runs take real time (2 ms), for the budget */
+static double slow_timer(void *ctx, int side, char *why, size_t wn) {
+  (void)why;
+  (void)wn;
+  fake *f = ctx;
+  f->runs[side]++;
+  struct timespec ts = {0, 2000000};
+  nanosleep(&ts, NULL);
+  return f->mean[side];
+}
+
+static void test_budget(void **state) {
+  (void)state;
+  sqlsim_race r;
+  /* spent after the first run: nothing to judge, undecided and said so */
+  sqlsim_race_opts o = {.threshold = 1.1, .max_runs = 20, .budget_s = 0.001};
+  fake f = {{0.5, 0.1}, {0, 0}, 0, 0};
+  sqlsim_race_with(&o, slow_timer, &f, &r);
+  assert_true(r.ok);
+  assert_true(r.budget_spent);
+  assert_int_equal(r.decision, SQLSIM_RACE_UNDECIDED);
+  assert_int_equal(f.runs[0] + f.runs[1], 1);
+  assert_non_null(strstr(r.reason, "time budget ran out"));
+  /* with the proof's runs counted and one more of each, the final rule judges what is there */
+  o.prior_a = 0.5;
+  o.prior_b = 0.1;
+  o.budget_s = 0.003;
+  fake g = {{0.5, 0.1}, {0, 0}, 0, 0};
+  sqlsim_race_with(&o, slow_timer, &g, &r);
+  assert_true(r.budget_spent || r.early);
+  assert_int_not_equal(r.decision, SQLSIM_RACE_UNDECIDED);
+}
+
 static void test_race_on_database(void **state) {
   (void)state;
   char path[64];
@@ -235,7 +269,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_critical_exact),   cmocka_unit_test(test_critical_normal),
       cmocka_unit_test(test_decide),           cmocka_unit_test(test_stopping_rule),
-      cmocka_unit_test(test_race_on_database),
+      cmocka_unit_test(test_budget),           cmocka_unit_test(test_race_on_database),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

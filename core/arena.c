@@ -10,30 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct block {
-  struct block *next;
-  size_t size, used;
-  max_align_t data[]; /* aligned payload */
-} block;
-
-struct sqlsim_arena {
-  block *head;
-  size_t next_size;
-  size_t total;
-  block first; /* header of the inline first block */
-};
-
 #define FIRST_BLOCK 8192
 #define MAX_BLOCK (1u << 20)
-#define ALIGN(n) (((n) + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1))
 
 
 
 /* Frees every block but the inline first one. */
 static void free_blocks(sqlsim_arena *a) {
-  block *b = a->head;
+  arena_block *b = a->head;
   while (b) {
-    block *next = b->next;
+    arena_block *next = b->next;
     if (b != &a->first) free(b);
     b = next;
   }
@@ -47,10 +33,10 @@ void sqlsim_arena_free(sqlsim_arena *a) {
 
 /* Out of memory is the one failure here; like SQLite's malloc failures in
  * a tool of this kind, it ends the process with a message. */
-static block *arena_grow(sqlsim_arena *a, size_t need) {
+static arena_block *arena_grow(sqlsim_arena *a, size_t need) {
   size_t size = a->next_size;
   while (size < need) size *= 2;
-  block *b = malloc(sizeof *b + size);
+  arena_block *b = malloc(sizeof *b + size);
   if (!b) {
     fputs("sqlsim: out of memory\n", stderr);
     abort();
@@ -69,21 +55,15 @@ static block *arena_grow(sqlsim_arena *a, size_t need) {
   return b;
 }
 
-void *arena_alloc_raw(sqlsim_arena *a, size_t size) {
-  size = ALIGN(size ? size : 1);
-  block *b = a->head;
-  if (b->size - b->used < size) b = arena_grow(a, size);
+void *arena_alloc_slow(sqlsim_arena *a, size_t size) {
+  arena_block *b = arena_grow(a, size);
   void *p = (char *)b->data + b->used;
   b->used += size;
   a->total += size;
   return p;
 }
 
-void *sqlsim_arena_alloc(sqlsim_arena *a, size_t size) {
-  void *p = arena_alloc_raw(a, size);
-  memset(p, 0, size);
-  return p;
-}
+void *(sqlsim_arena_alloc)(sqlsim_arena *a, size_t size) { return arena_zalloc(a, size); }
 
 void *arena_array_grow(sqlsim_arena *a, void *items, int n, int *cap, size_t size, int first) {
   if (n < *cap) return items;

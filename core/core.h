@@ -5,8 +5,10 @@
 #include "sqlsim.h"
 
 #include <cjson/cJSON.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The 64-bit finalizer of MurmurHash3: spreads every input bit over the word. */
 static inline uint64_t mix64(uint64_t h) {
@@ -38,9 +40,51 @@ void sb_json_str_script(strbuf *sb, const char *s);
 char *sb_take(strbuf *sb);
 void sb_free(strbuf *sb);
 
-/* Arena internals: allocation without zeroing; an arena with a first block
- * of the given size; dropping everything but the first block for reuse. */
-void *arena_alloc_raw(sqlsim_arena *a, size_t size);
+/* Arena internals. The layout is here so that the common allocation, a bump
+ * of the current block, is inlined at every call site (the parser and the
+ * matchers allocate a few hundred small pieces per query); arena.c has the
+ * rest: a new block when the current one is full, reset, free. */
+typedef struct arena_block {
+  struct arena_block *next;
+  size_t size, used;
+  max_align_t data[]; /* aligned payload */
+} arena_block;
+
+struct sqlsim_arena {
+  arena_block *head;
+  size_t next_size;
+  size_t total;
+  arena_block first; /* header of the inline first block */
+};
+
+#define ARENA_ALIGN(n) (((n) + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1))
+
+/* The slow path of arena_alloc_raw: a new block with room for size bytes. */
+void *arena_alloc_slow(sqlsim_arena *a, size_t size);
+
+/* Allocation without zeroing. */
+static inline void *arena_alloc_raw(sqlsim_arena *a, size_t size) {
+  size = ARENA_ALIGN(size ? size : 1);
+  arena_block *b = a->head;
+  if (__builtin_expect(b->size - b->used < size, 0)) return arena_alloc_slow(a, size);
+  void *p = (char *)b->data + b->used;
+  b->used += size;
+  a->total += size;
+  return p;
+}
+
+/* sqlsim_arena_alloc inside the library: the same zeroed memory, inlined (a
+ * constant size becomes a few stores). The exported function stays for
+ * other programs. */
+static inline void *arena_zalloc(sqlsim_arena *a, size_t size) {
+  void *p = arena_alloc_raw(a, size);
+  memset(p, 0, size);
+  return p;
+}
+#define sqlsim_arena_alloc(a, size) arena_zalloc((a), (size))
+
+/* An arena with a first block of the given size; dropping everything but the
+ * first block for reuse. */
 sqlsim_arena *arena_new_sized(size_t first);
 void arena_reset(sqlsim_arena *a);
 /* Room for one more element in an arena array of n elements of size bytes

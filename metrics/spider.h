@@ -57,18 +57,29 @@ enum { SP_UNIT_NONE, SP_UNIT_SUB, SP_UNIT_ADD, SP_UNIT_MUL, SP_UNIT_DIV };
 
 /* Schema as the official evaluator sees it: lower-cased table -> columns, and
  * the foreign-key map of tables.json ("__t.c__" -> representative). */
+typedef struct sp_colent sp_colent;
 typedef struct sp_schema {
   int ntables;
   const char **tables;   /* lower-cased names */
   const char ***columns; /* per table, lower-cased, NULL-terminated */
   int nkmap;
   const char **kmap_from, **kmap_to;
+  /* Built once, read by every query: each "__table.column__" of the tables
+   * above and each key of the map, with its table and its key-map entry
+   * (the rebuild looks a column up here instead of spelling out every
+   * column of its FROM tables); and the ids of the tables.json schema's
+   * tables and columns, by index, for corrected mode. */
+  sp_colent *colmap;
+  const char **tabid, **colid;
 } sp_schema;
 
 /* Builds the official view of a schema: tables and columns from the SQLite
  * file when db_path exists (as the official get_schema does), else from the
  * tables.json schema; the key map always from tables.json. */
 sp_schema *sp_schema_build(sqlsim_arena *a, const sqlsim_schema *s, const char *db_path);
+/* Frees what sp_schema_build took outside the arena (its lookup table's
+ * buckets); the arena frees the rest. */
+void sp_schema_release(sp_schema *sp);
 
 /* Parses like the official process_sql.get_sql(); NULL on failure with a
  * message in the official evaluator's terms ("AssertionError: Error col: as"). */

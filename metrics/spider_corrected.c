@@ -31,9 +31,7 @@ static sp_val *build_sql(cx *c, const sqlsim_node *sel);
 
 static const char *col_id(cx *c, const sqlsim_node *n) {
   if (n->kind == SQLSIM_N_STAR) return "__all__";
-  if (n->table >= 0 && n->column >= 0 && c->schema)
-    return sqlsim_arena_printf(c->a, "__%s.%s__", c->schema->tables[n->table].key,
-                               c->schema->columns[n->column].key);
+  if (n->table >= 0 && n->column >= 0 && c->schema) return c->s->colid[n->column];
   if (n->table >= 0 && c->schema) /* rowid and friends */
     return sqlsim_arena_printf(c->a, "__%s.%s__", c->schema->tables[n->table].key, n->text);
   const sqlsim_node *src = n->source;
@@ -220,9 +218,9 @@ static void from_items(cx *c, sp_val *units, sp_val *fconds, const sqlsim_node *
     if (n->flags & SQLSIM_F_CTEREF) {
       sv_push(c->a, units, sv_tuple(c->a, 2, sv_str(c->a, "sql"), build_sql(c, n->source->kids[0])));
     } else {
-      const char *t = (n->table >= 0 && c->schema) ? c->schema->tables[n->table].key : n->text;
-      sv_push(c->a, units,
-              sv_tuple(c->a, 2, sv_str(c->a, "table_unit"), sv_str(c->a, sqlsim_arena_printf(c->a, "__%s__", t))));
+      const char *t = (n->table >= 0 && c->schema) ? c->s->tabid[n->table]
+                                                   : sqlsim_arena_printf(c->a, "__%s__", n->text);
+      sv_push(c->a, units, sv_tuple(c->a, 2, sv_str(c->a, "table_unit"), sv_str(c->a, t)));
     }
     break;
   case SQLSIM_N_SUBQUERY:

@@ -61,6 +61,8 @@ int sqlsim_spider_new(const sqlsim_catalog *cat, const char *db_dir, int mode, s
 
 void sqlsim_spider_free(sqlsim_spider *e) {
   if (!e) return;
+  schema_entry *se, *tmp;
+  HASH_ITER(hh, e->schemas, se, tmp) sp_schema_release(se->sp);
   HASH_CLEAR(hh, e->schemas);
   sqlsim_arena_free(e->arena);
   sqlsim_arena_free(e->scratch);

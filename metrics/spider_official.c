@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <uthash.h>
 
 /* Concatenation into the arena (the printf family is slow on this path). */
 static char *cat(sqlsim_arena *a, const char *x, const char *y, const char *z, const char *w) {
@@ -125,6 +126,47 @@ static void build_kmap(sqlsim_arena *a, sp_schema *sp, const sqlsim_schema *s) {
   free(member_set);
 }
 
+struct sp_colent {
+  const char *key; /* "__table.column__" */
+  int table;       /* index in sp->tables, -1 for a key-map entry only */
+  int kmap;        /* index in kmap_from, -1 if none */
+  UT_hash_handle hh;
+};
+
+static sp_colent *colent_add(sqlsim_arena *a, sp_schema *sp, const char *key) {
+  sp_colent *e;
+  HASH_FIND_STR(sp->colmap, key, e);
+  if (e) return e; /* the first of two equal spellings, as a search in order finds */
+  e = sqlsim_arena_alloc(a, sizeof *e);
+  e->key = key;
+  e->table = e->kmap = -1;
+  HASH_ADD_KEYPTR(hh, sp->colmap, key, strlen(key), e);
+  return e;
+}
+
+/* The column lookup table and the ids by index (see sp_schema). */
+static void build_ids(sqlsim_arena *a, sp_schema *sp, const sqlsim_schema *s) {
+  for (int t = 0; t < sp->ntables; t++)
+    for (const char **p = sp->columns[t]; *p; p++) {
+      sp_colent *e = colent_add(a, sp, cat(a, "__", sp->tables[t], ".", cat(a, *p, "__", "", "")));
+      if (e->table < 0) e->table = t;
+    }
+  for (int k = 0; k < sp->nkmap; k++) {
+    sp_colent *e = colent_add(a, sp, sp->kmap_from[k]);
+    if (e->kmap < 0) e->kmap = k;
+  }
+  if (!s) return;
+  sp->tabid = sqlsim_arena_alloc(a, sizeof *sp->tabid * (size_t)(s->ntables + 1));
+  for (int t = 0; t < s->ntables; t++) sp->tabid[t] = cat(a, "__", s->tables[t].key, "__", "");
+  sp->colid = sqlsim_arena_alloc(a, sizeof *sp->colid * (size_t)(s->ncolumns + 1));
+  for (int c = 0; c < s->ncolumns; c++)
+    sp->colid[c] = cat(a, "__", s->tables[s->columns[c].table].key, ".", cat(a, s->columns[c].key, "__", "", ""));
+}
+
+void sp_schema_release(sp_schema *sp) {
+  if (sp) HASH_CLEAR(hh, sp->colmap);
+}
+
 sp_schema *sp_schema_build(sqlsim_arena *a, const sqlsim_schema *s, const char *db_path) {
   sp_schema *sp = sqlsim_arena_alloc(a, sizeof *sp);
   int cap = 0;
@@ -176,6 +218,7 @@ sp_schema *sp_schema_build(sqlsim_arena *a, const sqlsim_schema *s, const char *
     }
   }
   build_kmap(a, sp, s);
+  build_ids(a, sp, s);
   return sp;
 }
 
@@ -867,29 +910,26 @@ static void rebuild_val_cond(sqlsim_arena *a, sp_val *cond) {
   }
 }
 
+/* The tables of FROM, by index in sp_schema.tables: the official
+ * valid_col_units is every column of these. */
 typedef struct valid_cols {
-  const char **v;
-  int n;
+  const char *in_from;
 } valid_cols;
 
-static int kmap_find(const sp_schema *s, const char *col) {
-  for (int i = 0; i < s->nkmap; i++)
-    if (!strcmp(s->kmap_from[i], col)) return i;
-  return -1;
-}
-
-static int valid_has(const valid_cols *vc, const char *col) {
-  for (int i = 0; i < vc->n; i++)
-    if (!strcmp(vc->v[i], col)) return 1;
-  return 0;
+/* The key-map entry of a column that is valid here, or -1. */
+static int kmap_valid(const sp_schema *s, const valid_cols *vc, const char *col) {
+  sp_colent *e;
+  HASH_FIND_STR(s->colmap, col, e);
+  if (!e || e->kmap < 0 || e->table < 0 || !vc->in_from[e->table]) return -1;
+  return e->kmap;
 }
 
 static sp_val *rebuild_col_unit(sqlsim_arena *a, const sp_schema *s, const valid_cols *vc,
                                 sp_val *cu) {
   if (!cu || cu->t != SV_TUPLE) return cu;
   sp_val *col = cu->items[1];
-  int k = kmap_find(s, col->str);
-  if (k >= 0 && valid_has(vc, col->str)) col = sv_str(a, s->kmap_to[k]);
+  int k = kmap_valid(s, vc, col->str);
+  if (k >= 0) col = sv_str(a, s->kmap_to[k]);
   return sv_tuple(a, 3, cu->items[0], col, sv_none(a));
 }
 
@@ -937,28 +977,20 @@ static void rebuild_sql_col(sqlsim_arena *a, const sp_schema *s, const valid_col
 }
 
 void sp_official_rebuild(sqlsim_arena *a, const sp_schema *s, sp_val *sql) {
-  /* build_valid_col_units: every column of the tables in FROM */
-  valid_cols vc = {0};
+  /* build_valid_col_units: every column of the tables in FROM (a table that
+   * appears twice, FROM t AS a JOIN t AS b, counts once) */
+  char *in_from = sqlsim_arena_alloc(a, (size_t)s->ntables + 1);
   sp_val *units = sql->items[SQ_FROM_UNITS];
-  int cap = 0;
-  for (int t = 0; t < s->ntables; t++)
-    for (const char **p = s->columns[t]; *p; p++) cap++;
-  vc.v = sqlsim_arena_alloc(a, sizeof(char *) * (size_t)(cap + 1));
-  /* the official code keeps each schema column whose table is in FROM, once
-   * however often the table appears there (FROM t AS a JOIN t AS b) */
-  for (int t = 0; t < s->ntables; t++) {
-    int in_from = 0;
-    for (int i = 0; i < units->n && !in_from; i++) {
-      sp_val *u = units->items[i];
-      if (strcmp(u->items[0]->str, "table_unit")) continue;
-      const char *id = u->items[1]->str; /* "__table__" */
-      size_t l = strlen(id);
-      in_from = l >= 4 && l - 4 == strlen(s->tables[t]) && !strncmp(id + 2, s->tables[t], l - 4);
-    }
-    if (!in_from) continue;
-    for (const char **p = s->columns[t]; *p; p++)
-      vc.v[vc.n++] = cat(a, "__", s->tables[t], ".", cat(a, *p, "__", "", ""));
+  for (int i = 0; i < units->n; i++) {
+    sp_val *u = units->items[i];
+    if (strcmp(u->items[0]->str, "table_unit")) continue;
+    const char *id = u->items[1]->str; /* "__table__" */
+    size_t l = strlen(id);
+    if (l < 4) continue;
+    for (int t = 0; t < s->ntables; t++)
+      if (l - 4 == strlen(s->tables[t]) && !strncmp(id + 2, s->tables[t], l - 4)) in_from[t] = 1;
   }
+  valid_cols vc = {in_from};
   rebuild_sql_val(a, sql);
   rebuild_sql_col(a, s, &vc, sql);
 }

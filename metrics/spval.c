@@ -15,15 +15,30 @@ static sp_val *sv_new(sqlsim_arena *a, int t) {
   return v;
 }
 
-sp_val *sv_none(sqlsim_arena *a) { return sv_new(a, SV_NONE); }
+/* None, the booleans and the small numbers (operator, aggregate and unit
+ * codes) are shared: no value is changed once made, so one of each serves
+ * every query in every thread. */
+static sp_val none_val = {.t = SV_NONE};
+static sp_val bool_vals[2] = {{.t = SV_BOOL, .num = 0}, {.t = SV_BOOL, .num = 1}};
+#define SMALL_NUMS 16
+static sp_val num_vals[SMALL_NUMS] = {
+    {.t = SV_NUM, .num = 0},  {.t = SV_NUM, .num = 1},  {.t = SV_NUM, .num = 2},  {.t = SV_NUM, .num = 3},
+    {.t = SV_NUM, .num = 4},  {.t = SV_NUM, .num = 5},  {.t = SV_NUM, .num = 6},  {.t = SV_NUM, .num = 7},
+    {.t = SV_NUM, .num = 8},  {.t = SV_NUM, .num = 9},  {.t = SV_NUM, .num = 10}, {.t = SV_NUM, .num = 11},
+    {.t = SV_NUM, .num = 12}, {.t = SV_NUM, .num = 13}, {.t = SV_NUM, .num = 14}, {.t = SV_NUM, .num = 15}};
+
+sp_val *sv_none(sqlsim_arena *a) {
+  (void)a;
+  return &none_val;
+}
 
 sp_val *sv_bool(sqlsim_arena *a, int b) {
-  sp_val *v = sv_new(a, SV_BOOL);
-  v->num = b ? 1 : 0;
-  return v;
+  (void)a;
+  return &bool_vals[b ? 1 : 0];
 }
 
 sp_val *sv_num(sqlsim_arena *a, double d) {
+  if (d >= 0 && d < SMALL_NUMS && d == (int)d) return &num_vals[(int)d];
   sp_val *v = sv_new(a, SV_NUM);
   v->num = d;
   return v;

@@ -1145,14 +1145,25 @@ int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim
   if (total > INT_MAX / 2)
     return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, 0, "query too long once rewritten for libpg_query");
   emitter e = {arena_alloc_raw(a, (size_t)total + 1), 0, NULL, 0, 0, a};
-  for (int k = 0; k < n; k++) {
+  for (int k = 0; k < n;) {
     int i = p.order[k];
     const fe_tok *t = &r->toks[i];
+    if (!p.opens[i] && !p.repl[i] && !p.closes[i] && !p.after[i]) {
+      /* a run of tokens kept as written, in written order: one copy */
+      int j = i, kk = k + 1;
+      while (kk < n && p.order[kk] == j + 1 && !p.opens[j + 1] && !p.repl[j + 1] && !p.closes[j + 1] &&
+             !p.after[j + 1])
+        j++, kk++;
+      emit(&e, sql + t->start, r->toks[j].start + r->toks[j].len - t->start, t->start, 1);
+      k = kk;
+      continue;
+    }
     if (p.opens[i]) emit_repeat(&e, '(', p.opens[i], t->start);
     if (p.repl[i]) emit(&e, p.repl[i], (int)strlen(p.repl[i]), t->start, 0);
     else emit(&e, sql + t->start, t->len, t->start, 1);
     if (p.closes[i]) emit_repeat(&e, ')', p.closes[i], t->start + t->len);
     if (p.after[i]) emit(&e, p.after[i], (int)strlen(p.after[i]), t->start + t->len, 0);
+    k++;
   }
   e.out[e.len] = '\0';
   r->out = e.out;

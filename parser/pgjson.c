@@ -21,7 +21,10 @@ static const unsigned char plain[256] = {
     [0x20 ... 0x21] = 1, [0x23 ... 0x5B] = 1, [0x5D ... 0xFF] = 1,
 };
 
-static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+/* JSON white space; libpg_query writes none, so the first test fails at once. */
+static inline int is_ws(char c) {
+  return (unsigned char)c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r');
+}
 
 static int hex4(const char *s, unsigned *out) {
   unsigned v = 0;

@@ -69,6 +69,8 @@ int cli_now(const char *opt, const char *v);
                                   "--auto-width (at most 100 runs)"},                                             \
       {"auto-width", 0, "W", "with --iterations auto: the interval's width as a share of the ratio\n"              \
                              "(default 0.1)"},                                                                   \
+      {"noise-every", 0, "N|never", "ves/rves: about one timed pair in N also has its gold timed against\n"       \
+                                    "itself, for the run's noise floor beside VES and R-VES (default 40)"},      \
       {"timeout", 0, "S", "seconds one query may run (default 30)"},                                                \
       {"now", 0, "DATETIME", "fixed 'now' for SQLite, YYYY-MM-DD HH:MM:SS (default: the clock; BIS gold:\n"        \
                              "2023-01-17 00:00:00)"},                                                              \

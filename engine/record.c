@@ -74,6 +74,15 @@ void record_json_fields(strbuf *sb, const sqlsim_record *r) {
       sb_json_num(sb, r->timing.first_row_ratio);
       sb_printf(sb, ",\"iterations\":%d,\"kept\":%d,\"rves_reward\":%g", r->timing.n, r->timing.kept,
                 sqlsim_rves_reward(r->timing.ratio));
+      if (r->has_self_timing) { /* this item's gold also timed against itself: the noise floor */
+        sb_puts(sb, ",\"self_ratio\":");
+        sb_json_num(sb, r->self_timing.ratio);
+        sb_puts(sb, ",\"self_interval\":[");
+        sb_json_num(sb, r->self_timing.ci_low);
+        sb_putc(sb, ',');
+        sb_json_num(sb, r->self_timing.ci_high);
+        sb_putc(sb, ']');
+      }
     } else {
       sb_puts(sb, ",\"ves_ratio\":null,\"ves_interval\":null,\"rves_reward\":0");
     }

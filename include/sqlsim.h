@@ -598,6 +598,20 @@ double sqlsim_ves_filtered_mean(const double *ratios, int n, int *kept);
 /* R-VES reward buckets of the mini-dev evaluator. */
 double sqlsim_rves_reward(double ratio);
 
+/* The noise floor of a timed run, from the ratios of golds timed against
+ * themselves (records' self_timing): how many, their median and the range
+ * holding the middle 90% of them, and the VES and R-VES (0-100) those
+ * self-pairs score, which a prediction exactly as fast as its gold would
+ * score on average (100 for both if timing had no noise). */
+typedef struct sqlsim_noise_floor {
+  int n;
+  double median, p05, p95;
+  double ves, rves;
+} sqlsim_noise_floor;
+/* Fills out from n self-ratios (any order; the array is sorted in place).
+ * With n = 0, out->n is 0 and the rest NaN. */
+void sqlsim_noise_floor_of(double *self_ratios, int n, sqlsim_noise_floor *out);
+
 /* Sequential speed comparison (metrics/race.c), for rewrite decisions: is
  * query b (a candidate) at least `threshold` times faster than query a (the
  * original)? Both are timed on fresh connections, full fetch; each next run
@@ -908,6 +922,10 @@ typedef struct sqlsim_config {
                               interval is at most this share of the ratio wide
                               (sqlsim_timing_opts); 0 = the fixed count */
   int alternate;           /* VES: swap the order every iteration */
+  int noise_every;         /* VES/R-VES noise floor: about one timed pair in this many also
+                              has its gold timed against itself, by the same protocol
+                              (chosen by a hash of the gold, so the same items whatever the
+                              batching or the machine); 0 = 40, -1 = never */
   const char *now;         /* fixed 'now' for SQLite ("YYYY-MM-DD HH:MM:SS"), NULL = clock */
   size_t max_memory;       /* bytes per connection; 0 = 512 MiB */
   /* Spider test-suite options (execution): DISTINCT kept in both texts
@@ -951,6 +969,9 @@ typedef struct sqlsim_record {
   sqlsim_result_sim rsim;
   int has_timing;
   sqlsim_timing timing;
+  int has_self_timing;     /* the gold timed against itself (config noise_every): its ratio
+                            * is what the protocol's noise alone makes of two equal queries */
+  sqlsim_timing self_timing;
   int has_bis;
   double bis, score;       /* BIS similarity, calibrated score (0 when the prediction does not parse);
                             * with synth, score combines structure and synthetic execution */

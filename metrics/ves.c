@@ -161,3 +161,25 @@ double sqlsim_rves_reward(double r) {
   if (r > 0) return 0.25;
   return 0;
 }
+
+void sqlsim_noise_floor_of(double *x, int n, sqlsim_noise_floor *out) {
+  memset(out, 0, sizeof *out);
+  out->n = n;
+  if (n <= 0) {
+    out->n = 0;
+    out->median = out->p05 = out->p95 = out->ves = out->rves = NAN;
+    return;
+  }
+  qsort(x, (size_t)n, sizeof *x, timing_cmp_d);
+  /* nearest rank, so that each figure is one of the measured ratios */
+  out->median = x[(n - 1) / 2];
+  out->p05 = x[(int)floor(0.05 * (n - 1) + 0.5)];
+  out->p95 = x[(int)floor(0.95 * (n - 1) + 0.5)];
+  double v = 0, r = 0;
+  for (int i = 0; i < n; i++) {
+    v += sqrt(x[i]);
+    r += sqrt(sqlsim_rves_reward(x[i]));
+  }
+  out->ves = 100 * v / n;
+  out->rves = 100 * r / n;
+}

@@ -80,6 +80,11 @@ static PyObject *record_dict(const sqlsim_record *r) {
       bad |= set_item(d, "iterations", PyLong_FromLong(r->timing.n));
       bad |= set_item(d, "kept", PyLong_FromLong(r->timing.kept));
       bad |= set_item(d, "rves_reward", PyFloat_FromDouble(sqlsim_rves_reward(r->timing.ratio)));
+      if (r->has_self_timing) {
+        bad |= set_item(d, "self_ratio", num_or_none(r->self_timing.ratio));
+        bad |= set_item(d, "self_interval", Py_BuildValue("[NN]", num_or_none(r->self_timing.ci_low),
+                                                          num_or_none(r->self_timing.ci_high)));
+      }
     } else {
       bad |= set_item(d, "ves_ratio", Py_NewRef(Py_None));
       bad |= set_item(d, "ves_interval", Py_NewRef(Py_None));
@@ -155,20 +160,20 @@ static const char *opt_str(PyObject *o) {
 static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
                            "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
-                           "synth_databases", "auto_width", NULL};
+                           "synth_databases", "auto_width", "noise_every", NULL};
   PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
-  int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0;
+  int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0;
   unsigned long long max_memory = 0;
   double auto_width = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppid", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidi", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
                                    &semantics, &timeout, &iterations, &alternate, &now, &max_memory, &keep_distinct,
-                                   &plug_value, &synth_databases, &auto_width))
+                                   &plug_value, &synth_databases, &auto_width, &noise_every))
     return -1;
   sqlsim_config cfg = {.timeout_s = timeout, .iterations = iterations, .alternate = alternate, .auto_width = auto_width,
                        .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value,
-                       .synth_databases = synth_databases};
+                       .synth_databases = synth_databases, .noise_every = noise_every};
   cfg.tables = opt_str(tables);
   cfg.db_dir = opt_str(db_dir);
   cfg.sqlite = opt_str(sqlite);
@@ -455,6 +460,37 @@ static PyObject *Evaluator_diff(EvaluatorObject *self, PyObject *args, PyObject 
 }
 static PyObject *mod_diff(PyObject *m, PyObject *args, PyObject *kw) { return do_diff(NULL, args, kw); }
 
+/* ---------------------------------------------------------------- noise floor */
+
+static PyObject *mod_noise_floor(PyObject *m, PyObject *args) {
+  PyObject *seq;
+  if (!PyArg_ParseTuple(args, "O", &seq)) return NULL;
+  PyObject *fast = PySequence_Fast(seq, "noise_floor() takes a sequence of self-ratios");
+  if (!fast) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  double *x = PyMem_Malloc(sizeof *x * (size_t)(n + 1));
+  if (!x) {
+    Py_DECREF(fast);
+    return PyErr_NoMemory();
+  }
+  for (Py_ssize_t i = 0; i < n; i++) {
+    x[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+    if (PyErr_Occurred() || !(x[i] > 0) || x[i] != x[i] || x[i] > 1e300) {
+      if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "self-ratio %zd is not a positive number", i);
+      PyMem_Free(x);
+      Py_DECREF(fast);
+      return NULL;
+    }
+  }
+  Py_DECREF(fast);
+  sqlsim_noise_floor nf;
+  sqlsim_noise_floor_of(x, (int)n, &nf);
+  PyMem_Free(x);
+  return Py_BuildValue("{s:i,s:N,s:N,s:N,s:N,s:N}", "items", nf.n, "median", num_or_none(nf.median), "p05",
+                       num_or_none(nf.p05), "p95", num_or_none(nf.p95), "ves", num_or_none(nf.ves), "rves",
+                       num_or_none(nf.rves));
+}
+
 /* ---------------------------------------------------------------- rewrite */
 
 static PyObject *mod_rewrite(PyObject *m, PyObject *args, PyObject *kw) {
@@ -527,6 +563,7 @@ static PyMethodDef module_methods[] = {
     {"parse", (PyCFunction)(void (*)(void))mod_parse, METH_VARARGS | METH_KEYWORDS, "parse(sql, format='sql') -> str"},
     {"diff", (PyCFunction)(void (*)(void))mod_diff, METH_VARARGS | METH_KEYWORDS, "diff(gold, pred) -> dict"},
     {"rewrite", (PyCFunction)(void (*)(void))mod_rewrite, METH_VARARGS | METH_KEYWORDS, "rewrite(sql, db, ...) -> dict"},
+    {"noise_floor", (PyCFunction)mod_noise_floor, METH_VARARGS, "noise_floor(self_ratios) -> dict"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_sqlsim", "sqlsim's C engine (use the sqlsim package).", -1,

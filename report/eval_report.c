@@ -102,6 +102,19 @@ static const char *group_kind(const run *c) {
 
 static double ratio(double x, int n) { return n ? x / n : NAN; }
 
+/* The noise floor of model p's timing: its records' golds timed against
+ * themselves. */
+static void noise_floor(const run *c, int p, sqlsim_noise_floor *nf) {
+  double *x = malloc(sizeof *x * (size_t)(c->scored + 1));
+  int n = 0;
+  for (int i = 0; i < c->scored; i++) {
+    const sqlsim_record *r = R(c, p, i);
+    if (r->has_self_timing) x[n++] = r->self_timing.ratio;
+  }
+  sqlsim_noise_floor_of(x, n, nf);
+  free(x);
+}
+
 /* ---------------------------------------------------------------- text */
 
 static void print_row(FILE *f, const char *name, const double *v, int n, int as_int, int w) {
@@ -208,6 +221,17 @@ static void print_groups(FILE *f, const run *c, int p) {
       for (int k = 0; k < na; k++) v[k] = a[k].n_time ? 100 * a[k].rves / a[k].n_time : NAN;
       print_row(f, "R-VES", v, na, 0, w);
     }
+    sqlsim_noise_floor nf;
+    noise_floor(c, p, &nf);
+    if (nf.n)
+      fprintf(f, "noise floor: %d golds timed against themselves in this run, same protocol: ratio median\n"
+                 "%.3f, 90%% of them %.3f-%.3f; a prediction exactly as fast as its gold scores VES %.1f,\n"
+                 "R-VES %.1f on average (100 if timing had no noise)\n",
+              nf.n, nf.median, nf.p05, nf.p95, nf.ves, nf.rves);
+    else if (c->cfg.noise_every > 0)
+      fprintf(f, "noise floor: no gold of this run was sampled (about one timed pair in %d is;\n"
+                 "--noise-every 1 times every gold against itself)\n",
+              c->cfg.noise_every);
   }
   if (metrics & SQLSIM_M_RESULT) {
     fputs("=====================   RESULT SIMILARITY (BIS)   ==================\n", f);
@@ -398,6 +422,17 @@ void eval_report_json(FILE *f, const run *c) {
         }
         sb_puts(&sb, "}");
       }
+      sb_puts(&sb, "}");
+    }
+    if (metrics & SQLSIM_M_TIMING) {
+      sqlsim_noise_floor nf;
+      noise_floor(c, p, &nf);
+      sb_printf(&sb, ",\"noise_floor\":{\"items\":%d", nf.n);
+      num_field(&sb, "median", nf.median);
+      num_field(&sb, "p05", nf.p05);
+      num_field(&sb, "p95", nf.p95);
+      num_field(&sb, "ves", nf.ves);
+      num_field(&sb, "rves", nf.rves);
       sb_puts(&sb, "}");
     }
     sb_puts(&sb, "}");

@@ -243,6 +243,18 @@ st=$(status "$sqlsim" eval --metrics exec,ves,rves --iterations auto --auto-widt
 st=$(status "$sqlsim" eval --metrics exec,ves --iterations auto --gold g1.sql --pred p1.sql --db-dir one)
 [ "$st" = 0 ] && grep -q "adaptive" out.txt && grep -q "iterations/pair" out.txt && ok "--iterations auto: the report says so" ||
   fail "auto text: $st $(cat out.txt err.txt)"
+printf 'SELECT count(*) FROM singer\n' > p2.sql
+st=$(status "$sqlsim" eval --metrics exec,ves,rves --iterations 5 --noise-every 1 --gold g1.sql --pred p2.sql --db-dir one --per-item items.jsonl)
+[ "$st" = 0 ] && grep -q "^noise floor: 1 golds timed against themselves" out.txt && grep -q '"self_ratio":' items.jsonl &&
+  ok "--noise-every 1: the gold timed against itself, the noise floor beside VES" || fail "noise floor: $st $(cat out.txt err.txt)"
+st=$(status "$sqlsim" eval --metrics exec,rves --iterations 5 --noise-every 1 --format json --gold g1.sql --pred p2.sql --db-dir one)
+[ "$st" = 0 ] && [ "$(json_get out.txt 'd[0]["models"][0]["noise_floor"]["items"]')" = 1 ] &&
+  ok "the noise floor in the JSON summary" || fail "noise floor json: $st $(cat out.txt err.txt)"
+st=$(status "$sqlsim" eval --metrics exec,ves --iterations 5 --noise-every never --gold g1.sql --pred p2.sql --db-dir one --per-item items.jsonl)
+[ "$st" = 0 ] && ! grep -q "noise floor" out.txt && ! grep -q self_ratio items.jsonl && ok "--noise-every never: none" ||
+  fail "noise never: $st $(cat out.txt err.txt)"
+st=$(status "$sqlsim" eval --metrics exec,ves --noise-every 0 --gold g1.sql --pred p2.sql --db-dir one)
+[ "$st" = 2 ] && grep -q -- "--noise-every" err.txt && ok "--noise-every 0 is refused" || fail "noise 0: $st $(cat err.txt)"
 
 # ---- 6 and 7. SIGINT ends cleanly with what finished; progress lines in a log
 # (the run takes about 25 s; stopped once the first progress line, due after 10 s, is

@@ -165,7 +165,67 @@ static void test_timing_pair(void **state) {
   /* wrong answers are not timed (the correctness gate) */
   assert_int_equal(sqlsim_evaluate(ev, "SELECT name FROM item", "SELECT id FROM item", "shop", &r, NULL), 0);
   assert_int_equal(r.has_timing, 0);
+  assert_int_equal(r.has_self_timing, 0);
   sqlsim_record_clear(&r);
+  sqlsim_evaluator_free(ev);
+}
+
+/* The noise floor: with noise_every 1 every timed pair's gold is also timed
+ * against itself, by the same protocol, and the record's JSON says so; with
+ * -1 none is; the default samples by the gold, so the same golds whatever
+ * the batch. */
+static void test_noise_sample(void **state) {
+  (void)state;
+  sqlsim_error err = {0};
+  for (int every = -1; every <= 1; every += 2) {
+    sqlsim_config c = {.tables = tables, .db_dir = dir, .metrics = SQLSIM_M_EXEC | SQLSIM_M_RVES, .iterations = 4,
+                       .timeout_s = 5, .noise_every = every};
+    sqlsim_evaluator *ev = NULL;
+    assert_int_equal(sqlsim_evaluator_new(&c, &ev, &err), 0);
+    sqlsim_record r;
+    assert_int_equal(sqlsim_evaluate(ev, "SELECT name FROM item", "SELECT name FROM item ORDER BY 1", "shop", &r, NULL), 0);
+    assert_int_equal(r.has_timing, 1);
+    assert_int_equal(r.has_self_timing, every == 1);
+    char *json = sqlsim_record_to_json(&r);
+    assert_int_equal(strstr(json, "\"self_ratio\":") != NULL, every == 1);
+    if (every == 1) {
+      assert_int_equal(r.self_timing.n, 4);
+      assert_true(r.self_timing.ratio > 0.1 && r.self_timing.ratio < 10);
+      assert_non_null(strstr(json, "\"self_interval\":["));
+    }
+    free(json);
+    sqlsim_record_clear(&r);
+    sqlsim_evaluator_free(ev);
+  }
+  sqlsim_config bad = {.tables = tables, .db_dir = dir, .metrics = SQLSIM_M_EXEC | SQLSIM_M_VES, .noise_every = -2};
+  sqlsim_evaluator *ev = NULL;
+  assert_int_equal(sqlsim_evaluator_new(&bad, &ev, &err), SQLSIM_EFORMAT);
+  assert_non_null(strstr(err.message, "noise every"));
+  /* the default: about one gold in 40, chosen by the gold; a batch of one
+   * pair and a batch of many pick the same golds */
+  sqlsim_config c = {.tables = tables, .db_dir = dir, .metrics = SQLSIM_M_EXEC | SQLSIM_M_VES, .iterations = 2,
+                     .timeout_s = 5};
+  assert_int_equal(sqlsim_evaluator_new(&c, &ev, &err), 0);
+  enum { N = 120 };
+  static char gold[N][64];
+  sqlsim_pair pairs[N];
+  for (int i = 0; i < N; i++) {
+    snprintf(gold[i], sizeof gold[i], "SELECT name FROM item WHERE %d = %d", i, i);
+    pairs[i] = (sqlsim_pair){gold[i], gold[i], "shop"};
+  }
+  sqlsim_record *recs = calloc(N, sizeof *recs);
+  assert_int_equal(sqlsim_evaluate_batch(ev, pairs, N, recs, NULL), N);
+  int sampled = 0;
+  for (int i = 0; i < N; i++) {
+    sampled += recs[i].has_self_timing;
+    sqlsim_record one;
+    assert_int_equal(sqlsim_evaluate_batch(ev, &pairs[i], 1, &one, NULL), 1);
+    assert_int_equal(one.has_self_timing, recs[i].has_self_timing);
+    sqlsim_record_clear(&one);
+    sqlsim_record_clear(&recs[i]);
+  }
+  assert_true(sampled >= 1 && sampled <= 10); /* 3 expected */
+  free(recs);
   sqlsim_evaluator_free(ev);
 }
 
@@ -297,7 +357,7 @@ static void test_json_utf8(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_metrics_parse),   cmocka_unit_test(test_config_errors),
-      cmocka_unit_test(test_one_pair),        cmocka_unit_test(test_timing_pair),
+      cmocka_unit_test(test_one_pair),        cmocka_unit_test(test_timing_pair), cmocka_unit_test(test_noise_sample),
       cmocka_unit_test(test_batch_matches_single), cmocka_unit_test(test_batch_cancel),
       cmocka_unit_test(test_threads),         cmocka_unit_test(test_json_utf8),
   };

@@ -104,6 +104,34 @@ static void test_ves_arithmetic(void **state) {
   assert_true(m < 1.02);
 }
 
+/* The noise floor's figures: nearest-rank median and 90% range, and the
+ * VES and R-VES of the self-pairs (a self-ratio under 1 costs R-VES). */
+static void test_noise_floor(void **state) {
+  (void)state;
+  sqlsim_noise_floor nf;
+  /* 21 self-ratios 0.90, 0.91, ..., 1.10, shuffled */
+  double x[21];
+  for (int i = 0; i < 21; i++) x[i] = 0.90 + 0.01 * ((i * 8) % 21);
+  sqlsim_noise_floor_of(x, 21, &nf);
+  assert_int_equal(nf.n, 21);
+  assert_true(fabs(nf.median - 1.00) < 1e-9);
+  assert_true(fabs(nf.p05 - 0.91) < 1e-9); /* rank round(0.05 * 20) = 1 */
+  assert_true(fabs(nf.p95 - 1.09) < 1e-9); /* rank 19 */
+  /* 10 ratios below 1 score reward 0.75, 11 at or above score 1 */
+  assert_true(fabs(nf.rves - 100 * (10 * sqrt(0.75) + 11) / 21) < 1e-9);
+  double v = 0;
+  for (int i = 0; i < 21; i++) v += sqrt(0.90 + 0.01 * i);
+  assert_true(fabs(nf.ves - 100 * v / 21) < 1e-9);
+  /* no timing noise: every self-ratio 1 scores 100 and 100 */
+  double ones[3] = {1, 1, 1};
+  sqlsim_noise_floor_of(ones, 3, &nf);
+  assert_true(nf.ves == 100 && nf.rves == 100 && nf.p05 == 1 && nf.p95 == 1);
+  /* nothing sampled */
+  sqlsim_noise_floor_of(NULL, 0, &nf);
+  assert_int_equal(nf.n, 0);
+  assert_true(isnan(nf.median) && isnan(nf.rves));
+}
+
 static void test_time_pair(void **state) {
   (void)state;
   sqlsim_timing_opts o = {0};
@@ -122,7 +150,7 @@ static void test_time_pair(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_result_similarity),
-      cmocka_unit_test(test_ves_arithmetic),
+      cmocka_unit_test(test_ves_arithmetic), cmocka_unit_test(test_noise_floor),
       cmocka_unit_test(test_time_pair),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

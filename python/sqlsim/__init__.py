@@ -23,7 +23,8 @@ from typing import Iterable, List, Optional, Sequence, Tuple, Union
 from . import _sqlsim
 from ._sqlsim import ConfigError, Error, ParseError
 
-__all__ = ["Evaluator", "Error", "ParseError", "ConfigError", "parse", "diff", "rewrite", "METRICS", "__version__"]
+__all__ = ["Evaluator", "Error", "ParseError", "ConfigError", "parse", "diff", "rewrite", "noise_floor", "METRICS",
+           "__version__"]
 
 __version__: str = _sqlsim.version
 
@@ -55,6 +56,8 @@ class Evaluator:
             most 100 runs; the papers' protocol is a fixed 100).
         auto_width: with ``iterations="auto"``, that width (0: the default, 0.1).
         alternate: VES: alternate the order of gold and prediction every run.
+        noise_every: VES/R-VES: about one timed pair in this many also has its gold timed
+            against itself (``self_ratio`` in its record; see noise_floor()); 0: 40, -1: never.
         now: a fixed "YYYY-MM-DD HH:MM:SS" for SQLite's 'now'.
         max_memory: bytes SQLite may hold per connection (0: 512 MiB).
         keep_distinct: keep DISTINCT in Spider's EX (the test-suite ``--keep_distinct``).
@@ -74,7 +77,8 @@ class Evaluator:
                  metrics: Union[str, Sequence[str]] = ("bis",), mode: str = "compatible", semantics: str = "spider",
                  timeout: float = 30.0, iterations: Union[int, str] = 100, alternate: bool = False,
                  now: Optional[str] = None, max_memory: int = 0, keep_distinct: bool = False,
-                 plug_value: bool = False, synth_databases: int = 0, auto_width: float = 0.0) -> None:
+                 plug_value: bool = False, synth_databases: int = 0, auto_width: float = 0.0,
+                 noise_every: int = 0) -> None:
         if not isinstance(metrics, str):
             metrics = ",".join(metrics)
         if iterations == "auto":
@@ -85,7 +89,8 @@ class Evaluator:
                             mode=mode, semantics=semantics, timeout=float(timeout), iterations=int(iterations),
                             alternate=bool(alternate), now=now, max_memory=int(max_memory),
                             keep_distinct=bool(keep_distinct), plug_value=bool(plug_value),
-                            synth_databases=int(synth_databases), auto_width=float(auto_width))
+                            synth_databases=int(synth_databases), auto_width=float(auto_width),
+                            noise_every=int(noise_every))
         self._c = _sqlsim.Evaluator(**self._config)
 
     @property
@@ -173,6 +178,15 @@ def parse(sql: str, format: str = "sql") -> str:
 def diff(gold: str, pred: str) -> dict:
     """The tree diff of two queries read without a schema (see Evaluator.diff)."""
     return _sqlsim.diff(gold, pred)
+
+
+def noise_floor(records: Iterable[dict]) -> dict:
+    """The noise floor of a timed run, from the records whose gold was also
+    timed against itself (``self_ratio``, see Evaluator's noise_every): items,
+    the median self-ratio, p05 and p95 (the middle 90%), and the VES and R-VES
+    those self-pairs score -- what a prediction exactly as fast as its gold
+    scores on average (100 if timing had no noise)."""
+    return _sqlsim.noise_floor([r["self_ratio"] for r in records if r.get("self_ratio") is not None])
 
 
 def rewrite(sql: str, db: str, rules: Optional[Union[str, Sequence[str]]] = None, iterations: int = 20,

@@ -270,6 +270,26 @@ class TestRewrite(unittest.TestCase):
             r = sqlsim.Evaluator(sqlite=path, metrics="exec,ves", iterations=7).score("SELECT 1", "SELECT 1")
             self.assertEqual(r["iterations"], 7)
 
+    def test_noise_floor(self):
+        ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,rves", iterations=5, noise_every=1)
+        self.assertEqual(ev.config["noise_every"], 1)
+        recs = ev.score_many([("SELECT count(*) FROM singer", "SELECT count(*) FROM singer", "concert_singer"),
+                              ("SELECT count(*) FROM singer", "SELECT 1", "concert_singer")])
+        self.assertIsNotNone(recs[0]["self_ratio"])
+        self.assertEqual(len(recs[0]["self_interval"]), 2)
+        self.assertNotIn("self_ratio", recs[1])  # a wrong answer is not timed
+        nf = sqlsim.noise_floor(recs)
+        self.assertEqual(nf["items"], 1)
+        self.assertEqual(nf["median"], recs[0]["self_ratio"])
+        self.assertEqual(sqlsim.noise_floor([{"self_ratio": 0.9}, {"self_ratio": 1.1}])["rves"],
+                         100 * (0.75 ** 0.5 + 1) / 2)
+        self.assertEqual(sqlsim.noise_floor([])["items"], 0)
+        with self.assertRaises(ValueError):
+            sqlsim.noise_floor([{"self_ratio": float("nan")}])
+        r = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,ves", iterations=3, noise_every=-1).score(
+            "SELECT count(*) FROM singer", "SELECT count(*) FROM singer", "concert_singer")
+        self.assertNotIn("self_ratio", r)
+
 
 SQLSIM_BIN = os.environ.get("SQLSIM_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "build", "sqlsim"))
 

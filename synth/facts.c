@@ -22,6 +22,7 @@
 
 typedef struct walk_ctx {
   synth_facts *f;
+  int is_gold;
   int stack[MAX_DEPTH];
   int depth;
 } walk_ctx;
@@ -168,6 +169,12 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
       }
     }
     break;
+  case SQLSIM_N_ISNULL:
+    /* the gold's x IS [NOT] NULL: its author says x can be NULL, and the test
+     * says nothing on data without NULLs (a prediction's own test does not
+     * put NULLs where the gold never looked for them) */
+    if (c->is_gold) mark_columns(f, n->kids[0], SYNTH_NULLS, 0);
+    break;
   case SQLSIM_N_IN:
     if (n->nkids >= 2 && n->kids[1] && n->kids[1]->kind == SQLSIM_N_LIST) {
       int col = column_of(n->kids[0], 0);
@@ -238,7 +245,7 @@ synth_facts *synth_facts_read(const sqlsim_schema *s, const sqlsim_query *gold, 
   const sqlsim_query *qs[2] = {gold, pred};
   for (int i = 0; i < 2; i++) {
     if (!qs[i] || !qs[i]->root) continue;
-    walk_ctx c = {.f = f};
+    walk_ctx c = {.f = f, .is_gold = i == 0};
     sqlsim_walk(qs[i]->root, pre, post, &c);
   }
   follow_keys(f);

@@ -32,7 +32,7 @@
 enum { C_INT, C_REAL, C_TEXT, C_DATE, C_BOOL, C_NUMTEXT };
 
 typedef struct val {
-  char kind; /* 0 unset, 'i' integer, 'r' real, 't' text */
+  char kind; /* 0 unset, 'i' integer, 'r' real, 't' text, 'n' NULL */
   long long i;
   double r;
   const char *t;
@@ -82,7 +82,7 @@ static int has(const char *type, const char *what) { return strstr(type, what) !
 
 /* SQLite's affinity rules on the declared type, with Spider's coarse names
  * (number, time, boolean, others), then what the literals say. */
-static int column_class(const sqlsim_column *c, int num_facts, int text_facts, int real_facts) {
+static int column_class(const sqlsim_column *c, unsigned role, int num_facts, int text_facts, int real_facts) {
   char t[64];
   size_t n = 0;
   for (const char *p = c->type ? c->type : ""; *p && n + 1 < sizeof t; p++) t[n++] = ascii_lower(*p);
@@ -95,7 +95,9 @@ static int column_class(const sqlsim_column *c, int num_facts, int text_facts, i
   else if (has(t, "time") || has(t, "date") || has(t, "year")) cls = C_DATE;
   else if (has(t, "bool") || has(t, "bit")) cls = C_BOOL;
   else cls = C_TEXT;
-  if (cls == C_TEXT && num_facts && !text_facts) cls = C_NUMTEXT; /* numbers stored as text */
+  /* numbers stored as text: compared with numbers, or summed and averaged (text that
+   * is no number averages to 0, and every AVG would agree on it) */
+  if (cls == C_TEXT && (num_facts || (role & SYNTH_AGG)) && !text_facts) cls = C_NUMTEXT;
   if (cls == C_DATE && num_facts && !text_facts) cls = C_INT;      /* years */
   if (cls == C_BOOL && (num_facts || text_facts)) cls = text_facts ? C_TEXT : C_INT;
   return cls;
@@ -119,6 +121,7 @@ static int name_like(const gen *g, const sqlsim_column *c) {
 static val v_int(long long i) { return (val){.kind = 'i', .i = i}; }
 static val v_real(double r) { return (val){.kind = 'r', .r = r}; }
 static val v_text(const char *t) { return (val){.kind = 't', .t = t}; }
+static val v_null(void) { return (val){.kind = 'n'}; }
 
 static int val_eq(const val *a, const val *b) {
   if (a->kind != b->kind) {
@@ -134,7 +137,9 @@ static int val_eq(const val *a, const val *b) {
   }
 }
 
-static double val_num(const val *v) { return v->kind == 'i' ? (double)v->i : v->kind == 'r' ? v->r : atof(v->t); }
+static double val_num(const val *v) {
+  return v->kind == 'i' ? (double)v->i : v->kind == 'r' ? v->r : v->kind == 't' ? atof(v->t) : 0;
+}
 
 /* A literal as a value of its own kind. */
 static val literal(const synth_fact *x) {
@@ -387,6 +392,10 @@ static void fill_free(gen *g, int t) {
   for (int i = 0; i < x->ncols; i++) {
     int c = x->cls_first + i;
     if (fk_of(g, c) >= 0) continue;
+    /* a column tested with IS [NOT] NULL: a third of its free cells NULL, or the
+     * test is true everywhere and cannot tell two queries apart */
+    const sqlsim_column *col = &g->s->columns[c];
+    int nulls = (g->f->role[c] & SYNTH_NULLS) && !col->notnull && !col->unique && !col->pk;
     int *perm = sqlsim_arena_alloc(g->a, sizeof *perm * (size_t)x->nrows);
     for (int r = 0; r < x->nrows; r++) perm[r] = r;
     for (int r = x->nrows - 1; r > 0; r--) {
@@ -401,6 +410,8 @@ static void fill_free(gen *g, int t) {
       if (!v->kind && g->sh->share && first_group >= 0 && r > first_group && x->meta[r].group >= 0 &&
           !g->s->columns[c].unique && !name_like(g, &g->s->columns[c]) && cell(g, t, first_group, c)->kind)
         *v = *cell(g, t, first_group, c);
+      /* one NULL in a sorted column (two would tie at the top of an ascending sort) */
+      if (!v->kind && nulls && ((g->f->role[c] & SYNTH_ORDER) ? perm[r] == 1 : perm[r] % 3 == 1)) *v = v_null();
       for (int tries = 0; !v->kind && tries < 20; tries++) {
         val w = free_value(g, c, perm[r] + tries * x->nrows, x->nrows);
         if (may_hold(g, c, &w)) *v = w;
@@ -409,15 +420,16 @@ static void fill_free(gen *g, int t) {
     }
     /* ties: the largest and smallest values of a sorted column twice */
     if ((g->f->role[c] & SYNTH_ORDER) && g->sh->ties && !g->s->columns[c].unique && x->nrows >= 4) {
-      int hi = 0, lo = 0;
-      for (int r = 1; r < x->nrows; r++) {
+      int hi = -1, lo = -1; /* among the values, not the NULL */
+      for (int r = 0; r < x->nrows; r++) {
+        if (cell(g, t, r, c)->kind == 'n') continue;
         double a = val_num(cell(g, t, r, c));
-        if (a > val_num(cell(g, t, hi, c))) hi = r;
-        if (a < val_num(cell(g, t, lo, c))) lo = r;
+        if (hi < 0 || a > val_num(cell(g, t, hi, c))) hi = r;
+        if (lo < 0 || a < val_num(cell(g, t, lo, c))) lo = r;
       }
       int a = x->nrows - 1, b = x->nrows - 2;
-      if (a != hi && a != lo) *cell(g, t, a, c) = *cell(g, t, hi, c);
-      if (b != hi && b != lo) *cell(g, t, b, c) = *cell(g, t, lo, c);
+      if (hi >= 0 && a != hi && a != lo && cell(g, t, a, c)->kind != 'n') *cell(g, t, a, c) = *cell(g, t, hi, c);
+      if (lo >= 0 && b != hi && b != lo && cell(g, t, b, c)->kind != 'n') *cell(g, t, b, c) = *cell(g, t, lo, c);
     }
   }
 }
@@ -628,7 +640,7 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
         tf++;
       }
     }
-    g.cls[c] = (unsigned char)column_class(&s->columns[c], nf, tf, rf);
+    g.cls[c] = (unsigned char)column_class(&s->columns[c], f->role[c], nf, tf, rf);
   }
   for (int t = 0; t < s->ntables; t++) {
     gtab *x = &g.t[t];

@@ -12,6 +12,7 @@
  * and no LIMIT: a LIMIT (or OFFSET) cut between equal keys sets the database
  * aside, equal keys without a LIMIT make the row order free. */
 #include "synth.h"
+#include "parser/frontend.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -224,6 +225,36 @@ static int informative(const sqlsim_result *r) {
   return 0;
 }
 
+static int agg_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  if (n->kind == SQLSIM_N_SELECT || n->kind == SQLSIM_N_SUBLINK) return SQLSIM_WALK_PRUNE;
+  if (node_is_aggregate(n)) {
+    *(int *)ctx = 1;
+    return SQLSIM_WALK_ABORT;
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+/* Does the query aggregate over all its rows (an aggregate in its select
+ * list, no GROUP BY, no set operation)? It returns one row whatever the data. */
+static int one_row_aggregate(const sqlsim_query *q) {
+  const sqlsim_node *sel = q ? q->root : NULL;
+  if (!sel || sel->kind != SQLSIM_N_SELECT || sel->op != SQLSIM_SET_NONE || sel->kids[SQLSIM_SEL_GROUP]) return 0;
+  int found = 0;
+  sqlsim_walk(sel->kids[SQLSIM_SEL_TARGETS], agg_pre, NULL, &found);
+  return found;
+}
+
+/* One row of zeros and NULLs: what an aggregate over no matching row gives
+ * (COUNT 0, SUM NULL). Two queries agreeing on it have only agreed that
+ * nothing matched. */
+static int nothing_counted(const sqlsim_result *r) {
+  if (r->nrows != 1) return 0;
+  for (int i = 0; i < r->ncols; i++)
+    if (!(r->kinds[i] == 0 || (r->kinds[i] == 1 && r->nums[i] == 0))) return 0;
+  return 1;
+}
+
 int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql,
                        const sqlsim_query *pred, const char *pred_sql, sqlsim_synth *out, sqlsim_error *err) {
   memset(out, 0, sizeof *out);
@@ -240,8 +271,9 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   char *gtext = bird ? strdup(gold_sql) : sqlsim_spider_exec_text_opts(gold_sql, x->o.keep_distinct);
   char *ptext = bird ? strdup(pred_sql) : sqlsim_spider_exec_text_opts(pred_sql, x->o.keep_distinct);
   int ordered = !bird && sqlsim_spider_order_matters(gtext);
+  int gold_agg = one_row_aggregate(gold);
   char *keyed = NULL;
-  int keyed_done = 0, nkeys = 0, empty = 0, ran = 0;
+  int keyed_done = 0, nkeys = 0, empty = 0, zero = 0, ran = 0;
   long limit = -1, offset = -1;
   double pred_s = 0; /* the prediction's time over the databases so far */
   int rc = 0;
@@ -308,6 +340,10 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     }
     if (set_aside) {
       out->ties++;
+    } else if (ok && gold_agg && nothing_counted(&g)) {
+      /* an aggregate over nothing: agreeing is no evidence (disagreeing is) */
+      empty++;
+      zero++;
     } else {
       out->informative++;
       out->agree += ok;
@@ -336,7 +372,12 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
       out->pass = out->agree == out->informative;
     } else if (ran) {
       out->gold_empty = empty == ran;
-      if (out->gold_empty && !out->why[0])
+      if (out->gold_empty && !out->why[0] && zero)
+        snprintf(out->why, sizeof out->why,
+                 "the gold matched nothing on any of the %d databases (no rows, or %d times an aggregate over no "
+                 "rows, on which the prediction agreed)",
+                 out->databases, zero);
+      else if (out->gold_empty && !out->why[0])
         snprintf(out->why, sizeof out->why, "the gold returned no rows on any of the %d databases", out->databases);
       else if (!out->why[0])
         snprintf(out->why, sizeof out->why, "every database was set aside (ties at the gold's LIMIT)");

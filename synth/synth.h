@@ -26,7 +26,8 @@ enum {
   SYNTH_READ = 1,    /* the column is read by either query */
   SYNTH_GROUP = 2,   /* grouped by or counted distinct: its values repeat */
   SYNTH_ORDER = 4,   /* sorted by, or under MAX/MIN: ties matter */
-  SYNTH_AGG = 8      /* summed or averaged */
+  SYNTH_AGG = 8,     /* summed or averaged */
+  SYNTH_NULLS = 16   /* the gold tests it with IS [NOT] NULL: some rows hold NULL there */
 };
 
 typedef struct synth_facts {
@@ -63,7 +64,8 @@ synth_shape synth_shape_of(int k, uint64_t seed);
 /* Fills the tables the facts read (and the tables their foreign keys lead
  * to) of an empty schema-only database db (writable, sqlsim's own
  * connection) with generated rows: unique keys, satisfied foreign keys, the
- * literals planted, no NULLs. The tables marked in filled[] (one byte per
+ * literals planted, NULLs only in a third of the free cells of the columns the
+ * gold tests with IS [NOT] NULL (one, in a sorted column). The tables marked in filled[] (one byte per
  * table) are emptied first; filled[] then marks the tables filled now.
  * Returns the number of rows inserted, or -1 with why filled. */
 long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *shape, unsigned char *filled, char *why,

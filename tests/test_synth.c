@@ -1,6 +1,6 @@
 /* test_synth.c -- schema-only synthetic execution: the generator's guarantees
- * (unique keys, satisfied foreign keys, literals and near misses present, no
- * NULLs, determinism) and pairs with known answers (equivalent forms agree; a
+ * (unique keys, satisfied foreign keys, literals and near misses present,
+ * NULLs only where the gold tests for them, determinism) and pairs with known answers (equivalent forms agree; a
  * wrong filter, join, aggregate or LIMIT is caught; ties at a LIMIT are not
  * held against the prediction; hostile predictions change nothing). */
 #include <setjmp.h>
@@ -103,13 +103,35 @@ static void test_guarantees(void **state) {
     assert_true(scalar(db, "SELECT count(*) FROM singer WHERE country = 'France' AND age > 30") >= 1);
     /* the group the HAVING asks for exists, and one that falls short */
     assert_true(scalar(db, "SELECT max(c) FROM (SELECT count(*) AS c FROM song GROUP BY singer_id)") >= 4);
-    /* no NULLs; a table no query reads stays empty */
+    /* no NULLs where the gold tests for none; a table no query reads stays empty */
     assert_int_equal(scalar(db, "SELECT count(*) FROM singer WHERE name IS NULL OR country IS NULL OR age IS NULL"), 0);
     assert_int_equal(scalar(db, "SELECT count(*) FROM concert WHERE year IS NULL OR theme IS NULL"), 0);
     assert_int_equal(scalar(db, "SELECT count(*) FROM stadium"), 0);
     /* the gold finds its row */
     assert_true(scalar(db, "SELECT count(*) FROM singer AS T1 JOIN concert AS T2 ON T1.singer_id = T2.singer_id "
                            "WHERE T1.country = 'France' AND T1.age > 30 AND T2.year = 2014") >= 1);
+    sqlite3_close(db);
+    unlink(path);
+  }
+}
+
+/* NULLs only in a column the gold tests with IS [NOT] NULL, never in a key
+ * or a column only the prediction tests; one in a sorted column. */
+static void test_nulls(void **state) {
+  (void)state;
+  for (int k = 0; k < 6; k++) {
+    char path[64];
+    sqlite3 *db = dump("SELECT count(*) FROM concert WHERE theme IS NOT NULL",
+                       "SELECT count(*) FROM concert WHERE year IS NOT NULL ORDER BY 1", k, path);
+    long n = scalar(db, "SELECT count(*) FROM concert");
+    long nulls = scalar(db, "SELECT count(*) FROM concert WHERE theme IS NULL");
+    assert_true(nulls >= 1 && nulls < n);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM concert WHERE year IS NULL OR concert_id IS NULL "
+                                "OR singer_id IS NULL"), 0);
+    sqlite3_close(db);
+    unlink(path);
+    db = dump("SELECT name FROM singer WHERE age IS NOT NULL ORDER BY age LIMIT 1", "SELECT 1", k, path);
+    assert_int_equal(scalar(db, "SELECT count(*) FROM singer WHERE age IS NULL"), 1);
     sqlite3_close(db);
     unlink(path);
   }
@@ -198,6 +220,17 @@ static void test_known_answers(void **state) {
       {"SELECT country, count(*) FROM singer GROUP BY country", "SELECT country, count(*) FROM singer GROUP BY country, age", 0},
       /* the gold returns nothing anywhere: nothing counted, structure decides */
       {"SELECT name FROM singer WHERE 1 = 0", "SELECT name FROM singer", -1},
+      /* an aggregate over no matching row (COUNT 0, SUM NULL) agreed on is no evidence;
+       * disagreeing with it is */
+      {"SELECT count(*) FROM singer WHERE age = 1 AND age = 2", "SELECT count(*) FROM singer WHERE age = 3 AND age = 4", -1},
+      {"SELECT sum(age) FROM singer WHERE 1 = 0", "SELECT sum(age) FROM singer WHERE 2 = 0", -1},
+      {"SELECT count(*) FROM singer WHERE age = 1 AND age = 2", "SELECT count(*) FROM singer", 0},
+      /* the gold's IS NOT NULL test meets NULLs: a rate is not an integer division */
+      {"SELECT CAST(count(CASE WHEN theme IS NOT NULL THEN 1 END) AS REAL) * 100 / count(*) FROM concert",
+       "SELECT count(CASE WHEN theme IS NOT NULL THEN 1 END) * 100 / count(*) FROM concert", 0},
+      {"SELECT count(*) FROM concert WHERE theme IS NULL", "SELECT count(*) FROM concert WHERE theme = ''", 0},
+      /* a text column averaged holds numbers written as text: AVG is not an integer division */
+      {"SELECT avg(theme) FROM concert", "SELECT sum(theme) / count(*) FROM concert", 0},
       /* hostile or broken predictions fail, and change nothing for the next pair */
       {"SELECT count(*) FROM singer", "DELETE FROM singer", 0},
       {"SELECT count(*) FROM singer", "SELECT 1; DROP TABLE singer", 0},
@@ -258,7 +291,7 @@ static void test_engine(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_guarantees),   cmocka_unit_test(test_deterministic), cmocka_unit_test(test_known_answers),
+      cmocka_unit_test(test_guarantees),   cmocka_unit_test(test_nulls), cmocka_unit_test(test_deterministic), cmocka_unit_test(test_known_answers),
       cmocka_unit_test(test_bird_semantics), cmocka_unit_test(test_engine),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

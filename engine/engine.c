@@ -793,6 +793,7 @@ static void combine_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
 static void finalize_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
   combine_categories(ev, r);
   sqlsim_categories_rank(&r->cats);
+  sqlsim_categories_limit(&r->cats, rec_arena(r), 2); /* the main reason and the next */
 }
 
 /* Everything but timing, for one pair, on a worker. */

@@ -656,6 +656,23 @@ void sqlsim_categories_rank(sqlsim_categories *c) {
   c->main = c->nranked ? c->ranked[0] : -1;
 }
 
+void sqlsim_categories_limit(sqlsim_categories *c, sqlsim_arena *a, int keep) {
+  if (keep < 1) keep = 1;
+  if (c->nranked <= keep) return;
+  int last = c->ranked[keep - 1];
+  for (int i = keep; i < c->nranked; i++) {
+    int k = c->ranked[i];
+    const char *name = sqlsim_category_names[k];
+    if (c->evidence[last] && strlen(c->evidence[last]) < 600)
+      c->evidence[last] = sqlsim_arena_printf(a, "%s; also %s: %s", c->evidence[last], name,
+                                              c->evidence[k] ? c->evidence[k] : "(no evidence)");
+    c->mask &= ~(1u << k);
+    c->secondary &= ~(1u << k);
+    c->evidence[k] = NULL;
+  }
+  sqlsim_categories_rank(c);
+}
+
 /* ---------------------------------------------------------------- dialect */
 
 /* The functions this SQLite has (PRAGMA function_list), read once. */

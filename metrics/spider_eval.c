@@ -90,18 +90,17 @@ static char *official_text(sqlsim_arena *a, const char *sql, int is_pred) {
   size_t n = strlen(sql);
   while (n && strchr(" \t\r\n\v\f", sql[n - 1])) n--;
   while (n && strchr(" \t\r\n\v\f", *sql)) sql++, n--;
-  strbuf sb = {0};
-  sb_putn(&sb, "", 0);
+  char *r = arena_alloc_raw(a, n + 1), *w = r; /* never longer than the input */
   for (size_t i = 0; i < n; i++) {
-    if (is_pred && sql[i] == ' ' && !strncmp(sql + i, " value ", 7)) {
-      sb_puts(&sb, " 1 "); /* the official replace(" value ", " 1 ") */
+    if (is_pred && sql[i] == ' ' && !strncmp(sql + i, " value ", 7)) { /* may read the trimmed end, as before */
+      memcpy(w, " 1 ", 3); /* the official replace(" value ", " 1 ") */
+      w += 3;
       i += 6;
       continue;
     }
-    sb_putc(&sb, sql[i] == '\t' ? ' ' : sql[i]);
+    *w++ = sql[i] == '\t' ? ' ' : sql[i];
   }
-  char *r = sqlsim_arena_strdup(a, sb.buf);
-  sb_free(&sb);
+  *w = '\0';
   return r;
 }
 

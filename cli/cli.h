@@ -69,6 +69,9 @@ int cli_now(const char *opt, const char *v);
                                   "--auto-width (at most 100 runs)"},                                             \
       {"auto-width", 0, "W", "with --iterations auto: the interval's width as a share of the ratio\n"              \
                              "(default 0.1)"},                                                                   \
+      {"connection", 0, "MODE", "ves/rves: fresh (default, the papers' protocol: a new connection for every\n"     \
+                                "timed run) or reuse (one per pair, both queries run once first: faster and\n"      \
+                                "quieter, but its ratios are not the published protocol's)"},                     \
       {"noise-every", 0, "N|never", "ves/rves: about one timed pair in N also has its gold timed against\n"       \
                                     "itself, for the run's noise floor beside VES and R-VES (default 40)"},      \
       {"timeout", 0, "S", "seconds one query may run (default 30)"},                                                \

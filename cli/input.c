@@ -128,6 +128,10 @@ int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *name, const 
     }
   } else if (!strcmp(name, "auto-width")) {
     if (cli_double("--auto-width", v, 0.001, 10, &o->auto_width)) return CLI_EUSAGE;
+  } else if (!strcmp(name, "connection")) {
+    if (!strcmp(v, "fresh")) cfg->reuse_connection = 0;
+    else if (!strcmp(v, "reuse")) cfg->reuse_connection = 1;
+    else return error("%s: --connection must be fresh or reuse, not '%s'", cmd, v), CLI_EUSAGE;
   } else if (!strcmp(name, "noise-every")) {
     if (!strcmp(v, "never")) cfg->noise_every = -1;
     else if (cli_int("--noise-every", v, 1, 1000000, &cfg->noise_every)) return CLI_EUSAGE;

@@ -842,7 +842,7 @@ static void time_pair(sqlsim_evaluator *ev, const sqlsim_pair *p, sqlsim_record 
   if (!path) return;
   sqlsim_timing_opts o = {.iterations = ev->cfg.iterations, .timeout_s = ev->cfg.timeout_s,
                           .fixed_now = ev->cfg.now, .alternate = ev->cfg.alternate, .cancel = cancel,
-                          .auto_width = ev->cfg.auto_width};
+                          .auto_width = ev->cfg.auto_width, .reuse = ev->cfg.reuse_connection};
   sqlsim_time_pair(path, p->gold, p->pred, &o, &r->timing);
   r->has_timing = 1;
   if (r->timing.ok && noise_sample(ev, p)) {

@@ -160,20 +160,22 @@ static const char *opt_str(PyObject *o) {
 static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
                            "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
-                           "synth_databases", "auto_width", "noise_every", NULL};
+                           "synth_databases", "auto_width", "noise_every", "reuse_connection", NULL};
   PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
-  int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0;
+  int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0,
+      reuse_connection = 0;
   unsigned long long max_memory = 0;
   double auto_width = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidi", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidip", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
                                    &semantics, &timeout, &iterations, &alternate, &now, &max_memory, &keep_distinct,
-                                   &plug_value, &synth_databases, &auto_width, &noise_every))
+                                   &plug_value, &synth_databases, &auto_width, &noise_every, &reuse_connection))
     return -1;
   sqlsim_config cfg = {.timeout_s = timeout, .iterations = iterations, .alternate = alternate, .auto_width = auto_width,
                        .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value,
-                       .synth_databases = synth_databases, .noise_every = noise_every};
+                       .synth_databases = synth_databases, .noise_every = noise_every,
+                       .reuse_connection = reuse_connection};
   cfg.tables = opt_str(tables);
   cfg.db_dir = opt_str(db_dir);
   cfg.sqlite = opt_str(sqlite);

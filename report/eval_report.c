@@ -213,6 +213,10 @@ static void print_groups(FILE *f, const run *c, int p) {
     } else {
       fprintf(f, "=====================   EFFICIENCY (%d iterations, full fetch)   =====\n", c->cfg.iterations);
     }
+    if (c->cfg.reuse_connection)
+      fputs("one connection per pair (--connection reuse): the queries' own time without a connection's\n"
+            "set-up; not the papers' protocol, so not comparable with published VES/R-VES\n",
+            f);
     if (metrics & SQLSIM_M_VES) {
       for (int k = 0; k < na; k++) v[k] = a[k].n_time ? 100 * a[k].ves / a[k].n_time : NAN;
       print_row(f, "VES", v, na, 0, w);
@@ -355,6 +359,7 @@ void eval_report_json(FILE *f, const run *c) {
   sb_printf(&sb, "],\"iterations\":%d,\"timing_protocol\":\"%s\"", c->cfg.iterations,
             c->cfg.auto_width > 0 ? "auto" : "fixed");
   if (c->cfg.auto_width > 0) sb_printf(&sb, ",\"auto_width\":%g", c->cfg.auto_width);
+  sb_printf(&sb, ",\"timing_connection\":\"%s\"", c->cfg.reuse_connection ? "reuse" : "fresh");
   sb_puts(&sb, ",\"groups\":");
   sb_json_str(&sb, group_kind(c));
   sb_puts(&sb, ",\"models\":[");

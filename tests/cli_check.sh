@@ -253,6 +253,14 @@ st=$(status "$sqlsim" eval --metrics exec,rves --iterations 5 --noise-every 1 --
 st=$(status "$sqlsim" eval --metrics exec,ves --iterations 5 --noise-every never --gold g1.sql --pred p2.sql --db-dir one --per-item items.jsonl)
 [ "$st" = 0 ] && ! grep -q "noise floor" out.txt && ! grep -q self_ratio items.jsonl && ok "--noise-every never: none" ||
   fail "noise never: $st $(cat out.txt err.txt)"
+st=$(status "$sqlsim" eval --metrics exec,ves,rves --iterations 5 --connection reuse --format json --gold g1.sql --pred p2.sql --db-dir one --per-item items.jsonl)
+[ "$st" = 0 ] && [ "$(json_get out.txt 'd[0]["timing_connection"]')" = reuse ] && [ "$(json_get items.jsonl 'd[0]["iterations"]')" = 5 ] &&
+  ok "--connection reuse: timed on one connection, said in the summary" || fail "reuse: $st $(cat out.txt err.txt)"
+st=$(status "$sqlsim" eval --metrics exec,ves --iterations 5 --connection reuse --gold g1.sql --pred p2.sql --db-dir one)
+[ "$st" = 0 ] && grep -q "not the papers' protocol" out.txt && ok "--connection reuse: the report says it is not the protocol" ||
+  fail "reuse text: $st $(cat out.txt err.txt)"
+st=$(status "$sqlsim" eval --metrics exec,ves --connection pooled --gold g1.sql --pred p2.sql --db-dir one)
+[ "$st" = 2 ] && grep -q "fresh or reuse" err.txt && ok "--connection pooled is refused" || fail "connection bad: $st $(cat err.txt)"
 st=$(status "$sqlsim" eval --metrics exec,ves --noise-every 0 --gold g1.sql --pred p2.sql --db-dir one)
 [ "$st" = 2 ] && grep -q -- "--noise-every" err.txt && ok "--noise-every 0 is refused" || fail "noise 0: $st $(cat err.txt)"
 

@@ -141,6 +141,18 @@ static void test_time_pair(void **state) {
   assert_true(t.ok);
   assert_int_equal(t.n, 8);
   assert_true(t.ratio > 0.1 && t.ratio < 10);
+  /* one connection for the pair: the same runs, and a query that fails in
+   * the untimed first run stops the pair with its reason */
+  o.reuse = 1;
+  sqlsim_time_pair(path, "SELECT * FROM t", "SELECT * FROM t", &o, &t);
+  assert_true(t.ok);
+  assert_int_equal(t.n, 8);
+  assert_true(t.ratio > 0.1 && t.ratio < 10);
+  sqlsim_time_pair(path, "SELECT * FROM t", "SELECT nosuch FROM t", &o, &t);
+  assert_false(t.ok);
+  assert_int_equal(t.n, 0);
+  assert_non_null(strstr(t.reason, "nosuch"));
+  o.reuse = 0;
   assert_true(t.ci_low <= t.ratio && t.ratio <= t.ci_high);
   sqlsim_time_pair(path, "SELECT * FROM t", "SELECT nosuch FROM t", &o, &t);
   assert_false(t.ok);

@@ -286,6 +286,12 @@ class TestRewrite(unittest.TestCase):
         self.assertEqual(sqlsim.noise_floor([])["items"], 0)
         with self.assertRaises(ValueError):
             sqlsim.noise_floor([{"self_ratio": float("nan")}])
+        ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,ves", iterations=4, connection="reuse")
+        self.assertEqual(ev.score("SELECT count(*) FROM singer", "SELECT count(*) FROM singer",
+                                  "concert_singer")["iterations"], 4)
+        self.assertEqual(pickle.loads(pickle.dumps(ev)).config["connection"], "reuse")
+        with self.assertRaisesRegex(sqlsim.ConfigError, "connection"):
+            sqlsim.Evaluator(connection="pooled")
         r = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,ves", iterations=3, noise_every=-1).score(
             "SELECT count(*) FROM singer", "SELECT count(*) FROM singer", "concert_singer")
         self.assertNotIn("self_ratio", r)

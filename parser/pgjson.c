@@ -59,32 +59,10 @@ static char *put_utf8(char *w, unsigned cp) {
   return w;
 }
 
-/* Reads the string whose opening quote is at *p (p < end), unescaping it in
- * place. Returns its start, NUL-terminated where its closing quote was, with
- * *p after that quote; NULL with *p at the fault. A \u0000 is refused: the
- * text could not be NUL-terminated. */
-static char *read_string(char **p, const char *end, int *len) {
-  char *s = *p + 1, *r = s;
-#ifdef __SSE2__
-  /* 16 bytes at a time while they lie inside the text: most names and
-   * values end in the first block */
-  const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1F);
-  while (end - r >= 16) {
-    __m128i b = _mm_loadu_si128((const __m128i *)r);
-    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, quote), _mm_cmpeq_epi8(b, bslash)),
-                               _mm_cmpeq_epi8(_mm_min_epu8(b, ctl), b)); /* b <= 0x1F */
-    int mask = _mm_movemask_epi8(hit);
-    if (mask) {
-      r += __builtin_ctz((unsigned)mask);
-      goto scanned;
-    }
-    r += 16;
-  }
-#endif
+/* The rest of a string from r, the first byte that may not stand for itself
+ * (s is its start): escapes unescaped in place. See read_string. */
+static char *read_string_rest(char **p, const char *end, int *len, char *s, char *r) {
   while (r < end && plain[(unsigned char)*r]) r++;
-#ifdef __SSE2__
-scanned:;
-#endif
   char *w = r;
   while (r < end && *r != '"') {
     unsigned char c = (unsigned char)*r;
@@ -132,6 +110,35 @@ scanned:;
 bad:
   *p = r;
   return NULL;
+}
+
+/* Reads the string whose opening quote is at *p (p < end), unescaping it in
+ * place. Returns its start, NUL-terminated where its closing quote was, with
+ * *p after that quote; NULL with *p at the fault. A \u0000 is refused: the
+ * text could not be NUL-terminated. Inlined: a string without escapes (every
+ * name and nearly every value libpg_query writes) ends in the first 16-byte
+ * block or two; the rest is read_string_rest's. */
+static inline char *read_string(char **p, const char *end, int *len) {
+  char *s = *p + 1, *r = s;
+#ifdef __SSE2__
+  const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), ctl = _mm_set1_epi8(0x1F);
+  while (end - r >= 16) {
+    __m128i b = _mm_loadu_si128((const __m128i *)r);
+    __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(b, quote), _mm_cmpeq_epi8(b, bslash)),
+                               _mm_cmpeq_epi8(_mm_min_epu8(b, ctl), b)); /* b <= 0x1F */
+    int mask = _mm_movemask_epi8(hit);
+    if (mask) {
+      r += __builtin_ctz((unsigned)mask);
+      if (*r != '"') break; /* an escape or a control: the slow way */
+      *r = '\0';
+      *p = r + 1;
+      *len = (int)(r - s);
+      return s;
+    }
+    r += 16;
+  }
+#endif
+  return read_string_rest(p, end, len, s, r);
 }
 
 /* Reads a number at *p; sets v->ival (integer part, saturated). */

@@ -232,10 +232,10 @@ static void print_groups(FILE *f, const run *c, int p) {
                  "%.3f, 90%% of them %.3f-%.3f; a prediction exactly as fast as its gold scores VES %.1f,\n"
                  "R-VES %.1f on average (100 if timing had no noise)\n",
               nf.n, nf.median, nf.p05, nf.p95, nf.ves, nf.rves);
-    else if (c->cfg.noise_every > 0)
+    else if (sqlsim_evaluator_config(c->ev)->noise_every > 0) /* the default filled in */
       fprintf(f, "noise floor: no gold of this run was sampled (about one timed pair in %d is;\n"
                  "--noise-every 1 times every gold against itself)\n",
-              c->cfg.noise_every);
+              sqlsim_evaluator_config(c->ev)->noise_every);
   }
   if (metrics & SQLSIM_M_RESULT) {
     fputs("=====================   RESULT SIMILARITY (BIS)   ==================\n", f);

@@ -23,6 +23,17 @@ const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *
   return NULL;
 }
 
+/* ,"NAME_ratio":r,"NAME_interval":[lo,hi] of a timing. */
+static void ratio_json(strbuf *sb, const char *name, const sqlsim_timing *t) {
+  sb_printf(sb, ",\"%s_ratio\":", name);
+  sb_json_num(sb, t->ratio);
+  sb_printf(sb, ",\"%s_interval\":[", name);
+  sb_json_num(sb, t->ci_low);
+  sb_putc(sb, ',');
+  sb_json_num(sb, t->ci_high);
+  sb_putc(sb, ']');
+}
+
 static void categories_json(strbuf *sb, const sqlsim_categories *k) {
   sb_puts(sb, ",\"category\":");
   if (k->main >= 0) sb_printf(sb, "\"%s\"", sqlsim_category_names[k->main]);
@@ -64,25 +75,13 @@ void record_json_fields(strbuf *sb, const sqlsim_record *r) {
   }
   if (m & SQLSIM_M_TIMING) {
     if (r->has_timing && r->timing.ok) {
-      sb_puts(sb, ",\"ves_ratio\":");
-      sb_json_num(sb, r->timing.ratio);
-      sb_puts(sb, ",\"ves_interval\":[");
-      sb_json_num(sb, r->timing.ci_low);
-      sb_putc(sb, ',');
-      sb_json_num(sb, r->timing.ci_high);
-      sb_puts(sb, "],\"first_row_ratio\":");
+      ratio_json(sb, "ves", &r->timing);
+      sb_puts(sb, ",\"first_row_ratio\":");
       sb_json_num(sb, r->timing.first_row_ratio);
       sb_printf(sb, ",\"iterations\":%d,\"kept\":%d,\"rves_reward\":%g", r->timing.n, r->timing.kept,
                 sqlsim_rves_reward(r->timing.ratio));
-      if (r->has_self_timing) { /* this item's gold also timed against itself: the noise floor */
-        sb_puts(sb, ",\"self_ratio\":");
-        sb_json_num(sb, r->self_timing.ratio);
-        sb_puts(sb, ",\"self_interval\":[");
-        sb_json_num(sb, r->self_timing.ci_low);
-        sb_putc(sb, ',');
-        sb_json_num(sb, r->self_timing.ci_high);
-        sb_putc(sb, ']');
-      }
+      /* this item's gold also timed against itself: the noise floor */
+      if (r->has_self_timing) ratio_json(sb, "self", &r->self_timing);
     } else {
       sb_puts(sb, ",\"ves_ratio\":null,\"ves_interval\":null,\"rves_reward\":0");
     }

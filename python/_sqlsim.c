@@ -42,6 +42,12 @@ static int set_item(PyObject *d, const char *k, PyObject *v) {
 
 static PyObject *num_or_none(double v) { return isnan(v) || isinf(v) ? Py_NewRef(Py_None) : PyFloat_FromDouble(v); }
 
+/* A timing's ratio and its interval, under the two keys given. */
+static int ratio_items(PyObject *d, const char *ratio, const char *interval, const sqlsim_timing *t) {
+  return set_item(d, ratio, num_or_none(t->ratio)) |
+         set_item(d, interval, Py_BuildValue("[NN]", num_or_none(t->ci_low), num_or_none(t->ci_high)));
+}
+
 static PyObject *str_or_none(const char *s) {
   return s ? PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace") : Py_NewRef(Py_None);
 }
@@ -74,17 +80,12 @@ static PyObject *record_dict(const sqlsim_record *r) {
   }
   if (m & (SQLSIM_M_VES | SQLSIM_M_RVES)) {
     if (r->has_timing && r->timing.ok) {
-      bad |= set_item(d, "ves_ratio", num_or_none(r->timing.ratio));
-      bad |= set_item(d, "ves_interval", Py_BuildValue("[NN]", num_or_none(r->timing.ci_low), num_or_none(r->timing.ci_high)));
+      bad |= ratio_items(d, "ves_ratio", "ves_interval", &r->timing);
       bad |= set_item(d, "first_row_ratio", num_or_none(r->timing.first_row_ratio));
       bad |= set_item(d, "iterations", PyLong_FromLong(r->timing.n));
       bad |= set_item(d, "kept", PyLong_FromLong(r->timing.kept));
       bad |= set_item(d, "rves_reward", PyFloat_FromDouble(sqlsim_rves_reward(r->timing.ratio)));
-      if (r->has_self_timing) {
-        bad |= set_item(d, "self_ratio", num_or_none(r->self_timing.ratio));
-        bad |= set_item(d, "self_interval", Py_BuildValue("[NN]", num_or_none(r->self_timing.ci_low),
-                                                          num_or_none(r->self_timing.ci_high)));
-      }
+      if (r->has_self_timing) bad |= ratio_items(d, "self_ratio", "self_interval", &r->self_timing);
     } else {
       bad |= set_item(d, "ves_ratio", Py_NewRef(Py_None));
       bad |= set_item(d, "ves_interval", Py_NewRef(Py_None));
@@ -160,22 +161,26 @@ static const char *opt_str(PyObject *o) {
 static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
                            "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
-                           "synth_databases", "auto_width", "noise_every", "reuse_connection", NULL};
+                           "synth_databases", "auto_width", "noise_every", "connection", NULL};
   PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
-  int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0,
-      reuse_connection = 0;
+  int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0;
+  const char *connection = "fresh";
   unsigned long long max_memory = 0;
   double auto_width = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidip", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidis", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
                                    &semantics, &timeout, &iterations, &alternate, &now, &max_memory, &keep_distinct,
-                                   &plug_value, &synth_databases, &auto_width, &noise_every, &reuse_connection))
+                                   &plug_value, &synth_databases, &auto_width, &noise_every, &connection))
     return -1;
+  if (strcmp(connection, "fresh") && strcmp(connection, "reuse")) {
+    PyErr_Format(ConfigError, "connection must be 'fresh' or 'reuse', not '%s'", connection);
+    return -1;
+  }
   sqlsim_config cfg = {.timeout_s = timeout, .iterations = iterations, .alternate = alternate, .auto_width = auto_width,
                        .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value,
                        .synth_databases = synth_databases, .noise_every = noise_every,
-                       .reuse_connection = reuse_connection};
+                       .reuse_connection = !strcmp(connection, "reuse")};
   cfg.tables = opt_str(tables);
   cfg.db_dir = opt_str(db_dir);
   cfg.sqlite = opt_str(sqlite);

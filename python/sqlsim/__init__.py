@@ -88,17 +88,13 @@ class Evaluator:
             iterations, auto_width = 100, float(auto_width) or _sqlsim.AUTO_WIDTH
         elif auto_width:
             raise ConfigError("auto_width goes with iterations='auto'")
-        if connection not in ("fresh", "reuse"):
-            raise ConfigError(f"connection must be 'fresh' or 'reuse', not {connection!r}")
         self._config = dict(tables=_path(tables), db_dir=_path(db_dir), sqlite=_path(sqlite), metrics=metrics,
                             mode=mode, semantics=semantics, timeout=float(timeout), iterations=int(iterations),
                             alternate=bool(alternate), now=now, max_memory=int(max_memory),
                             keep_distinct=bool(keep_distinct), plug_value=bool(plug_value),
                             synth_databases=int(synth_databases), auto_width=float(auto_width),
                             noise_every=int(noise_every), connection=connection)
-        c = dict(self._config)
-        c["reuse_connection"] = c.pop("connection") == "reuse"
-        self._c = _sqlsim.Evaluator(**c)
+        self._c = _sqlsim.Evaluator(**self._config)
 
     @property
     def config(self) -> dict:

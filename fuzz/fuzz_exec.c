@@ -1,6 +1,7 @@
 /* fuzz_exec.c -- the safe executor running arbitrary SQL on a small database
- * file, with both EX semantics and the result similarity on top. The file
- * must be byte-identical after every input. */
+ * file, with both EX semantics, the result similarity and the VES timing (on
+ * a connection kept for the pair) on top. The file must be byte-identical
+ * after every input. */
 #include "fuzz_common.h"
 
 #include <sqlite3.h>
@@ -65,6 +66,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sqlsim_result_sim rs;
     sqlsim_result_similarity(&r1, &r2, 1, &rs);
     if (!(rs.f1 >= 0 && rs.f1 <= 1)) abort();
+    /* the VES timing of the two on a connection kept for the pair (and, with
+     * a fresh one, what fuzz_exec's kept connection already covers), then the
+     * noise floor's arithmetic on what it measured; quick pairs only */
+    if (r1.total_s + r2.total_s < 0.02) {
+      sqlsim_timing_opts to = {.iterations = 2, .timeout_s = 1, .fixed_now = "2023-01-17 00:00:00",
+                               .reuse = 1, .alternate = size % 2};
+      sqlsim_timing t;
+      sqlsim_time_pair(path, a, *b ? b : a, &to, &t);
+      if (t.ok) {
+        if (t.n != 2 || !(t.ratio > 0)) abort();
+        double x[2] = {t.ratio, t.ratio};
+        sqlsim_noise_floor nf;
+        sqlsim_noise_floor_of(x, 2, &nf);
+        if (nf.n != 2 || !(nf.rves > 0 && nf.rves <= 100 * 1.2)) abort();
+      }
+    }
   }
   sqlsim_result_free(&r1);
   sqlsim_result_free(&r2);

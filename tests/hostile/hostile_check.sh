@@ -154,6 +154,14 @@ bounded "crafted schema (rewrite)"
 echo "SELECT count(b) FROM u" >cq.sql
 run out/stdout out/stderr "$SQLSIM" eval --metrics exec,bis,result --sqlite "$CRAFTED" --gold cq.sql --pred cq.sql
 bounded "crafted schema (eval)"
+# the timing paths: a fresh connection per run, one kept for the pair, and the
+# noise floor's gold against itself
+for conn in fresh reuse; do
+  run out/stdout out/stderr "$SQLSIM" eval --metrics exec,ves,rves --iterations 3 --noise-every 1 --connection "$conn" \
+    --sqlite "$CRAFTED" --gold cq.sql --pred cq.sql
+  bounded "crafted schema (timing, --connection $conn)"
+  [ "$CODE" = 0 ] && grep -q "^noise floor: 1 golds" out/stdout || fail "crafted schema (timing, $conn): exit $CODE"
+done
 run out/stdout out/stderr "$SQLSIM" analyze --sqlite "$CRAFTED" --gold cq.sql --pred cq.sql
 bounded "crafted schema (analyze)"
 run out/stdout out/stderr "$SQLSIM" diff --sqlite "$CRAFTED" "SELECT b FROM u" "SELECT count(b) FROM u"

@@ -99,6 +99,16 @@ static int same_column_other_table(const sqlsim_diff *d, const sqlsim_edit *e) {
          !strcasecmp(e->gold->text, e->pred->text);
 }
 
+/* The same column name written where the query does not have it (no such
+ * column in its tables, or one two of its tables have): the column meant is
+ * the gold's, put out of scope; the query fails to run, which the execution
+ * categories name. Not a choice of another column. */
+static int same_column_unresolved(const sqlsim_edit *e) {
+  return e->action == SQLSIM_EDIT_UPDATE && e->gold->kind == SQLSIM_N_COLUMN && e->pred->kind == SQLSIM_N_COLUMN &&
+         (e->pred->flags & (SQLSIM_F_UNRESOLVED | SQLSIM_F_AMBIGUOUS)) && e->gold->text && e->pred->text &&
+         !strcasecmp(e->gold->text, e->pred->text);
+}
+
 /* ---------------------------------------------------------------- positions */
 
 static const ftree *side_tree(const sqlsim_diff *d, const sqlsim_edit *e, int *i) {
@@ -172,6 +182,155 @@ static int same_column(const sqlsim_node *a, const sqlsim_node *b) {
   if (!a || !b) return 0;
   if (a->column >= 0 || b->column >= 0) return a->column == b->column;
   return a->text && b->text && !strcasecmp(a->text, b->text);
+}
+
+/* ---------------------------------------------------------------- aggregates */
+
+typedef struct aggsig {
+  const sqlsim_node *call[32];
+  int n, more;
+} aggsig;
+
+/* The aggregate calls under n (into sub-queries when `deep`). */
+static void aggregates_under(const sqlsim_node *n, int deep, aggsig *s) {
+  if (!n || (!deep && n->kind == SQLSIM_N_SELECT)) return;
+  if (is_aggregate(n)) {
+    if (s->n < 32) s->call[s->n++] = n;
+    else s->more = 1;
+  }
+  for (uint32_t i = 0; i < n->nkids; i++) aggregates_under(n->kids[i], deep, s);
+}
+
+static int cmp_call(const void *x, const void *y) {
+  const sqlsim_node *a = *(const sqlsim_node *const *)x, *b = *(const sqlsim_node *const *)y;
+  int c = strcmp(a->text, b->text);
+  return c ? c : (int)(a->flags & SQLSIM_F_DISTINCT) - (int)(b->flags & SQLSIM_F_DISTINCT);
+}
+
+/* How the aggregates of two expressions compare: 0 the same functions (as
+ * a bag), 1 the same but for DISTINCT inside one, 2 others. */
+static int aggregates_differ(const sqlsim_node *g, const sqlsim_node *p) {
+  aggsig a = {.n = 0}, b = {.n = 0};
+  aggregates_under(g, 1, &a);
+  aggregates_under(p, 1, &b);
+  if (a.more || b.more || a.n != b.n) return 2;
+  qsort(a.call, (size_t)a.n, sizeof a.call[0], cmp_call);
+  qsort(b.call, (size_t)b.n, sizeof b.call[0], cmp_call);
+  int distinct = 0;
+  for (int i = 0; i < a.n; i++) {
+    if (strcmp(a.call[i]->text, b.call[i]->text)) return 2;
+    distinct |= (a.call[i]->flags & SQLSIM_F_DISTINCT) != (b.call[i]->flags & SQLSIM_F_DISTINCT);
+  }
+  return distinct;
+}
+
+/* ---------------------------------------------------------------- grouping */
+
+/* The query blocks (SELECT nodes) an edit sits in, on each side. */
+static void edit_blocks(const sqlsim_diff *d, const sqlsim_edit *e, const sqlsim_node **gs, const sqlsim_node **ps) {
+  const ftree *g = &d->priv->g, *p = &d->priv->p;
+  int gb = e->gold_index >= 0 ? block_of(g, e->gold_index) : -1;
+  int pb = e->pred_index >= 0 ? block_of(p, e->pred_index) : -1;
+  if (gb < 0 && pb >= 0) gb = p->v[pb].match;
+  if (pb < 0 && gb >= 0) pb = g->v[gb].match;
+  *gs = gb >= 0 ? g->v[gb].n : NULL;
+  *ps = pb >= 0 ? p->v[pb].n : NULL;
+}
+
+/* col is fixed to one value by a conjunct col = constant of sel's WHERE. */
+static int pinned(const sqlsim_node *sel, const sqlsim_node *col) {
+  const sqlsim_node *w = sel->kids[SQLSIM_SEL_WHERE];
+  if (!w) return 0;
+  int and = w->kind == SQLSIM_N_AND;
+  for (uint32_t i = 0; i < (and ? w->nkids : 1); i++) {
+    const sqlsim_node *x = and ? w->kids[i] : w;
+    if (x->kind != SQLSIM_N_BINOP || x->op != SQLSIM_OP_EQ || x->nkids != 2) continue;
+    for (int k = 0; k < 2; k++)
+      if (x->kids[k]->kind == SQLSIM_N_COLUMN && x->kids[1 - k]->kind == SQLSIM_N_CONST &&
+          x->kids[k]->source == col->source && same_column(x->kids[k], col))
+        return 1;
+  }
+  return 0;
+}
+
+/* A GROUP BY of columns each fixed by WHERE (one group at most) in a block
+ * whose other side has none and aggregates: one row either way. */
+static int grouping_pinned(const sqlsim_node *with, const sqlsim_node *without) {
+  const sqlsim_node *gl = with->kids[SQLSIM_SEL_GROUP], *tl = without->kids[SQLSIM_SEL_TARGETS];
+  if (!gl || without->kids[SQLSIM_SEL_GROUP] || !tl) return 0;
+  aggsig a = {.n = 0};
+  aggregates_under(tl, 0, &a);
+  if (!a.n) return 0;
+  for (uint32_t i = 0; i < gl->nkids; i++)
+    if (gl->kids[i]->kind != SQLSIM_N_COLUMN || !pinned(with, gl->kids[i])) return 0;
+  return 1;
+}
+
+/* The table all of a GROUP BY's columns read, -1 if they read several or are
+ * not all columns; *key says whether one of them is a unique column of it. */
+static int grouping_table(const sqlsim_node *gl, const sqlsim_schema *s, int *key) {
+  int t = -1;
+  *key = 0;
+  for (uint32_t i = 0; i < gl->nkids; i++) {
+    const sqlsim_node *c = gl->kids[i];
+    if (c->kind != SQLSIM_N_COLUMN || c->table < 0 || (t >= 0 && c->table != t)) return -1;
+    t = c->table;
+    if (s && c->column >= 0 && c->column < s->ncolumns && s->columns[c->column].unique) *key = 1;
+  }
+  return t;
+}
+
+/* The schema columns a block returns as plain columns (its other items
+ * being aggregates), sorted into v[]; -1 when something else is returned. */
+static int returned_columns(const sqlsim_node *sel, int *v, int cap) {
+  const sqlsim_node *tl = sel->kids[SQLSIM_SEL_TARGETS];
+  int n = 0;
+  for (uint32_t i = 0; tl && i < tl->nkids; i++) {
+    const sqlsim_node *x = tl->kids[i]->kind == SQLSIM_N_TARGET ? tl->kids[i]->kids[0] : tl->kids[i];
+    if (is_aggregate(x)) continue;
+    if (!x || x->kind != SQLSIM_N_COLUMN || x->column < 0 || n == cap) return -1;
+    v[n++] = x->column;
+  }
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+      int t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+  return n;
+}
+
+/* The GROUP BY of `names` is the columns both blocks return (as a set). */
+static int groups_by_returned(const sqlsim_node *names, const sqlsim_node *other) {
+  int a[16], b[16], c[16];
+  int na = returned_columns(names, a, 16), nb = returned_columns(other, b, 16);
+  const sqlsim_node *gl = names->kids[SQLSIM_SEL_GROUP];
+  if (na <= 0 || na != nb || memcmp(a, b, sizeof a[0] * (size_t)na) || gl->nkids > 16) return 0;
+  int nc = 0;
+  for (uint32_t i = 0; i < gl->nkids; i++) c[nc++] = gl->kids[i]->column;
+  for (int i = 0; i < na; i++) {
+    int found = 0;
+    for (int j = 0; j < nc && !found; j++) found = c[j] == a[i];
+    if (!found) return 0;
+  }
+  return nc == na;
+}
+
+/* Two groupings a person reads as one: the rows of one table grouped by its
+ * key on one side and, on the other, by exactly the columns of it both
+ * return (a driver's names for the driver's id); or a GROUP BY whose columns
+ * WHERE fixes against none. The groups differ only where two rows share
+ * every one of those columns, or the input is empty. */
+static int same_groups(const sqlsim_diff *d, const sqlsim_edit *e, const sqlsim_schema *s) {
+  const sqlsim_node *g, *p;
+  edit_blocks(d, e, &g, &p);
+  if (!g || !p) return 0;
+  if (grouping_pinned(g, p) || grouping_pinned(p, g)) return 1;
+  const sqlsim_node *gl = g->kids[SQLSIM_SEL_GROUP], *pl = p->kids[SQLSIM_SEL_GROUP];
+  if (!gl || !pl) return 0;
+  int gk, pk, gt = grouping_table(gl, s, &gk), pt = grouping_table(pl, s, &pk);
+  if (gt < 0 || gt != pt || gk == pk) return 0;
+  return gk ? groups_by_returned(p, g) : groups_by_returned(g, p);
 }
 
 /* ---------------------------------------------------------------- conditions */
@@ -312,6 +471,7 @@ static void pair_conditions(conds *cs, sqlsim_arena *a, sqlsim_categories *out) 
  * aggregate and argument changed, of aggregate. */
 typedef struct part {
   int root;                 /* gold index of the condition / item the edit sits in */
+  int clause;               /* the clause it sits in */
   uint32_t cats;            /* categories its edits suggest */
   const char *ev[SQLSIM_NCAT];
 } part;
@@ -352,17 +512,50 @@ static void part_add(sqlsim_arena *a, parts *ps, const sqlsim_diff *d, const sql
     p = &ps->v[ps->n++];
     memset(p, 0, sizeof *p);
     p->root = root;
+    p->clause = e->clause;
   }
   p->cats |= 1u << cat;
   if (!p->ev[cat]) p->ev[cat] = ev;
   else if (strlen(p->ev[cat]) < 300) p->ev[cat] = sqlsim_arena_printf(a, "%s; %s", p->ev[cat], ev);
 }
 
-static void parts_categories(const parts *ps, sqlsim_arena *a, sqlsim_categories *out) {
-  static const int order[] = {SQLSIM_CAT_AGGREGATE, SQLSIM_CAT_WRONG_COLUMN, SQLSIM_CAT_FILTER_COLUMN,
-                              SQLSIM_CAT_FILTER_OPERATOR, SQLSIM_CAT_FILTER_VALUE};
+/* An aggregate changed inside a part whose aggregates are the same on both
+ * sides (the two counts for their difference, a count moved into a scalar
+ * subquery) is a change of what is computed around them, named as the
+ * clause's column change; the same but for DISTINCT inside one, `distinct`. */
+static void aggregate_kept(const sqlsim_diff *d, part *p, sqlsim_arena *a) {
+  if (!(p->cats & (1u << SQLSIM_CAT_AGGREGATE)) || p->root < 0) return;
+  const ftree *g = &d->priv->g;
+  int m = g->v[p->root].match;
+  if (m < 0) return;
+  int r = aggregates_differ(g->v[p->root].n, d->priv->p.v[m].n);
+  if (r == 2 && p->clause == SQLSIM_SEL_TARGETS) {
+    /* the same aggregates returned, in other items (two counts for their
+     * difference) */
+    int gb = block_of(g, p->root), pb = block_of(&d->priv->p, m);
+    if (gb >= 0 && pb >= 0)
+      r = aggregates_differ(g->v[gb].n->kids[SQLSIM_SEL_TARGETS], d->priv->p.v[pb].n->kids[SQLSIM_SEL_TARGETS]);
+  }
+  if (r == 2) return;
+  int to = r == 1                               ? SQLSIM_CAT_DISTINCT
+           : p->clause == SQLSIM_SEL_WHERE      ? SQLSIM_CAT_FILTER_COLUMN
+           : p->clause == SQLSIM_SEL_HAVING     ? SQLSIM_CAT_GROUP_HAVING
+           : p->clause == SQLSIM_SEL_ORDER      ? SQLSIM_CAT_ORDER_LIMIT
+                                                : SQLSIM_CAT_WRONG_COLUMN;
+  const char *ev = p->ev[SQLSIM_CAT_AGGREGATE];
+  p->cats &= ~(1u << SQLSIM_CAT_AGGREGATE);
+  p->ev[SQLSIM_CAT_AGGREGATE] = NULL;
+  p->ev[to] = p->ev[to] ? sqlsim_arena_printf(a, "%s; %s", p->ev[to], ev) : ev;
+  p->cats |= 1u << to;
+}
+
+static void parts_categories(const sqlsim_diff *d, parts *ps, sqlsim_arena *a, sqlsim_categories *out) {
+  static const int order[] = {SQLSIM_CAT_AGGREGATE,       SQLSIM_CAT_DISTINCT,        SQLSIM_CAT_WRONG_COLUMN,
+                              SQLSIM_CAT_FILTER_COLUMN,   SQLSIM_CAT_FILTER_OPERATOR, SQLSIM_CAT_FILTER_VALUE,
+                              SQLSIM_CAT_GROUP_HAVING,    SQLSIM_CAT_ORDER_LIMIT};
   for (int i = 0; i < ps->n; i++) {
-    const part *p = &ps->v[i];
+    part *p = &ps->v[i];
+    aggregate_kept(d, p, a);
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
       if (!(p->cats & (1u << order[k]))) continue;
       const char *ev = p->ev[order[k]];
@@ -469,6 +662,9 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
   conds targets = {0};
   /* changes inside one condition or one select item, made one category each */
   parts pv = {0};
+  /* GROUP BY changes that leave the same groups (same_groups): named only
+   * beside another change of grouping, else folded in with the main one */
+  const char *weak_grouping = NULL;
   for (int k = 0; k < d->nedits; k++) {
     const sqlsim_edit *e = &d->edits[k];
     if (e->weight <= 0) continue;
@@ -506,6 +702,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       if ((slot == SQLSIM_SEL_WHERE || slot == SQLSIM_SEL_HAVING) && content)
         collect_conditions(d, e, content, slot, a, &cs, &joins);
       else if (slot == SQLSIM_SEL_WHERE) add(a, out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
+      else if (slot == SQLSIM_SEL_GROUP && same_groups(d, e, s)) weak_grouping = weak_grouping ? weak_grouping : ev;
       else if (slot == SQLSIM_SEL_GROUP || slot == SQLSIM_SEL_HAVING) add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       else if (slot == SQLSIM_SEL_ORDER || slot == SQLSIM_SEL_LIMIT || slot == SQLSIM_SEL_OFFSET)
         add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
@@ -523,7 +720,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       add(a, out, SQLSIM_CAT_NESTING, ev);
       continue;
     }
-    if (same_column_other_table(d, e)) continue;
+    if (same_column_other_table(d, e) || same_column_unresolved(e)) continue;
     if ((ins || del) && count_argument(d, e)) continue;
     if (upd && n->kind == SQLSIM_N_FUNC && e->pred->kind == SQLSIM_N_FUNC && e->gold->text && e->pred->text &&
         !strcmp(e->gold->text, e->pred->text) &&
@@ -561,7 +758,8 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       else part_add(a, &pv, d, e, SQLSIM_CAT_FILTER_OPERATOR, ev);
       break;
     case SQLSIM_SEL_GROUP:
-      add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+      if (same_groups(d, e, s)) weak_grouping = weak_grouping ? sqlsim_arena_printf(a, "%s; %s", weak_grouping, ev) : ev;
+      else add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       break;
     case SQLSIM_SEL_ORDER:
     case SQLSIM_SEL_LIMIT:
@@ -574,7 +772,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
   }
   pair_lookups(&cs, &joins, a, out);
   pair_conditions(&cs, a, out);
-  parts_categories(&pv, a, out);
+  parts_categories(d, &pv, a, out);
   /* a select item removed and one added in the same block: one changed item */
   for (int i = 0; i < targets.n; i++) {
     cond *g = &targets.v[i];
@@ -600,6 +798,10 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     add(a, out, SQLSIM_CAT_GROUP_HAVING,
         gw ? "the gold ranks within groups (a window with PARTITION BY); the prediction does not"
            : "the prediction ranks within groups (a window with PARTITION BY); the gold does not");
+  if (weak_grouping) {
+    if (!(out->mask & (1u << SQLSIM_CAT_GROUP_HAVING))) out->secondary |= 1u << SQLSIM_CAT_GROUP_HAVING;
+    add(a, out, SQLSIM_CAT_GROUP_HAVING, weak_grouping);
+  }
   weigh_tables(d, s, out);
   if (out->mask & ~((1u << SQLSIM_CAT_NESTING) | out->secondary))
     out->secondary |= 1u << SQLSIM_CAT_NESTING; /* a form, beside a change that says what differs */

@@ -171,6 +171,33 @@ static void test_main(void **state) {
       /* a condition moved into a conditional count is named as a condition on rows */
       {"SELECT count(*) FROM singer WHERE country = 'France'", "SELECT count(*) FROM singer WHERE country = 'Spain'",
        SQLSIM_CAT_FILTER_VALUE, C(FILTER_VALUE), "WHERE"},
+      /* grouped by the key or by exactly the columns both return (names):
+       * the same groups to a person; the other change is named */
+      {"SELECT name, count(*) FROM singer GROUP BY singer_id",
+       "SELECT name, count(*) FROM singer WHERE age > 20 GROUP BY name", SQLSIM_CAT_EXTRA_FILTER, C(EXTRA_FILTER),
+       "GROUP BY"},
+      /* ... but grouping by another column than the ones returned is a change */
+      {"SELECT singer_id, country FROM singer GROUP BY singer_id", "SELECT country, count(*) FROM singer GROUP BY country",
+       SQLSIM_CAT_GROUP_HAVING, C(GROUP_HAVING) | C(AGGREGATE), "GROUP BY"},
+      /* a GROUP BY of a column WHERE fixes: one group, as without it */
+      {"SELECT sum(age) FROM singer WHERE singer_id = 3",
+       "SELECT sum(age) FROM singer WHERE singer_id = 3 AND country = 'x' GROUP BY singer_id",
+       SQLSIM_CAT_EXTRA_FILTER, C(EXTRA_FILTER), "GROUP BY clause added"},
+      {"SELECT sum(age) FROM singer WHERE singer_id = 3", "SELECT sum(age) FROM singer WHERE singer_id = 3 GROUP BY singer_id",
+       SQLSIM_CAT_GROUP_HAVING, C(GROUP_HAVING), "GROUP BY clause added"},
+      /* the same aggregates returned in other items: what is returned changed */
+      {"SELECT max(age) - min(age) FROM singer", "SELECT max(age), min(age) FROM singer", SQLSIM_CAT_WRONG_COLUMN,
+       C(WRONG_COLUMN) | C(EXTRA_COLUMN), "max"},
+      /* DISTINCT inside an aggregate */
+      {"SELECT count(country) FROM singer", "SELECT count(DISTINCT country) FROM singer", SQLSIM_CAT_DISTINCT,
+       C(DISTINCT), "DISTINCT"},
+      /* the gold's column written where two tables have it (the query cannot
+       * run): not another column; the filter is the change */
+      {"SELECT T1.singer_id FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE "
+       "T2.concert_id = 1",
+       "SELECT singer_id FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE "
+       "T2.concert_id = 2",
+       SQLSIM_CAT_FILTER_VALUE, C(FILTER_VALUE), "2"},
   };
   sqlsim_arena *a = sqlsim_arena_new();
   int bad = 0;

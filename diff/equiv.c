@@ -13,7 +13,9 @@
  *  - ORDER BY without LIMIT inside IN/EXISTS/derived tables goes (row order
  *    there cannot show in the result);
  *  - a >= c and a > c-1 agree on an INTEGER column with an integer c
- *    (declared type INTEGER/INT, as read from a SQLite schema).
+ *    (declared type INTEGER/INT, as read from a SQLite schema);
+ *  - x = a OR x = b is x IN (a, b), x <> a AND x <> b is x NOT IN (a, b),
+ *    x IN (a) is x = a (constants).
  * The tree is then put back in canonical order. */
 #include "diff.h"
 
@@ -318,6 +320,98 @@ static int drop_order(sqlsim_node *sel) {
   return 0;
 }
 
+/* ---- x = a OR x = b OR x IN (c) is x IN (a, b, c), and x <> a AND x <> b
+ * is x NOT IN (a, b): the same truth value for every x, NULL included (SQLite
+ * applies x's affinity and collation to IN's values as to ='s operand); a
+ * one-value list is the comparison itself. Constants only. */
+
+/* For d = `x = constant` (`<>` when neg), or x [NOT] IN (constants): x, with
+ * the values counted in *nv; else NULL. */
+static sqlsim_node *listed(sqlsim_node *d, int neg, int *nv) {
+  if (d->kind == SQLSIM_N_BINOP && d->nkids == 2 && d->op == (neg ? SQLSIM_OP_NE : SQLSIM_OP_EQ)) {
+    for (int k = 0; k < 2; k++)
+      if (d->kids[1 - k]->kind == SQLSIM_N_CONST && d->kids[k]->kind != SQLSIM_N_CONST) {
+        *nv = 1;
+        return d->kids[k];
+      }
+    return NULL;
+  }
+  if (d->kind != SQLSIM_N_IN || !(d->flags & SQLSIM_F_NOT) != !neg || !d->kids[1]) return NULL;
+  for (uint32_t i = 0; i < d->kids[1]->nkids; i++)
+    if (d->kids[1]->kids[i]->kind != SQLSIM_N_CONST) return NULL;
+  *nv = (int)d->kids[1]->nkids;
+  return d->kids[0];
+}
+
+static void values_of(sqlsim_node *d, sqlsim_node **out, int *n) {
+  if (d->kind == SQLSIM_N_IN) {
+    for (uint32_t i = 0; i < d->kids[1]->nkids; i++) out[(*n)++] = d->kids[1]->kids[i];
+  } else {
+    out[(*n)++] = d->kids[0]->kind == SQLSIM_N_CONST ? d->kids[0] : d->kids[1];
+  }
+}
+
+static void in_lists(eq_ctx *c, sqlsim_node *n) {
+  int neg = n->kind == SQLSIM_N_AND;
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n->nkids; i++) {
+    sqlsim_node *d = n->kids[i];
+    int nv = 0, total = 0, group = 0;
+    sqlsim_node *x = d ? listed(d, neg, &nv) : NULL;
+    if (!x) {
+      n->kids[m++] = d;
+      continue;
+    }
+    for (uint32_t j = i; j < n->nkids; j++) {
+      int k;
+      sqlsim_node *y = n->kids[j] ? listed(n->kids[j], neg, &k) : NULL;
+      if (y && !sqlsim_node_cmp(x, y)) total += k, group++;
+    }
+    if (group < 2) {
+      n->kids[m++] = d;
+      continue;
+    }
+    sqlsim_node *in = mk(c, SQLSIM_N_IN, 0, 2), *list = mk(c, SQLSIM_N_LIST, 0, total);
+    list->flags |= SQLSIM_F_UNORDERED;
+    list->nkids = 0;
+    int nl = 0;
+    for (uint32_t j = i; j < n->nkids; j++) {
+      int k;
+      sqlsim_node *y = n->kids[j] ? listed(n->kids[j], neg, &k) : NULL;
+      if (!y || sqlsim_node_cmp(x, y)) continue;
+      values_of(n->kids[j], list->kids, &nl);
+      if (j > i) n->kids[j] = NULL; /* taken into the list */
+    }
+    list->nkids = (uint32_t)nl;
+    in->kids[0] = x;
+    in->kids[1] = list;
+    in->start = d->start;
+    if (neg) in->flags |= SQLSIM_F_NOT;
+    n->kids[m++] = in;
+  }
+  n->nkids = m;
+  uint32_t live = 0;
+  for (uint32_t i = 0; i < m; i++)
+    if (n->kids[i]) n->kids[live++] = n->kids[i];
+  n->nkids = live;
+  if (live == 1) *n = *n->kids[0];
+}
+
+/* x [NOT] IN (v) is x = v (x <> v). */
+static void single_value_in(eq_ctx *c, sqlsim_node *n) {
+  sqlsim_node *l = n->kids[1];
+  if (!l || l->kind != SQLSIM_N_LIST || l->nkids != 1) return;
+  sqlsim_node *x = n->kids[0], *v = l->kids[0];
+  int neg = (n->flags & SQLSIM_F_NOT) != 0;
+  n->kind = SQLSIM_N_BINOP;
+  n->op = neg ? SQLSIM_OP_NE : SQLSIM_OP_EQ;
+  n->flags &= ~(uint32_t)SQLSIM_F_NOT;
+  n->kids = sqlsim_arena_alloc(c->a, sizeof *n->kids * 2);
+  n->kids[0] = x;
+  n->kids[1] = v;
+  n->nkids = 2;
+}
+
 static int equiv_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   eq_ctx *c = ctx;
   (void)parent;
@@ -351,6 +445,13 @@ static int equiv_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
         n->kids[0]->nkids = 0;
       }
     }
+    break;
+  case SQLSIM_N_IN:
+    single_value_in(c, n);
+    break;
+  case SQLSIM_N_OR:
+  case SQLSIM_N_AND:
+    in_lists(c, n);
     break;
   case SQLSIM_N_BETWEEN: {
     int neg = (n->flags & SQLSIM_F_NOT) != 0;

@@ -52,6 +52,20 @@ static const struct {
     {"SELECT name FROM singer WHERE age BETWEEN 20 AND 30",
      "SELECT name FROM singer WHERE age >= 20 AND age <= 30", 0.01, 0.99, 1, 1},
     {"SELECT name FROM singer WHERE NOT age = 3", "SELECT name FROM singer WHERE age <> 3", 0.01, 0.99, 1, 1},
+    /* a list of equalities on one expression is an IN list, and back */
+    {"SELECT name FROM singer WHERE country = 'a' OR country = 'b'",
+     "SELECT name FROM singer WHERE country IN ('b', 'a')", 0.01, 0.99, 1, 1},
+    {"SELECT name FROM singer WHERE country <> 'a' AND age > 3 AND country <> 'b'",
+     "SELECT name FROM singer WHERE age > 3 AND country NOT IN ('a', 'b')", 0.01, 0.99, 1, 1},
+    {"SELECT name FROM singer WHERE country = 'a' OR age = 3 OR country IN ('b', 'c')",
+     "SELECT name FROM singer WHERE country IN ('a', 'b', 'c') OR age = 3", 0.01, 0.99, 1, 1},
+    {"SELECT name FROM singer WHERE country IN ('a')", "SELECT name FROM singer WHERE country = 'a'", 0.01, 0.99, 1,
+     1},
+    /* ... but not across expressions, nor with NOT IN under OR */
+    {"SELECT name FROM singer WHERE country = 'a' OR name = 'b'",
+     "SELECT name FROM singer WHERE country IN ('a', 'b')", 0.01, 0.99, 0.01, 0.99},
+    {"SELECT name FROM singer WHERE country <> 'a' OR country <> 'b'",
+     "SELECT name FROM singer WHERE country NOT IN ('a', 'b')", 0.01, 0.99, 0.01, 0.99},
     {"SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert ORDER BY concert_id)",
      "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert)", 0.01, 0.99, 1, 1},
     /* ORDER BY an alias is ORDER BY the expression it names */

@@ -3,7 +3,8 @@
  * One walk over each normalized tree (sqlsim_walk, pre and post callbacks)
  * collects: the tables either query reads; every literal compared with a
  * column (=, <>, <, <=, >, >=, LIKE, GLOB, IN lists, BETWEEN, the column
- * possibly inside a function such as lower() or a CAST), with the SELECT it
+ * possibly inside a function such as lower() or a CAST; through strftime() or
+ * substr() the literal is those fields of a date), with the SELECT it
  * belongs to as its group, so the generator can plant one SELECT's literals in
  * one row; the columns grouped by or counted distinct (their values should
  * repeat), sorted by or under MAX/MIN (ties matter), summed or averaged; and
@@ -27,14 +28,49 @@ typedef struct walk_ctx {
   int depth;
 } walk_ctx;
 
-static void add_fact(synth_facts *f, int column, int op, int num, const char *text, int group) {
-  if (column < 0 || column >= f->schema->ncolumns || !text) return;
+static int column_of(const sqlsim_node *n, int depth);
+
+static void add_fact_as(synth_facts *f, synth_fact y) {
+  if (y.column < 0 || y.column >= f->schema->ncolumns || !y.text) return;
   for (int i = 0; i < f->nfacts; i++) { /* the same literal on the same column once per group */
     const synth_fact *x = &f->facts[i];
-    if (x->column == column && x->op == op && x->group == group && !strcmp(x->text, text)) return;
+    if (x->column == y.column && x->op == y.op && x->group == y.group && !strcmp(x->text, y.text) &&
+        x->sub == y.sub && !x->fmt == !y.fmt && (!x->fmt || !strcmp(x->fmt, y.fmt)))
+      return;
   }
   f->facts = arena_array_grow(f->arena, f->facts, f->nfacts, &f->cap, sizeof *f->facts, 16);
-  f->facts[f->nfacts++] = (synth_fact){.column = column, .op = op, .num = num, .text = text, .group = group};
+  f->facts[f->nfacts++] = y;
+}
+
+/* How a comparison operand reads its column: through strftime(fmt, ...)
+ * (*fmt) or substr(..., start, ...) (*sub), under casts; else neither. */
+static void access_of(const sqlsim_node *n, const char **fmt, int *sub) {
+  *fmt = NULL;
+  *sub = 0;
+  while (n && (n->kind == SQLSIM_N_CAST || n->kind == SQLSIM_N_COLLATE || n->kind == SQLSIM_N_UNOP) && n->nkids)
+    n = n->kids[0];
+  if (!n || n->kind != SQLSIM_N_FUNC || !n->text || !n->nkids || !n->kids[0] || n->kids[0]->nkids < 2) return;
+  const sqlsim_node *a0 = n->kids[0]->kids[0], *a1 = n->kids[0]->kids[1];
+  if (!strcmp(n->text, "strftime") && a0->kind == SQLSIM_N_CONST && a0->op == SQLSIM_CONST_STRING)
+    *fmt = a0->text;
+  else if ((!strcmp(n->text, "substr") || !strcmp(n->text, "substring")) && a1->kind == SQLSIM_N_CONST &&
+           a1->op == SQLSIM_CONST_INT) {
+    long v = strtol(a1->text, NULL, 10);
+    if (v >= 1 && v <= 32) *sub = (int)v;
+  }
+}
+
+static void add_fact(synth_facts *f, const sqlsim_node *operand, int op, int num, const char *text, int group) {
+  synth_fact y = {.column = column_of(operand, 0), .op = op, .num = num, .text = text, .group = group};
+  access_of(operand, &y.fmt, &y.sub);
+  add_fact_as(f, y);
+}
+
+static int date_function(const char *name) {
+  static const char *const names[] = {"strftime", "date", "datetime", "julianday", "time", "unixepoch", NULL};
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(name, names[i])) return 1;
+  return 0;
 }
 
 /* The schema column a comparison operand reads: a column, or one inside a
@@ -153,6 +189,8 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
         mark_columns(f, n->kids[0], SYNTH_ORDER, 0);
       else if (!strcmp(n->text, "sum") || !strcmp(n->text, "avg"))
         mark_columns(f, n->kids[0], SYNTH_AGG, 0);
+      else if (c->is_gold && date_function(n->text))
+        mark_columns(f, n->kids[0], SYNTH_DATE, 0);
     }
     break;
   case SQLSIM_N_BINOP:
@@ -162,10 +200,10 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
       const char *lit;
       if ((lit = literal_of(f, n->kids[1], &num))) {
         if (is_count(n->kids[0])) count_threshold(f, n->kids[1]);
-        else add_fact(f, column_of(n->kids[0], 0), op, num, lit, group);
+        else add_fact(f, n->kids[0], op, num, lit, group);
       } else if ((lit = literal_of(f, n->kids[0], &num))) {
         if (is_count(n->kids[1])) count_threshold(f, n->kids[0]);
-        else add_fact(f, column_of(n->kids[1], 0), op_mirror(op) /* seen from the column's side */, num, lit, group);
+        else add_fact(f, n->kids[1], op_mirror(op) /* seen from the column's side */, num, lit, group);
       }
     }
     break;
@@ -177,21 +215,20 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
     break;
   case SQLSIM_N_IN:
     if (n->nkids >= 2 && n->kids[1] && n->kids[1]->kind == SQLSIM_N_LIST) {
-      int col = column_of(n->kids[0], 0);
       for (uint32_t i = 0; i < n->kids[1]->nkids; i++) {
         int num = 0;
         const char *lit = literal_of(f, n->kids[1]->kids[i], &num);
-        if (lit) add_fact(f, col, SQLSIM_OP_EQ, num, lit, group);
+        if (lit) add_fact(f, n->kids[0], SQLSIM_OP_EQ, num, lit, group);
       }
     }
     break;
   case SQLSIM_N_BETWEEN:
     if (n->nkids >= 3) {
-      int col = column_of(n->kids[0], 0), num = 0;
+      int num = 0;
       const char *lo = literal_of(f, n->kids[1], &num);
-      if (lo) add_fact(f, col, SQLSIM_OP_GE, num, lo, group);
+      if (lo) add_fact(f, n->kids[0], SQLSIM_OP_GE, num, lo, group);
       const char *hi = literal_of(f, n->kids[2], &num);
-      if (hi) add_fact(f, col, SQLSIM_OP_LE, num, hi, group);
+      if (hi) add_fact(f, n->kids[0], SQLSIM_OP_LE, num, hi, group);
     }
     break;
   default: break;
@@ -221,7 +258,8 @@ static void follow_keys(synth_facts *f) {
         synth_fact x = f->facts[i];
         if (x.column != from) continue;
         int before = f->nfacts;
-        add_fact(f, to, x.op, x.num, x.text, x.group);
+        x.column = to;
+        add_fact_as(f, x);
         changed |= f->nfacts != before;
       }
     }

@@ -22,6 +22,8 @@
  * splitmix64 stream: the same facts and shape give the same rows. */
 #include "synth.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +102,8 @@ static int column_class(const sqlsim_column *c, unsigned role, int num_facts, in
   if (cls == C_TEXT && (num_facts || (role & SYNTH_AGG)) && !text_facts) cls = C_NUMTEXT;
   if (cls == C_DATE && num_facts && !text_facts) cls = C_INT;      /* years */
   if (cls == C_BOOL && (num_facts || text_facts)) cls = text_facts ? C_TEXT : C_INT;
+  /* the gold reads it with a date function: dates, whatever its declared text type */
+  if ((role & SYNTH_DATE) && !has(t, "int") && !has(t, "real") && !has(t, "floa") && !has(t, "doub")) cls = C_DATE;
   return cls;
 }
 
@@ -146,17 +150,31 @@ static val literal(const synth_fact *x) {
   if (!x->num) return v_text(x->text);
   if (!strpbrk(x->text, ".eE")) {
     char *end;
+    errno = 0;
     long long i = strtoll(x->text, &end, 10);
-    if (!*end) return v_int(i);
+    if (!*end && errno != ERANGE) return v_int(i); /* past 64 bits: a real, as SQLite reads it */
   }
   return v_real(atof(x->text));
 }
 
+static int all_digits(const char *s) {
+  if (!*s) return 0;
+  for (; *s; s++)
+    if (*s < '0' || *s > '9') return 0;
+  return 1;
+}
+
 /* The literal shifted by d: a number +-d, text with its last character moved
- * by d (dates and codes: '2010-01-05' -> '2010-01-06'). */
+ * by d (dates and codes: '2010-01-05' -> '2010-01-06'); the digits of a date
+ * field as a number of the same width ('2010' -> '2009'). */
 static val shifted(gen *g, const synth_fact *x, int d) {
+  if ((x->fmt || x->sub) && all_digits(x->text) && strlen(x->text) < 10) {
+    long long n = atoll(x->text) + d;
+    if (n >= 0) return v_text(sqlsim_arena_printf(g->a, "%0*lld", (int)strlen(x->text), n));
+  }
   val v = literal(x);
-  if (v.kind == 'i') return v_int(v.i + d);
+  if (v.kind == 'i') /* at the ends of the integers, a real */
+    return (d > 0 && v.i > LLONG_MAX - d) || (d < 0 && v.i < LLONG_MIN - d) ? v_real((double)v.i + d) : v_int(v.i + d);
   if (v.kind == 'r') return v_real(v.r + d);
   size_t n = strlen(x->text);
   if (!n) return v_text(d > 0 ? "a" : "");
@@ -210,8 +228,102 @@ static int is_like(int op) {
 }
 static int is_glob(int op) { return op == SQLSIM_OP_GLOB || op == SQLSIM_OP_NOTGLOB; }
 
+/* A date or date-time text: the template 2000-06-15 12:30:45 with the
+ * fields that fields[] sets (Y, m, d, H, M, S as 4/2 digits). */
+static const char *date_text(gen *g, char f[6][5], int with_time) {
+  if (with_time) return sqlsim_arena_printf(g->a, "%s-%s-%s %s:%s:%s", f[0], f[1], f[2], f[3], f[4], f[5]);
+  return sqlsim_arena_printf(g->a, "%s-%s-%s", f[0], f[1], f[2]);
+}
+
+/* A value compared through strftime(fmt, col) or substr(col, k, ..), made the
+ * date the column holds: strftime('%Y', d) = '2012' plants '2012-06-15';
+ * substr(d, 6, 2) = '05' plants '2000-05-15'. Only on a date column (declared
+ * so, or read by the gold with a date function: yearmonth's '201201' is text
+ * the gold reads with substr, and stays as it is). v itself when it does not
+ * fit the format. */
+static val dated(gen *g, const synth_fact *x, val v) {
+  if ((!x->fmt && !x->sub) || g->cls[x->column] != C_DATE || (v.kind != 't' && v.kind != 'i')) return v;
+  const char *l = v.kind == 't' ? v.t : sqlsim_arena_printf(g->a, "%lld", v.i);
+  char f[6][5] = {"2000", "06", "15", "12", "30", "45"};
+  const char *type = g->s->columns[x->column].type;
+  int with_time = type && (strstr(type, "time") || strstr(type, "TIME"));
+  if (x->fmt) {
+    static const char fields[] = "YmdHMS";
+    int nfields = 0;
+    for (const char *p = x->fmt; *p; p++) nfields += *p == '%';
+    for (const char *p = x->fmt; *p; p++) {
+      if (*p != '%') {
+        if (*l++ != *p) return v;
+        continue;
+      }
+      const char *k = p[1] ? strchr(fields, p[1]) : NULL;
+      if (!k) return v; /* %j, %w, %s, ...: not planted */
+      p++;
+      int w = *k == 'Y' ? 4 : 2, i = (int)(k - fields);
+      char digits[5] = {0};
+      int n = 0;
+      while (n < w && l[n] >= '0' && l[n] <= '9') n++;
+      if (n < w && !(nfields == 1 && n > 0 && !l[n])) return v;
+      memset(digits, '0', (size_t)w);
+      memcpy(digits + (w - n), l, (size_t)n); /* '5' for %m: '05' */
+      memcpy(f[i], digits, (size_t)w + 1);
+      l += n;
+      with_time |= i >= 3;
+    }
+    if (*l) return v;
+    return v_text(date_text(g, f, with_time));
+  }
+  char *t = (char *)date_text(g, f, with_time);
+  size_t at = (size_t)x->sub - 1, n = strlen(l);
+  if (at + n > strlen(t)) return v;
+  for (size_t i = 0; i < n; i++) {
+    int digit = t[at + i] >= '0' && t[at + i] <= '9';
+    if (digit ? !(l[i] >= '0' && l[i] <= '9') : l[i] != t[at + i]) return v;
+    t[at + i] = l[i];
+  }
+  return v_text(t);
+}
+
+/* On a date column, LIKE 'prefix%' (prefix a start of a date, '2012-05%'):
+ * a date that starts so; else an unset value. */
+static val date_like(gen *g, const synth_fact *x) {
+  size_t n = strlen(x->text);
+  val none = {0};
+  if (g->cls[x->column] != C_DATE || x->op != SQLSIM_OP_LIKE || n < 2 || x->text[n - 1] != '%' ||
+      strpbrk(x->text, "_") || memchr(x->text, '%', n - 1))
+    return none;
+  synth_fact y = *x;
+  y.text = sqlsim_arena_strndup(g->a, x->text, n - 1);
+  y.sub = 1;
+  y.fmt = NULL;
+  val v = dated(g, &y, v_text(y.text));
+  return v.kind == 't' && strlen(v.t) > n - 1 ? v : none;
+}
+
+/* YYYY-MM-DD at the start. */
+static int date_shaped(const char *t) {
+  for (int i = 0; i < 10; i++)
+    if (i == 4 || i == 7 ? t[i] != '-' : !(t[i] >= '0' && t[i] <= '9')) return 0;
+  return 1;
+}
+
+/* Whether v may be planted in x's column: a date column holds dates (the
+ * gold read it with a date function, or it is declared so), not '2012'. */
+static int plausible(const gen *g, const synth_fact *x, const val *v) {
+  return g->cls[x->column] != C_DATE || v->kind != 't' || date_shaped(v->t);
+}
+
 /* A value the fact's condition holds for. */
 static val satisfying(gen *g, const synth_fact *x) {
+  val d = date_like(g, x);
+  if (d.kind) return d;
+  if (!is_like(x->op) && !is_glob(x->op)) {
+    switch (x->op) {
+    case SQLSIM_OP_NE: case SQLSIM_OP_GT: return dated(g, x, shifted(g, x, 1));
+    case SQLSIM_OP_LT: return dated(g, x, shifted(g, x, -1));
+    default: return dated(g, x, literal(x));
+    }
+  }
   switch (x->op) {
   case SQLSIM_OP_NE: return shifted(g, x, 1);
   case SQLSIM_OP_GT: return shifted(g, x, 1);
@@ -230,13 +342,23 @@ static int near_values(gen *g, const synth_fact *x, val out[4]) {
   int n = 0;
   if (is_like(x->op) || is_glob(x->op)) {
     int glob = is_glob(x->op);
+    val d = date_like(g, x);
+    if (d.kind) { /* a date column holds dates only: the date, and a miss */
+      out[n++] = d;
+      out[n++] = v_text(pattern_miss(g, x->text, glob));
+      return n;
+    }
     out[n++] = v_text(pattern_match(g, x->text, glob, 0));
     out[n++] = v_text(pattern_match(g, x->text, glob, 1));
     out[n++] = v_text(pattern_miss(g, x->text, glob));
     return n;
   }
   out[n++] = literal(x);
-  if (x->num) {
+  if (x->fmt || x->sub) { /* a date field: the date, and the dates a step either side */
+    out[0] = dated(g, x, out[0]);
+    out[n++] = dated(g, x, shifted(g, x, 1));
+    out[n++] = dated(g, x, shifted(g, x, -1));
+  } else if (x->num) {
     out[n++] = shifted(g, x, 1);
     out[n++] = shifted(g, x, -1);
   } else {
@@ -328,8 +450,34 @@ static int new_row(gen *g, int t, int group) {
   return r;
 }
 
-/* One row per SELECT and table with every literal of that SELECT, a row per
- * literal and near miss, then the linked rows. */
+/* A SELECT's row holds one literal per column; another literal of that SELECT
+ * on the same column (the other branch of SUM(IIF(year = '2010', ..)) -
+ * SUM(IIF(year = '2011', ..))) gets copies of the row with it instead: one
+ * copy or three, by the database, so the rows of each literal are counted
+ * in either order across the databases. */
+static void other_branches(gen *g, int t, int r, int grp) {
+  const synth_facts *f = g->f;
+  gtab *x = &g->t[t];
+  for (int i = 0; i < f->nfacts; i++) {
+    const synth_fact *o = &f->facts[i];
+    if (o->group != grp || g->s->columns[o->column].table != t || o->op != SQLSIM_OP_EQ) continue;
+    val v = satisfying(g, o);
+    if (val_eq(cell(g, t, r, o->column), &v) || !may_hold(g, o->column, &v) || !plausible(g, o, &v)) continue;
+    const sqlsim_column *oc = &g->s->columns[o->column];
+    int copies = oc->unique || name_like(g, oc) ? 1 : ((g->sh->seed >> (i % 32)) & 1) ? 3 : 1;
+    for (int k = 0; k < copies; k++) {
+      int c = new_row(g, t, grp);
+      if (c < 0) return;
+      for (int col = x->cls_first; col < x->cls_first + x->ncols; col++) /* keys stay free: filled unique */
+        if (!g->s->columns[col].unique) *cell(g, t, c, col) = *cell(g, t, r, col);
+      *cell(g, t, c, o->column) = v;
+    }
+  }
+}
+
+/* One row per SELECT and table with every literal of that SELECT (and copies
+ * for its other literals on one column), a row per literal and near miss,
+ * then the linked rows. */
 static void plan(gen *g) {
   const synth_facts *f = g->f;
   for (int grp = 0; grp < f->ngroups; grp++)
@@ -342,8 +490,9 @@ static void plan(gen *g) {
         if (r < 0 && (r = new_row(g, t, grp)) < 0) break;
         val *v = cell(g, t, r, x->column);
         val s = satisfying(g, x);
-        if (!v->kind && may_hold(g, x->column, &s)) *v = s;
+        if (!v->kind && may_hold(g, x->column, &s) && plausible(g, x, &s)) *v = s;
       }
+      if (r >= 0) other_branches(g, t, r, grp);
     }
   for (int i = 0; i < f->nfacts; i++) {
     const synth_fact *x = &f->facts[i];
@@ -352,7 +501,7 @@ static void plan(gen *g) {
     val near[4];
     int n = near_values(g, x, near);
     for (int k = 0; k < n; k++) {
-      if (!may_hold(g, x->column, &near[k])) continue;
+      if (!may_hold(g, x->column, &near[k]) || !plausible(g, x, &near[k])) continue;
       int r = new_row(g, t, -1);
       if (r < 0) break;
       *cell(g, t, r, x->column) = near[k];
@@ -626,6 +775,9 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
     for (int i = 0; i < f->nfacts; i++) {
       const synth_fact *x = &f->facts[i];
       if (x->column != c) continue;
+      /* a date field read through strftime (or substr on a date column) says
+       * nothing of the column's class */
+      if (x->fmt || (x->sub && (f->role[c] & SYNTH_DATE))) continue;
       if (x->num || is_like(x->op) || is_glob(x->op)) {
         if (!x->num) {
           tf++;

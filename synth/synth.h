@@ -19,6 +19,8 @@ typedef struct synth_fact {
   int num;           /* the literal is a number (else text) */
   const char *text;  /* the literal as it reads (a number's digits, a string's contents) */
   int group;         /* facts of one SELECT's conditions share a group: planted in one row */
+  const char *fmt;   /* compared through strftime(fmt, column): the literal is those fields, NULL */
+  int sub;           /* compared through substr(column, sub, ..): the literal sits there, 0 */
 } synth_fact;
 
 /* Column roles, bit flags in synth_facts.role[column]. */
@@ -27,7 +29,8 @@ enum {
   SYNTH_GROUP = 2,   /* grouped by or counted distinct: its values repeat */
   SYNTH_ORDER = 4,   /* sorted by, or under MAX/MIN: ties matter */
   SYNTH_AGG = 8,     /* summed or averaged */
-  SYNTH_NULLS = 16   /* the gold tests it with IS [NOT] NULL: some rows hold NULL there */
+  SYNTH_NULLS = 16,  /* the gold tests it with IS [NOT] NULL: some rows hold NULL there */
+  SYNTH_DATE = 32    /* the gold reads it with a date function (strftime, date, ...): it holds dates */
 };
 
 typedef struct synth_facts {

@@ -18,18 +18,19 @@
 #include "sqlsim.h"
 
 /* singer <- concert (declared key); song.singer_id joins singer with no key
- * declared; stadium is never read by the queries below. */
+ * declared; stadium (opened: dates in a text column) is never read by the
+ * queries of test_guarantees. */
 static const char *TABLES =
     "[{\"db_id\":\"music\",\"table_names_original\":[\"singer\",\"concert\",\"song\",\"stadium\"],"
     "\"table_names\":[\"singer\",\"concert\",\"song\",\"stadium\"],"
     "\"column_names_original\":[[-1,\"*\"],[0,\"singer_id\"],[0,\"name\"],[0,\"country\"],[0,\"age\"],"
     "[1,\"concert_id\"],[1,\"singer_id\"],[1,\"year\"],[1,\"theme\"],"
-    "[2,\"song_id\"],[2,\"singer_id\"],[2,\"sales\"],[3,\"stadium_id\"],[3,\"capacity\"]],"
+    "[2,\"song_id\"],[2,\"singer_id\"],[2,\"sales\"],[3,\"stadium_id\"],[3,\"capacity\"],[3,\"opened\"]],"
     "\"column_names\":[[-1,\"*\"],[0,\"singer id\"],[0,\"name\"],[0,\"country\"],[0,\"age\"],"
     "[1,\"concert id\"],[1,\"singer id\"],[1,\"year\"],[1,\"theme\"],"
-    "[2,\"song id\"],[2,\"singer id\"],[2,\"sales\"],[3,\"stadium id\"],[3,\"capacity\"]],"
+    "[2,\"song id\"],[2,\"singer id\"],[2,\"sales\"],[3,\"stadium id\"],[3,\"capacity\"],[3,\"opened\"]],"
     "\"column_types\":[\"text\",\"number\",\"text\",\"text\",\"number\",\"number\",\"number\",\"number\",\"text\","
-    "\"number\",\"number\",\"number\",\"number\",\"number\"],"
+    "\"number\",\"number\",\"number\",\"number\",\"number\",\"text\"],"
     "\"primary_keys\":[1,5,9,12],\"foreign_keys\":[[6,1]]}]";
 
 static sqlsim_catalog *cat;
@@ -231,6 +232,25 @@ static void test_known_answers(void **state) {
       {"SELECT count(*) FROM concert WHERE theme IS NULL", "SELECT count(*) FROM concert WHERE theme = ''", 0},
       /* a text column averaged holds numbers written as text: AVG is not an integer division */
       {"SELECT avg(theme) FROM concert", "SELECT sum(theme) / count(*) FROM concert", 0},
+      /* a text column the gold reads with strftime holds dates: a year or month
+       * compared through strftime or substr is planted as a date */
+      {"SELECT count(*) FROM stadium WHERE strftime('%Y', opened) = '2012'",
+       "SELECT count(*) FROM stadium WHERE substr(opened, 1, 4) = '2012'", 1},
+      {"SELECT count(*) FROM stadium WHERE strftime('%Y', opened) = '2012'",
+       "SELECT count(*) FROM stadium WHERE CAST(strftime('%Y', opened) AS INTEGER) = 2012", 1},
+      {"SELECT count(*) FROM stadium WHERE strftime('%Y-%m', opened) = '2012-05'",
+       "SELECT count(*) FROM stadium WHERE opened LIKE '2012-05%'", 1},
+      {"SELECT count(*) FROM stadium WHERE strftime('%Y', opened) = '2012'",
+       "SELECT count(*) FROM stadium WHERE opened = '2012'", 0},
+      {"SELECT count(*) FROM stadium WHERE strftime('%Y', opened) > '2012'",
+       "SELECT count(*) FROM stadium WHERE strftime('%Y', opened) >= '2012'", 0},
+      /* two literals of one SELECT on one column: either may have more rows */
+      {"SELECT sum(iif(strftime('%Y', opened) = '2010', 1, 0)) - sum(iif(strftime('%Y', opened) = '2011', 1, 0)) "
+       "FROM stadium WHERE capacity = 5",
+       "SELECT abs(sum(iif(strftime('%Y', opened) = '2010', 1, 0)) - sum(iif(strftime('%Y', opened) = '2011', 1, 0))) "
+       "FROM stadium WHERE capacity = 5", 0},
+      {"SELECT sum(iif(theme = 'a', 1, 0)) - sum(iif(theme = 'b', 1, 0)) FROM concert WHERE year = 2014",
+       "SELECT abs(sum(iif(theme = 'a', 1, 0)) - sum(iif(theme = 'b', 1, 0))) FROM concert WHERE year = 2014", 0},
       /* hostile or broken predictions fail, and change nothing for the next pair */
       {"SELECT count(*) FROM singer", "DELETE FROM singer", 0},
       {"SELECT count(*) FROM singer", "SELECT 1; DROP TABLE singer", 0},

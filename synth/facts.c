@@ -60,8 +60,10 @@ static void access_of(const sqlsim_node *n, const char **fmt, int *sub) {
   }
 }
 
-static void add_fact(synth_facts *f, const sqlsim_node *operand, int op, int num, const char *text, int group) {
-  synth_fact y = {.column = column_of(operand, 0), .op = op, .num = num, .text = text, .group = group};
+static void add_fact(walk_ctx *c, const sqlsim_node *operand, int op, int num, const char *text, int group) {
+  synth_facts *f = c->f;
+  synth_fact y = {.column = column_of(operand, 0), .op = op, .num = num, .text = text, .group = group,
+                  .gold = c->is_gold};
   access_of(operand, &y.fmt, &y.sub);
   add_fact_as(f, y);
 }
@@ -200,10 +202,10 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
       const char *lit;
       if ((lit = literal_of(f, n->kids[1], &num))) {
         if (is_count(n->kids[0])) count_threshold(f, n->kids[1]);
-        else add_fact(f, n->kids[0], op, num, lit, group);
+        else add_fact(c, n->kids[0], op, num, lit, group);
       } else if ((lit = literal_of(f, n->kids[0], &num))) {
         if (is_count(n->kids[1])) count_threshold(f, n->kids[0]);
-        else add_fact(f, n->kids[1], op_mirror(op) /* seen from the column's side */, num, lit, group);
+        else add_fact(c, n->kids[1], op_mirror(op) /* seen from the column's side */, num, lit, group);
       }
     }
     break;
@@ -218,7 +220,7 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
       for (uint32_t i = 0; i < n->kids[1]->nkids; i++) {
         int num = 0;
         const char *lit = literal_of(f, n->kids[1]->kids[i], &num);
-        if (lit) add_fact(f, n->kids[0], SQLSIM_OP_EQ, num, lit, group);
+        if (lit) add_fact(c, n->kids[0], SQLSIM_OP_EQ, num, lit, group);
       }
     }
     break;
@@ -226,9 +228,9 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
     if (n->nkids >= 3) {
       int num = 0;
       const char *lo = literal_of(f, n->kids[1], &num);
-      if (lo) add_fact(f, n->kids[0], SQLSIM_OP_GE, num, lo, group);
+      if (lo) add_fact(c, n->kids[0], SQLSIM_OP_GE, num, lo, group);
       const char *hi = literal_of(f, n->kids[2], &num);
-      if (hi) add_fact(f, n->kids[0], SQLSIM_OP_LE, num, hi, group);
+      if (hi) add_fact(c, n->kids[0], SQLSIM_OP_LE, num, hi, group);
     }
     break;
   default: break;

@@ -300,17 +300,38 @@ static val date_like(gen *g, const synth_fact *x) {
   return v.kind == 't' && strlen(v.t) > n - 1 ? v : none;
 }
 
-/* YYYY-MM-DD at the start. */
+/* A date SQLite's date functions read: YYYY-MM-DD (month 01-12, day
+ * 01-31), alone or with HH:MM[:SS] after a space or T. */
 static int date_shaped(const char *t) {
-  for (int i = 0; i < 10; i++)
-    if (i == 4 || i == 7 ? t[i] != '-' : !(t[i] >= '0' && t[i] <= '9')) return 0;
-  return 1;
+  static const char form[] = "dddd-dd-dd dd:dd:dd";
+  size_t n = strlen(t);
+  if (n != 10 && n != 16 && n != 19) return 0;
+  for (size_t i = 0; i < n; i++) {
+    int ok = form[i] == 'd' ? t[i] >= '0' && t[i] <= '9' : i == 10 ? t[i] == ' ' || t[i] == 'T' : t[i] == form[i];
+    if (!ok) return 0;
+  }
+  int m = (t[5] - '0') * 10 + (t[6] - '0'), d = (t[8] - '0') * 10 + (t[9] - '0');
+  return m >= 1 && m <= 12 && d >= 1 && d <= 31;
 }
 
-/* Whether v may be planted in x's column: a date column holds dates (the
- * gold read it with a date function, or it is declared so), not '2012'. */
-static int plausible(const gen *g, const synth_fact *x, const val *v) {
-  return g->cls[x->column] != C_DATE || v->kind != 't' || date_shaped(v->t);
+/* The year a date fact names: strftime('%Y..', d) or substr(d, 1, 4) with a
+ * year, or a date; -1 when none. */
+static int fact_year(const synth_fact *x) {
+  const char *t = x->text;
+  int digits4 = t[0] >= '0' && t[0] <= '9' && t[1] >= '0' && t[1] <= '9' && t[2] >= '0' && t[2] <= '9' &&
+                t[3] >= '0' && t[3] <= '9';
+  if (!digits4) return -1;
+  if ((x->fmt && !strncmp(x->fmt, "%Y", 2)) || x->sub == 1 || (!x->fmt && !x->sub && date_shaped(t)))
+    return (t[0] - '0') * 1000 + (t[1] - '0') * 100 + (t[2] - '0') * 10 + (t[3] - '0');
+  return -1;
+}
+
+/* Whether v may be planted in x's column: a column the gold reads with a
+ * date function holds dates, not the prediction's '2012' nor a near miss
+ * made from a literal ('2012-01-01 Zq'); the gold's own literals are planted
+ * as they are (it knows how the column is written). */
+static int plausible(const gen *g, const synth_fact *x, const val *v, int made) {
+  return (x->gold && !made) || !(g->f->role[x->column] & SYNTH_DATE) || v->kind != 't' || date_shaped(v->t);
 }
 
 /* A value the fact's condition holds for. */
@@ -354,10 +375,17 @@ static int near_values(gen *g, const synth_fact *x, val out[4]) {
     return n;
   }
   out[n++] = literal(x);
-  if (x->fmt || x->sub) { /* a date field: the date, and the dates a step either side */
+  if (x->fmt || x->sub) { /* a date field: the date, the dates a step either side, and
+                            * the year's first day (year >= 2012 against d > '2012-01-01') */
     out[0] = dated(g, x, out[0]);
     out[n++] = dated(g, x, shifted(g, x, 1));
     out[n++] = dated(g, x, shifted(g, x, -1));
+    int y = fact_year(x);
+    if (y >= 0 && g->cls[x->column] == C_DATE) {
+      const char *type = g->s->columns[x->column].type;
+      int with_time = type && (strstr(type, "time") || strstr(type, "TIME"));
+      out[n++] = v_text(sqlsim_arena_printf(g->a, with_time ? "%04d-01-01 00:00:00" : "%04d-01-01", y));
+    }
   } else if (x->num) {
     out[n++] = shifted(g, x, 1);
     out[n++] = shifted(g, x, -1);
@@ -381,6 +409,20 @@ static int group_index(gen *g, int r, int pool) {
   if (r < T + 1) return 0;
   if (r < T + 1 + second) return 1 % pool;
   return (int)(pool * unit(g) * unit(g));
+}
+
+/* A date column's years: the range of the years its literals name (NaN when
+ * none), so free dates fall on both sides of them (born after 1930 is not
+ * true of every generated row). */
+static void date_range(gen *g, int c) {
+  g->lo[c] = g->hi[c] = NAN;
+  for (int i = 0; i < g->f->nfacts; i++) {
+    const synth_fact *x = &g->f->facts[i];
+    int y = x->column == c ? fact_year(x) : -1;
+    if (y < 0) continue;
+    if (isnan(g->lo[c]) || y < g->lo[c]) g->lo[c] = y;
+    if (isnan(g->hi[c]) || y > g->hi[c]) g->hi[c] = y;
+  }
 }
 
 /* A free value of column c for row r of n (r is a shuffled row number, so
@@ -415,6 +457,12 @@ static val free_value(gen *g, int c, int r, int n) {
   case C_DATE: {
     int day = uniq ? 37 * r + below(g, 30) : (pool ? k * 97 : below(g, 11000));
     int y = 1990 + day / 336, m = 1 + (day / 28) % 12, d = 1 + day % 28;
+    if (!isnan(lo)) { /* years around the literals' (at least ten either side) */
+      int span = hi - lo > 10 ? (int)(hi - lo) : 10;
+      y = (int)lo - span + (uniq ? (int)((long)r * 3 * span / (n + 1)) : below(g, 3 * span + 1));
+      if (y < 1) y = 1;
+      if (y > 9999) y = 9999;
+    }
     return v_text(sqlsim_arena_printf(g->a, "%04d-%02d-%02d", y, m, d));
   }
   case C_BOOL: return v_int(pool ? k % 2 : below(g, 2));
@@ -462,7 +510,7 @@ static void other_branches(gen *g, int t, int r, int grp) {
     const synth_fact *o = &f->facts[i];
     if (o->group != grp || g->s->columns[o->column].table != t || o->op != SQLSIM_OP_EQ) continue;
     val v = satisfying(g, o);
-    if (val_eq(cell(g, t, r, o->column), &v) || !may_hold(g, o->column, &v) || !plausible(g, o, &v)) continue;
+    if (val_eq(cell(g, t, r, o->column), &v) || !may_hold(g, o->column, &v) || !plausible(g, o, &v, 0)) continue;
     const sqlsim_column *oc = &g->s->columns[o->column];
     int copies = oc->unique || name_like(g, oc) ? 1 : ((g->sh->seed >> (i % 32)) & 1) ? 3 : 1;
     for (int k = 0; k < copies; k++) {
@@ -490,7 +538,7 @@ static void plan(gen *g) {
         if (r < 0 && (r = new_row(g, t, grp)) < 0) break;
         val *v = cell(g, t, r, x->column);
         val s = satisfying(g, x);
-        if (!v->kind && may_hold(g, x->column, &s) && plausible(g, x, &s)) *v = s;
+        if (!v->kind && may_hold(g, x->column, &s) && plausible(g, x, &s, 0)) *v = s;
       }
       if (r >= 0) other_branches(g, t, r, grp);
     }
@@ -501,7 +549,7 @@ static void plan(gen *g) {
     val near[4];
     int n = near_values(g, x, near);
     for (int k = 0; k < n; k++) {
-      if (!may_hold(g, x->column, &near[k]) || !plausible(g, x, &near[k])) continue;
+      if (!may_hold(g, x->column, &near[k]) || !plausible(g, x, &near[k], k > 0)) continue;
       int r = new_row(g, t, -1);
       if (r < 0) break;
       *cell(g, t, r, x->column) = near[k];
@@ -793,6 +841,7 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
       }
     }
     g.cls[c] = (unsigned char)column_class(&s->columns[c], f->role[c], nf, tf, rf);
+    if (g.cls[c] == C_DATE) date_range(&g, c);
   }
   for (int t = 0; t < s->ntables; t++) {
     gtab *x = &g.t[t];

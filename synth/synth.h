@@ -21,6 +21,7 @@ typedef struct synth_fact {
   int group;         /* facts of one SELECT's conditions share a group: planted in one row */
   const char *fmt;   /* compared through strftime(fmt, column): the literal is those fields, NULL */
   int sub;           /* compared through substr(column, sub, ..): the literal sits there, 0 */
+  int gold;          /* the gold's literal (the first query walked; a literal of both is the gold's) */
 } synth_fact;
 
 /* Column roles, bit flags in synth_facts.role[column]. */

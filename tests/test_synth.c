@@ -244,6 +244,14 @@ static void test_known_answers(void **state) {
        "SELECT count(*) FROM stadium WHERE opened = '2012'", 0},
       {"SELECT count(*) FROM stadium WHERE strftime('%Y', opened) > '2012'",
        "SELECT count(*) FROM stadium WHERE strftime('%Y', opened) >= '2012'", 0},
+      {"SELECT count(*) FROM stadium WHERE strftime('%Y', opened) = '2012'",
+       "SELECT count(*) FROM stadium WHERE opened BETWEEN '2012-01-01' AND '2012-12-31'", 1},
+      /* the year's first day is planted: >= 2012 is not > '2012-01-01' */
+      {"SELECT count(*) FROM stadium WHERE strftime('%Y', opened) >= '2012'",
+       "SELECT count(*) FROM stadium WHERE opened > '2012-01-01'", 0},
+      /* free dates fall on both sides of the literals' years: not every row is after 1930 */
+      {"SELECT CAST(sum(iif(strftime('%Y', opened) > '1930', 1, 0)) AS REAL) * 100 / count(*) FROM stadium",
+       "SELECT CAST(count(*) AS REAL) * 100 / count(*) FROM stadium", 0},
       /* two literals of one SELECT on one column: either may have more rows */
       {"SELECT sum(iif(strftime('%Y', opened) = '2010', 1, 0)) - sum(iif(strftime('%Y', opened) = '2011', 1, 0)) "
        "FROM stadium WHERE capacity = 5",

@@ -380,12 +380,14 @@ static void in_lists(eq_ctx *c, sqlsim_node *n) {
       sqlsim_node *y = n->kids[j] ? listed(n->kids[j], neg, &k) : NULL;
       if (!y || sqlsim_node_cmp(x, y)) continue;
       values_of(n->kids[j], list->kids, &nl);
+      /* the span of the merged conditions, for reports */
+      if (n->kids[j]->start >= 0 && (in->start < 0 || n->kids[j]->start < in->start)) in->start = n->kids[j]->start;
+      if (n->kids[j]->end > in->end) in->end = n->kids[j]->end;
       if (j > i) n->kids[j] = NULL; /* taken into the list */
     }
     list->nkids = (uint32_t)nl;
     in->kids[0] = x;
     in->kids[1] = list;
-    in->start = d->start;
     if (neg) in->flags |= SQLSIM_F_NOT;
     n->kids[m++] = in;
   }

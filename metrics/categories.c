@@ -333,6 +333,12 @@ static int same_groups(const sqlsim_diff *d, const sqlsim_edit *e, const sqlsim_
   return gk ? groups_by_returned(p, g) : groups_by_returned(g, p);
 }
 
+/* Evidence so far with one more piece ("; " between, up to about 400 bytes). */
+static const char *with_evidence(sqlsim_arena *a, const char *so_far, const char *ev) {
+  if (!so_far) return ev;
+  return strlen(so_far) < 400 ? sqlsim_arena_printf(a, "%s; %s", so_far, ev) : so_far;
+}
+
 /* ---------------------------------------------------------------- conditions */
 
 typedef struct cond {
@@ -702,7 +708,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       if ((slot == SQLSIM_SEL_WHERE || slot == SQLSIM_SEL_HAVING) && content)
         collect_conditions(d, e, content, slot, a, &cs, &joins);
       else if (slot == SQLSIM_SEL_WHERE) add(a, out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
-      else if (slot == SQLSIM_SEL_GROUP && same_groups(d, e, s)) weak_grouping = weak_grouping ? weak_grouping : ev;
+      else if (slot == SQLSIM_SEL_GROUP && same_groups(d, e, s)) weak_grouping = with_evidence(a, weak_grouping, ev);
       else if (slot == SQLSIM_SEL_GROUP || slot == SQLSIM_SEL_HAVING) add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       else if (slot == SQLSIM_SEL_ORDER || slot == SQLSIM_SEL_LIMIT || slot == SQLSIM_SEL_OFFSET)
         add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
@@ -758,7 +764,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       else part_add(a, &pv, d, e, SQLSIM_CAT_FILTER_OPERATOR, ev);
       break;
     case SQLSIM_SEL_GROUP:
-      if (same_groups(d, e, s)) weak_grouping = weak_grouping ? sqlsim_arena_printf(a, "%s; %s", weak_grouping, ev) : ev;
+      if (same_groups(d, e, s)) weak_grouping = with_evidence(a, weak_grouping, ev);
       else add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       break;
     case SQLSIM_SEL_ORDER:

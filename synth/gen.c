@@ -228,6 +228,12 @@ static int is_like(int op) {
 }
 static int is_glob(int op) { return op == SQLSIM_OP_GLOB || op == SQLSIM_OP_NOTGLOB; }
 
+/* Whether column c's declared type says it holds a time of day too. */
+static int holds_time(const gen *g, int c) {
+  const char *type = g->s->columns[c].type;
+  return type && (strstr(type, "time") || strstr(type, "TIME"));
+}
+
 /* A date or date-time text: the template 2000-06-15 12:30:45 with the
  * fields that fields[] sets (Y, m, d, H, M, S as 4/2 digits). */
 static const char *date_text(gen *g, char f[6][5], int with_time) {
@@ -245,8 +251,7 @@ static val dated(gen *g, const synth_fact *x, val v) {
   if ((!x->fmt && !x->sub) || g->cls[x->column] != C_DATE || (v.kind != 't' && v.kind != 'i')) return v;
   const char *l = v.kind == 't' ? v.t : sqlsim_arena_printf(g->a, "%lld", v.i);
   char f[6][5] = {"2000", "06", "15", "12", "30", "45"};
-  const char *type = g->s->columns[x->column].type;
-  int with_time = type && (strstr(type, "time") || strstr(type, "TIME"));
+  int with_time = holds_time(g, x->column);
   if (x->fmt) {
     static const char fields[] = "YmdHMS";
     int nfields = 0;
@@ -381,11 +386,8 @@ static int near_values(gen *g, const synth_fact *x, val out[4]) {
     out[n++] = dated(g, x, shifted(g, x, 1));
     out[n++] = dated(g, x, shifted(g, x, -1));
     int y = fact_year(x);
-    if (y >= 0 && g->cls[x->column] == C_DATE) {
-      const char *type = g->s->columns[x->column].type;
-      int with_time = type && (strstr(type, "time") || strstr(type, "TIME"));
-      out[n++] = v_text(sqlsim_arena_printf(g->a, with_time ? "%04d-01-01 00:00:00" : "%04d-01-01", y));
-    }
+    if (y >= 0 && g->cls[x->column] == C_DATE)
+      out[n++] = v_text(sqlsim_arena_printf(g->a, holds_time(g, x->column) ? "%04d-01-01 00:00:00" : "%04d-01-01", y));
   } else if (x->num) {
     out[n++] = shifted(g, x, 1);
     out[n++] = shifted(g, x, -1);

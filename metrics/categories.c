@@ -626,17 +626,57 @@ static int joined_by_key(const ftree *t, const sqlsim_node *from, const sqlsim_s
  * of another table, or joins a table only to multiply or filter rows (not by
  * its key, which can only drop rows without a match); else it follows from
  * another change (a column now read from elsewhere). */
-static void weigh_tables(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_categories *out) {
+/* Whether tree t reads schema table `table`. */
+static int reads_table(const ftree *t, int table) {
+  for (int i = 0; i < t->n; i++)
+    if (t->v[i].slot < 0 && t->v[i].n->kind == SQLSIM_N_TABLE && t->v[i].n->table == table) return 1;
+  return 0;
+}
+
+/* The gold joins two tables the prediction also reads on a pair of columns
+ * the prediction never equates. */
+static int gold_join_changed(const sqlsim_diff *d) {
   const ftree *g = &d->priv->g, *p = &d->priv->p;
-  int strong_missing = unresolved_columns(p), strong_extra = 0, read;
+  for (int i = 0; i < g->n; i++) {
+    const sqlsim_node *x = g->v[i].n;
+    if (g->v[i].slot >= 0 || !is_join_equality(x) || x->kids[0]->column < 0 || x->kids[1]->column < 0) continue;
+    if (!reads_table(p, x->kids[0]->table) || !reads_table(p, x->kids[1]->table)) continue;
+    int found = 0;
+    for (int j = 0; j < p->n && !found; j++) {
+      const sqlsim_node *y = p->v[j].n;
+      if (p->v[j].slot >= 0 || !is_join_equality(y)) continue;
+      int a = x->kids[0]->column, b = x->kids[1]->column, c = y->kids[0]->column, e = y->kids[1]->column;
+      found = (a == c && b == e) || (a == e && b == c);
+    }
+    if (!found) return 1;
+  }
+  return 0;
+}
+
+static void weigh_tables(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_arena *a, sqlsim_categories *out) {
+  const ftree *g = &d->priv->g, *p = &d->priv->p;
+  int strong_missing = unresolved_columns(p), strong_extra = 0, read, any_missing = 0, bridges_only = 1;
   for (int i = 0; i < g->n; i++)
-    if (g->v[i].slot < 0 && g->v[i].match < 0 && g->v[i].n->kind == SQLSIM_N_TABLE &&
-        same_name_elsewhere(g, g->v[i].n, p, &read))
-      strong_missing = 1;
+    if (g->v[i].slot < 0 && g->v[i].match < 0 && g->v[i].n->kind == SQLSIM_N_TABLE) {
+      any_missing = 1;
+      if (same_name_elsewhere(g, g->v[i].n, p, &read)) strong_missing = 1;
+    }
   for (int j = 0; j < p->n; j++)
-    if (p->v[j].slot < 0 && p->v[j].match < 0 && p->v[j].n->kind == SQLSIM_N_TABLE &&
-        (same_name_elsewhere(p, p->v[j].n, g, &read) || (!read && !joined_by_key(p, p->v[j].n, s))))
-      strong_extra = 1;
+    if (p->v[j].slot < 0 && p->v[j].match < 0 && p->v[j].n->kind == SQLSIM_N_TABLE) {
+      int elsewhere = same_name_elsewhere(p, p->v[j].n, g, &read);
+      if (elsewhere || read) bridges_only = 0;
+      if (elsewhere || (!read && !joined_by_key(p, p->v[j].n, s))) strong_extra = 1;
+    }
+  /* tables added only to join through, where the gold joins the tables both
+   * read another way: one change of join path (atoms to bonds through
+   * `connected` rather than on molecule_id), named `join` */
+  if (strong_extra && bridges_only && !any_missing && !(out->mask & (1u << SQLSIM_CAT_WRONG_TABLE)) &&
+      gold_join_changed(d)) {
+    out->secondary |= 1u << SQLSIM_CAT_EXTRA_TABLE;
+    if (!(out->mask & (1u << SQLSIM_CAT_JOIN)))
+      add(a, out, SQLSIM_CAT_JOIN, "the gold joins these tables on other columns; the prediction joins them through the added table");
+    return;
+  }
   if (!strong_missing) out->secondary |= 1u << SQLSIM_CAT_MISSING_TABLE;
   if (!strong_extra) out->secondary |= 1u << SQLSIM_CAT_EXTRA_TABLE;
   if (out->mask & ((1u << SQLSIM_CAT_WRONG_TABLE) | (1u << SQLSIM_CAT_MISSING_TABLE) | (1u << SQLSIM_CAT_EXTRA_TABLE)))
@@ -808,7 +848,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     if (!(out->mask & (1u << SQLSIM_CAT_GROUP_HAVING))) out->secondary |= 1u << SQLSIM_CAT_GROUP_HAVING;
     add(a, out, SQLSIM_CAT_GROUP_HAVING, weak_grouping);
   }
-  weigh_tables(d, s, out);
+  weigh_tables(d, s, a, out);
   if (out->mask & ~((1u << SQLSIM_CAT_NESTING) | out->secondary))
     out->secondary |= 1u << SQLSIM_CAT_NESTING; /* a form, beside a change that says what differs */
   fold_consequences(a, out);

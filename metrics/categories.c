@@ -224,6 +224,27 @@ static int aggregates_differ(const sqlsim_node *g, const sqlsim_node *p) {
   return distinct;
 }
 
+/* Whether n reads a column that `of` also reads (by schema column, or by name
+ * when unresolved). */
+static int reads_common_column(const sqlsim_node *n, const sqlsim_node *of, int depth) {
+  if (!n || depth > 64) return 0;
+  if (n->kind == SQLSIM_N_COLUMN) {
+    const sqlsim_node *stack[64];
+    int sp = 0;
+    stack[sp++] = of;
+    while (sp) {
+      const sqlsim_node *x = stack[--sp];
+      if (!x) continue;
+      if (x->kind == SQLSIM_N_COLUMN && same_column(x, n)) return 1;
+      for (uint32_t i = 0; i < x->nkids && sp < 64; i++) stack[sp++] = x->kids[i];
+    }
+    return 0;
+  }
+  for (uint32_t i = 0; i < n->nkids; i++)
+    if (reads_common_column(n->kids[i], of, depth + 1)) return 1;
+  return 0;
+}
+
 /* ---------------------------------------------------------------- grouping */
 
 /* The query blocks (SELECT nodes) an edit sits in, on each side. */
@@ -541,6 +562,17 @@ static void aggregate_kept(const sqlsim_diff *d, part *p, sqlsim_arena *a) {
     int gb = block_of(g, p->root), pb = block_of(&d->priv->p, m);
     if (gb >= 0 && pb >= 0)
       r = aggregates_differ(g->v[gb].n->kids[SQLSIM_SEL_TARGETS], d->priv->p.v[pb].n->kids[SQLSIM_SEL_TARGETS]);
+  }
+  if (r == 2 && p->clause == SQLSIM_SEL_TARGETS) {
+    /* an aggregate of columns returned where the other side returns a plain
+     * value of other columns (max(views) for the name): what is returned
+     * changed (COUNT(*) for a column stays a change of aggregate) */
+    const sqlsim_node *gn = g->v[p->root].n, *pn = d->priv->p.v[m].n;
+    aggsig ga = {.n = 0}, pa = {.n = 0};
+    aggregates_under(gn, 1, &ga);
+    aggregates_under(pn, 1, &pa);
+    const sqlsim_node *agg_side = ga.n ? gn : pn;
+    if ((!ga.n || !pa.n) && reads_common_column(agg_side, agg_side, 0) && !reads_common_column(gn, pn, 0)) r = 0;
   }
   if (r == 2) return;
   int to = r == 1                               ? SQLSIM_CAT_DISTINCT

@@ -73,6 +73,9 @@ static const struct {
     {"SELECT name FROM singer", "SELECT country FROM singer", C(WRONG_COLUMN)},
     {"SELECT max(age) FROM singer", "SELECT min(age) FROM singer", C(AGGREGATE)},
     {"SELECT avg(age) FROM singer", "SELECT age FROM singer", C(AGGREGATE)},
+    /* an aggregate of another column for a plain one: what is returned changed */
+    {"SELECT name FROM singer", "SELECT max(age) FROM singer", C(WRONG_COLUMN)},
+    {"SELECT name FROM singer", "SELECT count(*) FROM singer", C(AGGREGATE)},
     /* filters */
     {"SELECT name FROM singer WHERE age > 20", "SELECT name FROM singer WHERE country > 20", C(FILTER_COLUMN)},
     {"SELECT name FROM singer WHERE age > 20", "SELECT name FROM singer WHERE age < 20", C(FILTER_OPERATOR)},

@@ -286,11 +286,22 @@ static void hent_sort(hent *v, int n) {
 
 static double dice(match_ctx *m, int a, int b);
 
+/* Candidates a gold subtree is offered among the prediction's equal ones. */
+#define AMB_CANDIDATES 64
+
 typedef struct amb {
   int g, p;
+  int gp, pp; /* their parents */
   double score;
   int height;
 } amb;
+
+static int amb_parent_cmp(const void *x, const void *y) {
+  const amb *a = x, *b = y;
+  if (a->gp != b->gp) return a->gp < b->gp ? -1 : 1;
+  if (a->pp != b->pp) return a->pp < b->pp ? -1 : 1;
+  return 0;
+}
 
 static int amb_cmp(const void *x, const void *y) {
   const amb *a = x, *b = y;
@@ -333,6 +344,9 @@ static void top_down(match_ctx *m) {
   free(oh);
   int acap = 64, na = 0;
   amb *ambs = malloc(sizeof *ambs * (size_t)acap);
+  /* per run of equal gold hashes (by its start): how many of its nodes were
+   * given candidates so far */
+  int *ranks = calloc((size_t)ng + 1, sizeof *ranks);
   for (int k = 0; k < ng; k++) {
     int i = order[k];
     fnode *f = &m->g->v[i];
@@ -341,33 +355,43 @@ static void top_down(match_ctx *m) {
     int pe, ge;
     int pl = hash_run(ph, np, f->hash, &pe), gl = hash_run(gh, ng, f->hash, &ge);
     int pfree = 0, gfree = 0, cand = -1;
-    for (int x = pl; x < pe; x++)
+    for (int x = pl; x < pe && pfree < 2; x++) /* one free, or more */
       if (m->p->v[ph[x].idx].match < 0) {
         pfree++;
         if (cand < 0) cand = ph[x].idx;
       }
-    for (int x = gl; x < ge; x++) gfree += m->g->v[gh[x].idx].match < 0;
+    for (int x = gl; x < ge && gfree < 2; x++) gfree += m->g->v[gh[x].idx].match < 0;
     if (!pfree) continue;
     if (pfree == 1 && gfree == 1) {
       map_iso(m, i, cand);
       continue;
     }
-    for (int x = pl; x < pe; x++) {
-      int c = ph[x].idx;
+    /* candidates: at most AMB_CANDIDATES free ones, starting at this node's
+     * rank among its equal gold subtrees, so k equal subtrees on each side
+     * (3,000 copies of one condition) pair off by position rather than
+     * k x k (the pairs, and a Dice per pair, made one such input take a
+     * minute) */
+    int run = pe - pl, start = ranks[gl]++ % run, taken = 0;
+    for (int y = 0; y < run && taken < AMB_CANDIDATES; y++) {
+      int c = ph[pl + (start + y) % run].idx;
       if (m->p->v[c].match >= 0) continue;
       if (na == acap) ambs = realloc(ambs, sizeof *ambs * (size_t)(acap *= 2));
-      ambs[na++] = (amb){i, c, 0, f->height};
+      ambs[na++] = (amb){i, c, f->parent, m->p->v[c].parent, 0, f->height};
+      taken++;
     }
   }
-  /* ambiguous pairs: parents mapped to each other first, then parent Dice */
-  for (int k = 0; k < na; k++) {
-    int gp = m->g->v[ambs[k].g].parent, pp = m->p->v[ambs[k].p].parent;
+  free(ranks);
+  /* ambiguous pairs: parents mapped to each other first, then parent Dice,
+   * computed once per pair of parents (many candidates share theirs) */
+  if (na > 1) qsort(ambs, (size_t)na, sizeof *ambs, amb_parent_cmp);
+  for (int k = 0; k < na;) {
+    int gp = ambs[k].gp, pp = ambs[k].pp;
     double sc = 0;
     if (gp >= 0 && pp >= 0) {
       if (m->g->v[gp].match == pp) sc = 2;
       else if (m->g->v[gp].label == m->p->v[pp].label) sc = 1 + dice(m, gp, pp);
     }
-    ambs[k].score = sc;
+    while (k < na && ambs[k].gp == gp && ambs[k].pp == pp) ambs[k++].score = sc;
   }
   if (na > 1) qsort(ambs, (size_t)na, sizeof *ambs, amb_cmp);
   for (int k = 0; k < na; k++) {
@@ -387,9 +411,16 @@ static void top_down(match_ctx *m) {
 static double dice(match_ctx *m, int a, int b) {
   fnode *fa = &m->g->v[a], *fb = &m->p->v[b];
   int common = 0;
-  for (int d = a + 1; d < a + fa->size; d++) {
-    int x = m->g->v[d].match;
-    if (x > b && x < b + fb->size) common++;
+  if (fa->size <= fb->size) { /* counted from the smaller side: matches are mutual */
+    for (int d = a + 1; d < a + fa->size; d++) {
+      int x = m->g->v[d].match;
+      if (x > b && x < b + fb->size) common++;
+    }
+  } else {
+    for (int d = b + 1; d < b + fb->size; d++) {
+      int x = m->p->v[d].match;
+      if (x > a && x < a + fa->size) common++;
+    }
   }
   int da = fa->size - 1, db = fb->size - 1;
   return da + db ? 2.0 * common / (da + db) : 0;

@@ -186,14 +186,25 @@ static int same_column(const sqlsim_node *a, const sqlsim_node *b) {
 
 /* ---------------------------------------------------------------- aggregates */
 
+/* The bounds below keep each test linear in the size of the trees, whatever
+ * the input (a select list of 10,000 items against another): past them a
+ * test answers "not shown", and the category stays the plain one. */
+#define BOUND_NODES 4096 /* nodes one test reads */
+#define BOUND_ITEMS 64   /* items of a list compared item by item */
+
 typedef struct aggsig {
   const sqlsim_node *call[32];
-  int n, more;
+  int n, more, seen;
 } aggsig;
 
-/* The aggregate calls under n (into sub-queries when `deep`). */
+/* The aggregate calls under n (into sub-queries when `deep`); `more` when
+ * there are over 32 or the walk passed BOUND_NODES. */
 static void aggregates_under(const sqlsim_node *n, int deep, aggsig *s) {
-  if (!n || (!deep && n->kind == SQLSIM_N_SELECT)) return;
+  if (!n || s->more || (!deep && n->kind == SQLSIM_N_SELECT)) return;
+  if (++s->seen > BOUND_NODES) {
+    s->more = 1;
+    return;
+  }
   if (is_aggregate(n)) {
     if (s->n < 32) s->call[s->n++] = n;
     else s->more = 1;
@@ -224,25 +235,42 @@ static int aggregates_differ(const sqlsim_node *g, const sqlsim_node *p) {
   return distinct;
 }
 
-/* Whether n reads a column that `of` also reads (by schema column, or by name
- * when unresolved). */
-static int reads_common_column(const sqlsim_node *n, const sqlsim_node *of, int depth) {
-  if (!n || depth > 64) return 0;
-  if (n->kind == SQLSIM_N_COLUMN) {
-    const sqlsim_node *stack[64];
-    int sp = 0;
-    stack[sp++] = of;
-    while (sp) {
-      const sqlsim_node *x = stack[--sp];
-      if (!x) continue;
-      if (x->kind == SQLSIM_N_COLUMN && same_column(x, n)) return 1;
-      for (uint32_t i = 0; i < x->nkids && sp < 64; i++) stack[sp++] = x->kids[i];
-    }
-    return 0;
+typedef struct colset {
+  const sqlsim_node *col[BOUND_ITEMS];
+  int n, more, seen;
+} colset;
+
+static void columns_under(const sqlsim_node *n, colset *c) {
+  if (!n || c->more) return;
+  if (++c->seen > BOUND_NODES) {
+    c->more = 1;
+    return;
   }
-  for (uint32_t i = 0; i < n->nkids; i++)
-    if (reads_common_column(n->kids[i], of, depth + 1)) return 1;
+  if (n->kind == SQLSIM_N_COLUMN) {
+    if (c->n == BOUND_ITEMS) c->more = 1;
+    else c->col[c->n++] = n;
+  }
+  for (uint32_t i = 0; i < n->nkids; i++) columns_under(n->kids[i], c);
+}
+
+/* Whether n reads a column that `of` also reads (by schema column, or by name
+ * when unresolved); 1 too when that cannot be told within the bounds. */
+static int reads_common_column(const sqlsim_node *n, const sqlsim_node *of) {
+  colset a = {.n = 0}, b = {.n = 0};
+  columns_under(n, &a);
+  columns_under(of, &b);
+  if (a.more || b.more) return 1;
+  for (int i = 0; i < a.n; i++)
+    for (int j = 0; j < b.n; j++)
+      if (same_column(a.col[i], b.col[j])) return 1;
   return 0;
+}
+
+/* Whether n reads any column (1 too past the bounds). */
+static int reads_a_column(const sqlsim_node *n) {
+  colset a = {.n = 0};
+  columns_under(n, &a);
+  return a.more || a.n > 0;
 }
 
 /* ---------------------------------------------------------------- grouping */
@@ -263,6 +291,7 @@ static int pinned(const sqlsim_node *sel, const sqlsim_node *col) {
   const sqlsim_node *w = sel->kids[SQLSIM_SEL_WHERE];
   if (!w) return 0;
   int and = w->kind == SQLSIM_N_AND;
+  if (and && w->nkids > BOUND_ITEMS) return 0;
   for (uint32_t i = 0; i < (and ? w->nkids : 1); i++) {
     const sqlsim_node *x = and ? w->kids[i] : w;
     if (x->kind != SQLSIM_N_BINOP || x->op != SQLSIM_OP_EQ || x->nkids != 2) continue;
@@ -278,7 +307,7 @@ static int pinned(const sqlsim_node *sel, const sqlsim_node *col) {
  * whose other side has none and aggregates: one row either way. */
 static int grouping_pinned(const sqlsim_node *with, const sqlsim_node *without) {
   const sqlsim_node *gl = with->kids[SQLSIM_SEL_GROUP], *tl = without->kids[SQLSIM_SEL_TARGETS];
-  if (!gl || without->kids[SQLSIM_SEL_GROUP] || !tl) return 0;
+  if (!gl || without->kids[SQLSIM_SEL_GROUP] || !tl || gl->nkids > BOUND_ITEMS) return 0;
   aggsig a = {.n = 0};
   aggregates_under(tl, 0, &a);
   if (!a.n) return 0;
@@ -292,6 +321,7 @@ static int grouping_pinned(const sqlsim_node *with, const sqlsim_node *without) 
 static int grouping_table(const sqlsim_node *gl, const sqlsim_schema *s, int *key) {
   int t = -1;
   *key = 0;
+  if (gl->nkids > BOUND_ITEMS) return -1;
   for (uint32_t i = 0; i < gl->nkids; i++) {
     const sqlsim_node *c = gl->kids[i];
     if (c->kind != SQLSIM_N_COLUMN || c->table < 0 || (t >= 0 && c->table != t)) return -1;
@@ -560,8 +590,9 @@ static void aggregate_kept(const sqlsim_diff *d, part *p, sqlsim_arena *a) {
     /* the same aggregates returned, in other items (two counts for their
      * difference) */
     int gb = block_of(g, p->root), pb = block_of(&d->priv->p, m);
-    if (gb >= 0 && pb >= 0)
-      r = aggregates_differ(g->v[gb].n->kids[SQLSIM_SEL_TARGETS], d->priv->p.v[pb].n->kids[SQLSIM_SEL_TARGETS]);
+    const sqlsim_node *gt = gb >= 0 ? g->v[gb].n->kids[SQLSIM_SEL_TARGETS] : NULL;
+    const sqlsim_node *pt = pb >= 0 ? d->priv->p.v[pb].n->kids[SQLSIM_SEL_TARGETS] : NULL;
+    if (gt && pt && gt->nkids <= BOUND_ITEMS && pt->nkids <= BOUND_ITEMS) r = aggregates_differ(gt, pt);
   }
   if (r == 2 && p->clause == SQLSIM_SEL_TARGETS) {
     /* an aggregate of columns returned where the other side returns a plain
@@ -572,7 +603,7 @@ static void aggregate_kept(const sqlsim_diff *d, part *p, sqlsim_arena *a) {
     aggregates_under(gn, 1, &ga);
     aggregates_under(pn, 1, &pa);
     const sqlsim_node *agg_side = ga.n ? gn : pn;
-    if ((!ga.n || !pa.n) && reads_common_column(agg_side, agg_side, 0) && !reads_common_column(gn, pn, 0)) r = 0;
+    if (!ga.more && !pa.more && (!ga.n || !pa.n) && reads_a_column(agg_side) && !reads_common_column(gn, pn)) r = 0;
   }
   if (r == 2) return;
   int to = r == 1                               ? SQLSIM_CAT_DISTINCT
@@ -658,28 +689,37 @@ static int joined_by_key(const ftree *t, const sqlsim_node *from, const sqlsim_s
  * of another table, or joins a table only to multiply or filter rows (not by
  * its key, which can only drop rows without a match); else it follows from
  * another change (a column now read from elsewhere). */
-/* Whether tree t reads schema table `table`. */
-static int reads_table(const ftree *t, int table) {
-  for (int i = 0; i < t->n; i++)
-    if (t->v[i].slot < 0 && t->v[i].n->kind == SQLSIM_N_TABLE && t->v[i].n->table == table) return 1;
+static int in_list(const int *v, int n, int x) {
+  for (int i = 0; i < n; i++)
+    if (v[i] == x) return 1;
   return 0;
 }
 
 /* The gold joins two tables the prediction also reads on a pair of columns
- * the prediction never equates. */
+ * the prediction never equates (0 past the bounds). */
 static int gold_join_changed(const sqlsim_diff *d) {
   const ftree *g = &d->priv->g, *p = &d->priv->p;
+  int tables[BOUND_ITEMS], pairs[BOUND_ITEMS][2], nt = 0, np = 0, checked = 0;
+  for (int j = 0; j < p->n; j++) {
+    const sqlsim_node *y = p->v[j].n;
+    if (p->v[j].slot >= 0) continue;
+    if (y->kind == SQLSIM_N_TABLE && !in_list(tables, nt, y->table)) {
+      if (nt == BOUND_ITEMS) return 0;
+      tables[nt++] = y->table;
+    } else if (is_join_equality(y)) {
+      if (np == BOUND_ITEMS) return 0;
+      pairs[np][0] = y->kids[0]->column;
+      pairs[np++][1] = y->kids[1]->column;
+    }
+  }
   for (int i = 0; i < g->n; i++) {
     const sqlsim_node *x = g->v[i].n;
     if (g->v[i].slot >= 0 || !is_join_equality(x) || x->kids[0]->column < 0 || x->kids[1]->column < 0) continue;
-    if (!reads_table(p, x->kids[0]->table) || !reads_table(p, x->kids[1]->table)) continue;
-    int found = 0;
-    for (int j = 0; j < p->n && !found; j++) {
-      const sqlsim_node *y = p->v[j].n;
-      if (p->v[j].slot >= 0 || !is_join_equality(y)) continue;
-      int a = x->kids[0]->column, b = x->kids[1]->column, c = y->kids[0]->column, e = y->kids[1]->column;
-      found = (a == c && b == e) || (a == e && b == c);
-    }
+    if (++checked > BOUND_ITEMS) return 0;
+    if (!in_list(tables, nt, x->kids[0]->table) || !in_list(tables, nt, x->kids[1]->table)) continue;
+    int a = x->kids[0]->column, b = x->kids[1]->column, found = 0;
+    for (int j = 0; j < np && !found; j++)
+      found = (pairs[j][0] == a && pairs[j][1] == b) || (pairs[j][0] == b && pairs[j][1] == a);
     if (!found) return 1;
   }
   return 0;

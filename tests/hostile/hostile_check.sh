@@ -146,6 +146,32 @@ for f in g_parens g_plus g_concat g_eq g_join g_collate g_not g_between g_union 
   echo "ok   $f (${WALL} s): $(grep -o '"message":"[^"]*' out/parse.jsonl | cut -c12-90)"
 done
 
+# Wide pairs through the error categories (analyze, structure and synthetic
+# execution): a 3,000-conjunct WHERE and 3,000-key GROUP BY, 3,000 aggregates
+# against 3,000 columns, an OR of 3,000 equalities against an IN list, the
+# same WHERE through a bridging join: each comparison the categories make
+# stays within its bounds.
+{
+  printf 'SELECT name, count(*) FROM t WHERE '; rep 3000 'id = 1 AND '; printf '1 GROUP BY '; rep 3000 'name, '; echo 'id'
+  printf 'SELECT '; rep 3000 'max(id), '; echo 'max(id) FROM t'
+  printf 'SELECT name FROM t WHERE '; rep 3000 "name = 'a' OR "; echo "name = 'b'"
+  printf 'SELECT a.name FROM t AS a JOIN t AS b ON a.id = b.name WHERE '; rep 3000 'a.id = 1 AND '; echo '1'
+} >wide_gold.sql
+{
+  echo 'SELECT name, max(id) FROM t GROUP BY id'
+  printf 'SELECT '; rep 3000 'name, '; echo 'name FROM t'
+  printf 'SELECT name FROM t WHERE name IN ('; rep 3000 "'a', "; echo "'c')"
+  printf 'SELECT a.name FROM t AS a JOIN t AS c ON a.id = c.id JOIN t AS b ON c.id = b.id WHERE '; rep 3000 'a.id = 1 AND '; echo '1'
+} >wide_pred.sql
+run out/stdout out/stderr "$SQLSIM" analyze --gold wide_gold.sql --sqlite "$DB" --pred wide_pred.sql --per-item out/wide.jsonl
+if [ "$CODE" != 0 ] || [ "$(wc -l <out/wide.jsonl)" != 4 ]; then
+  fail "wide pairs (analyze): exit $CODE: $(head -c 300 out/stderr)"
+elif ! awk -v w="$WALL" 'BEGIN { exit !(w <= 10) }'; then
+  fail "wide pairs (analyze): took ${WALL} s for 4 pairs (limit 2.5 s a pair)"
+else
+  echo "ok   wide pairs (analyze): 4 pairs in ${WALL} s: $(grep -o '"categories":\[[^]]*\]' out/wide.jsonl | tr '\n' ' ')"
+fi
+
 # ---------------------------------------------------------------- databases as input
 # Case 1: the crafted schema, through every reader of a user's schema.
 run out/stdout out/stderr "$SQLSIM" rewrite --sqlite "$CRAFTED" --timeout 2 "SELECT count(b) FROM u"

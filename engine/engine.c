@@ -567,6 +567,8 @@ static void score_structure(sqlsim_evaluator *ev, const gold_prep *g, sqlsim_que
   if (sqlsim_diff_trees(g->tree->root, q->root, &d, &err) == 0) {
     r->bis = d->bis;
     sqlsim_diff_free(d);
+  } else {
+    snprintf(r->diff_err, sizeof r->diff_err, "not compared by structure: %.200s", err.message);
   }
   sqlsim_equiv_normalize_as(q, equiv_flags(ev));
   if (sqlsim_diff_trees(g->tree_eq->root, q->root, &d, &err) == 0) {
@@ -576,6 +578,8 @@ static void score_structure(sqlsim_evaluator *ev, const gold_prep *g, sqlsim_que
       collect_spans(r, d);
     }
     sqlsim_diff_free(d);
+  } else if (!r->diff_err[0]) {
+    snprintf(r->diff_err, sizeof r->diff_err, "not compared by structure: %.200s", err.message);
   }
 }
 
@@ -756,13 +760,16 @@ static void combine_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
                  sqlsim_arena_printf(a, "same result as the gold on the %d generated databases", r->synth.informative));
     } else if (!(k->mask & ~(1u << SQLSIM_CAT_DIALECT))) {
       k->mask |= 1u << SQLSIM_CAT_OTHER;
-      k->evidence[SQLSIM_CAT_OTHER] = sqlsim_arena_printf(
-          a, "results differ on generated data (%s) with no structural difference found", r->synth.why);
+      k->evidence[SQLSIM_CAT_OTHER] =
+          r->diff_err[0] ? sqlsim_arena_printf(a, "results differ on generated data (%s); %s", r->synth.why, r->diff_err)
+                         : sqlsim_arena_printf(a, "results differ on generated data (%s) with no structural difference found",
+                                               r->synth.why);
     }
     return;
   }
   if (r->ex_bird < 0) { /* structure only */
-    if (!k->mask) set_only(r, SQLSIM_CAT_CORRECT, "no difference that changes the result (structure only, not executed)");
+    if (!k->mask && r->diff_err[0]) set_only(r, SQLSIM_CAT_OTHER, sqlsim_arena_strdup(a, r->diff_err));
+    else if (!k->mask) set_only(r, SQLSIM_CAT_CORRECT, "no difference that changes the result (structure only, not executed)");
     return;
   }
   if (r->ex_err[0]) {
@@ -785,8 +792,10 @@ static void combine_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
   }
   if (!(k->mask & ~((1u << SQLSIM_CAT_EMPTY_RESULT) | (1u << SQLSIM_CAT_DIALECT)))) {
     k->mask |= 1u << SQLSIM_CAT_OTHER;
-    k->evidence[SQLSIM_CAT_OTHER] = sqlsim_arena_printf(
-        a, "results differ (%ld vs %ld rows) with no structural difference found", r->pred_rows, r->gold_rows);
+    k->evidence[SQLSIM_CAT_OTHER] =
+        r->diff_err[0] ? sqlsim_arena_printf(a, "results differ (%ld vs %ld rows); %s", r->pred_rows, r->gold_rows, r->diff_err)
+                       : sqlsim_arena_printf(a, "results differ (%ld vs %ld rows) with no structural difference found",
+                                             r->pred_rows, r->gold_rows);
   }
 }
 

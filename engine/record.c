@@ -18,6 +18,7 @@ const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *
   }
   if (r->ex_err[0]) return r->ex_err;
   if (r->bis_err[0]) return r->bis_err;
+  if (r->diff_err[0]) return r->diff_err;
   if (r->synth_err[0]) return r->synth_err;
   if (r->has_timing && !r->timing.ok) return r->timing.reason;
   return NULL;

@@ -1004,6 +1004,8 @@ typedef struct sqlsim_record {
   char ex_err[256];        /* why the prediction did not run */
   char bis_err[256];       /* why the prediction does not parse */
   char synth_err[256];     /* why synthetic execution could not run */
+  char diff_err[256];      /* why the two trees were not compared (bis, score and the
+                              structural categories then say nothing) */
   sqlsim_arena *arena;     /* owns evidence and spans; NULL when there are none */
 } sqlsim_record;
 

@@ -391,7 +391,6 @@ static void in_lists(eq_ctx *c, sqlsim_node *n) {
     if (neg) in->flags |= SQLSIM_F_NOT;
     n->kids[m++] = in;
   }
-  n->nkids = m;
   uint32_t live = 0;
   for (uint32_t i = 0; i < m; i++)
     if (n->kids[i]) n->kids[live++] = n->kids[i];
@@ -399,19 +398,23 @@ static void in_lists(eq_ctx *c, sqlsim_node *n) {
   if (live == 1) *n = *n->kids[0];
 }
 
+/* n rewritten in place as `kind` (op) of the two nodes a and b, its NOT gone. */
+static void become_pair(eq_ctx *c, sqlsim_node *n, int kind, int op, sqlsim_node *a, sqlsim_node *b) {
+  n->kind = (uint16_t)kind;
+  n->op = (uint16_t)op;
+  n->flags &= ~(uint32_t)SQLSIM_F_NOT;
+  n->kids = sqlsim_arena_alloc(c->a, sizeof *n->kids * 2);
+  n->kids[0] = a;
+  n->kids[1] = b;
+  n->nkids = 2;
+}
+
 /* x [NOT] IN (v) is x = v (x <> v). */
 static void single_value_in(eq_ctx *c, sqlsim_node *n) {
   sqlsim_node *l = n->kids[1];
   if (!l || l->kind != SQLSIM_N_LIST || l->nkids != 1) return;
-  sqlsim_node *x = n->kids[0], *v = l->kids[0];
   int neg = (n->flags & SQLSIM_F_NOT) != 0;
-  n->kind = SQLSIM_N_BINOP;
-  n->op = neg ? SQLSIM_OP_NE : SQLSIM_OP_EQ;
-  n->flags &= ~(uint32_t)SQLSIM_F_NOT;
-  n->kids = sqlsim_arena_alloc(c->a, sizeof *n->kids * 2);
-  n->kids[0] = x;
-  n->kids[1] = v;
-  n->nkids = 2;
+  become_pair(c, n, SQLSIM_N_BINOP, neg ? SQLSIM_OP_NE : SQLSIM_OP_EQ, n->kids[0], l->kids[0]);
 }
 
 static int equiv_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
@@ -463,13 +466,7 @@ static int equiv_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     lo->kids[1] = n->kids[1];
     hi->kids[0] = n->kids[0];
     hi->kids[1] = n->kids[2];
-    sqlsim_node *x = n;
-    x->kind = neg ? SQLSIM_N_OR : SQLSIM_N_AND;
-    x->flags &= ~(uint32_t)SQLSIM_F_NOT;
-    x->kids = sqlsim_arena_alloc(c->a, sizeof *x->kids * 2);
-    x->kids[0] = lo;
-    x->kids[1] = hi;
-    x->nkids = 2;
+    become_pair(c, n, neg ? SQLSIM_N_OR : SQLSIM_N_AND, n->op, lo, hi);
     break;
   }
   case SQLSIM_N_NOT: {

@@ -192,24 +192,40 @@ static int same_column(const sqlsim_node *a, const sqlsim_node *b) {
 #define BOUND_NODES 4096 /* nodes one test reads */
 #define BOUND_ITEMS 64   /* items of a list compared item by item */
 
-typedef struct aggsig {
-  const sqlsim_node *call[32];
-  int n, more, seen;
-} aggsig;
+/* Nodes of one kind under a node, collected within the bounds: at most cap
+ * of them and BOUND_NODES visited, else `more`. */
+typedef struct nodeset {
+  const sqlsim_node *v[BOUND_ITEMS];
+  int n, cap, more, seen;
+} nodeset;
 
-/* The aggregate calls under n (into sub-queries when `deep`); `more` when
- * there are over 32 or the walk passed BOUND_NODES. */
-static void aggregates_under(const sqlsim_node *n, int deep, aggsig *s) {
-  if (!n || s->more || (!deep && n->kind == SQLSIM_N_SELECT)) return;
+/* Aggregate calls (kind 0) or columns (kind 1) under n; into sub-queries
+ * unless `shallow`. */
+static void find_under(const sqlsim_node *n, int kind, int shallow, nodeset *s) {
+  if (!n || s->more || (shallow && n->kind == SQLSIM_N_SELECT)) return;
   if (++s->seen > BOUND_NODES) {
     s->more = 1;
     return;
   }
-  if (is_aggregate(n)) {
-    if (s->n < 32) s->call[s->n++] = n;
+  if (kind == 0 ? is_aggregate(n) : n->kind == SQLSIM_N_COLUMN) {
+    if (s->n < s->cap) s->v[s->n++] = n;
     else s->more = 1;
   }
-  for (uint32_t i = 0; i < n->nkids; i++) aggregates_under(n->kids[i], deep, s);
+  for (uint32_t i = 0; i < n->nkids; i++) find_under(n->kids[i], kind, shallow, s);
+}
+
+/* The aggregate calls under n (at most 32). */
+static nodeset aggregates_under(const sqlsim_node *n, int shallow) {
+  nodeset s = {.cap = 32};
+  find_under(n, 0, shallow, &s);
+  return s;
+}
+
+/* The columns n reads (at most BOUND_ITEMS). */
+static nodeset columns_under(const sqlsim_node *n) {
+  nodeset s = {.cap = BOUND_ITEMS};
+  find_under(n, 1, 0, &s);
+  return s;
 }
 
 static int cmp_call(const void *x, const void *y) {
@@ -221,55 +237,32 @@ static int cmp_call(const void *x, const void *y) {
 /* How the aggregates of two expressions compare: 0 the same functions (as
  * a bag), 1 the same but for DISTINCT inside one, 2 others. */
 static int aggregates_differ(const sqlsim_node *g, const sqlsim_node *p) {
-  aggsig a = {.n = 0}, b = {.n = 0};
-  aggregates_under(g, 1, &a);
-  aggregates_under(p, 1, &b);
+  nodeset a = aggregates_under(g, 0), b = aggregates_under(p, 0);
   if (a.more || b.more || a.n != b.n) return 2;
-  qsort(a.call, (size_t)a.n, sizeof a.call[0], cmp_call);
-  qsort(b.call, (size_t)b.n, sizeof b.call[0], cmp_call);
+  qsort(a.v, (size_t)a.n, sizeof a.v[0], cmp_call);
+  qsort(b.v, (size_t)b.n, sizeof b.v[0], cmp_call);
   int distinct = 0;
   for (int i = 0; i < a.n; i++) {
-    if (strcmp(a.call[i]->text, b.call[i]->text)) return 2;
-    distinct |= (a.call[i]->flags & SQLSIM_F_DISTINCT) != (b.call[i]->flags & SQLSIM_F_DISTINCT);
+    if (strcmp(a.v[i]->text, b.v[i]->text)) return 2;
+    distinct |= (a.v[i]->flags & SQLSIM_F_DISTINCT) != (b.v[i]->flags & SQLSIM_F_DISTINCT);
   }
   return distinct;
-}
-
-typedef struct colset {
-  const sqlsim_node *col[BOUND_ITEMS];
-  int n, more, seen;
-} colset;
-
-static void columns_under(const sqlsim_node *n, colset *c) {
-  if (!n || c->more) return;
-  if (++c->seen > BOUND_NODES) {
-    c->more = 1;
-    return;
-  }
-  if (n->kind == SQLSIM_N_COLUMN) {
-    if (c->n == BOUND_ITEMS) c->more = 1;
-    else c->col[c->n++] = n;
-  }
-  for (uint32_t i = 0; i < n->nkids; i++) columns_under(n->kids[i], c);
 }
 
 /* Whether n reads a column that `of` also reads (by schema column, or by name
  * when unresolved); 1 too when that cannot be told within the bounds. */
 static int reads_common_column(const sqlsim_node *n, const sqlsim_node *of) {
-  colset a = {.n = 0}, b = {.n = 0};
-  columns_under(n, &a);
-  columns_under(of, &b);
+  nodeset a = columns_under(n), b = columns_under(of);
   if (a.more || b.more) return 1;
   for (int i = 0; i < a.n; i++)
     for (int j = 0; j < b.n; j++)
-      if (same_column(a.col[i], b.col[j])) return 1;
+      if (same_column(a.v[i], b.v[j])) return 1;
   return 0;
 }
 
 /* Whether n reads any column (1 too past the bounds). */
 static int reads_a_column(const sqlsim_node *n) {
-  colset a = {.n = 0};
-  columns_under(n, &a);
+  nodeset a = columns_under(n);
   return a.more || a.n > 0;
 }
 
@@ -308,8 +301,7 @@ static int pinned(const sqlsim_node *sel, const sqlsim_node *col) {
 static int grouping_pinned(const sqlsim_node *with, const sqlsim_node *without) {
   const sqlsim_node *gl = with->kids[SQLSIM_SEL_GROUP], *tl = without->kids[SQLSIM_SEL_TARGETS];
   if (!gl || without->kids[SQLSIM_SEL_GROUP] || !tl || gl->nkids > BOUND_ITEMS) return 0;
-  aggsig a = {.n = 0};
-  aggregates_under(tl, 0, &a);
+  nodeset a = aggregates_under(tl, 1);
   if (!a.n) return 0;
   for (uint32_t i = 0; i < gl->nkids; i++)
     if (gl->kids[i]->kind != SQLSIM_N_COLUMN || !pinned(with, gl->kids[i])) return 0;
@@ -599,9 +591,7 @@ static void aggregate_kept(const sqlsim_diff *d, part *p, sqlsim_arena *a) {
      * value of other columns (max(views) for the name): what is returned
      * changed (COUNT(*) for a column stays a change of aggregate) */
     const sqlsim_node *gn = g->v[p->root].n, *pn = d->priv->p.v[m].n;
-    aggsig ga = {.n = 0}, pa = {.n = 0};
-    aggregates_under(gn, 1, &ga);
-    aggregates_under(pn, 1, &pa);
+    nodeset ga = aggregates_under(gn, 0), pa = aggregates_under(pn, 0);
     const sqlsim_node *agg_side = ga.n ? gn : pn;
     if (!ga.more && !pa.more && (!ga.n || !pa.n) && reads_a_column(agg_side) && !reads_common_column(gn, pn)) r = 0;
   }

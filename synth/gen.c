@@ -413,20 +413,6 @@ static int group_index(gen *g, int r, int pool) {
   return (int)(pool * unit(g) * unit(g));
 }
 
-/* A date column's years: the range of the years its literals name (NaN when
- * none), so free dates fall on both sides of them (born after 1930 is not
- * true of every generated row). */
-static void date_range(gen *g, int c) {
-  g->lo[c] = g->hi[c] = NAN;
-  for (int i = 0; i < g->f->nfacts; i++) {
-    const synth_fact *x = &g->f->facts[i];
-    int y = x->column == c ? fact_year(x) : -1;
-    if (y < 0) continue;
-    if (isnan(g->lo[c]) || y < g->lo[c]) g->lo[c] = y;
-    if (isnan(g->hi[c]) || y > g->hi[c]) g->hi[c] = y;
-  }
-}
-
 /* A free value of column c for row r of n (r is a shuffled row number, so
  * unique values do not grow with the planted rows). */
 static val free_value(gen *g, int c, int r, int n) {
@@ -820,11 +806,14 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
     if (!changed) break;
   }
   for (int c = 0; c < s->ncolumns; c++) {
-    int nf = 0, tf = 0, rf = 0;
+    int nf = 0, tf = 0, rf = 0, ylo = -1, yhi = -1;
     g.lo[c] = g.hi[c] = NAN;
     for (int i = 0; i < f->nfacts; i++) {
       const synth_fact *x = &f->facts[i];
       if (x->column != c) continue;
+      int y = fact_year(x); /* the years the literals name, for a date column's free dates */
+      if (y >= 0 && (ylo < 0 || y < ylo)) ylo = y;
+      if (y > yhi) yhi = y;
       /* a date field read through strftime (or substr on a date column) says
        * nothing of the column's class */
       if (x->fmt || (x->sub && (f->role[c] & SYNTH_DATE))) continue;
@@ -843,7 +832,11 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
       }
     }
     g.cls[c] = (unsigned char)column_class(&s->columns[c], f->role[c], nf, tf, rf);
-    if (g.cls[c] == C_DATE) date_range(&g, c);
+    if (g.cls[c] == C_DATE) { /* free dates fall on both sides of those years (born after 1930 is not
+                               * true of every generated row); none named: NaN */
+      g.lo[c] = ylo >= 0 ? ylo : NAN;
+      g.hi[c] = ylo >= 0 ? yhi : NAN;
+    }
   }
   for (int t = 0; t < s->ntables; t++) {
     gtab *x = &g.t[t];

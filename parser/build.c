@@ -44,15 +44,15 @@ static int build_fail(build_ctx *c, int code, int offset, const char *msg, const
 /* ---------------------------------------------------------------- JSON access */
 
 static inline const pj *jget(const pj *o, const char *k) { return pj_get(o, k); }
-static const char *jstr(const pj *o, const char *k) {
+static inline const char *jstr(const pj *o, const char *k) {
   const pj *v = pj_get(o, k);
   return v && v->type == PJ_STR ? v->str : NULL;
 }
-static int jint(const pj *o, const char *k, int dflt) {
+static inline int jint(const pj *o, const char *k, int dflt) {
   const pj *v = pj_get(o, k);
   return v && v->type == PJ_NUM ? v->ival : dflt;
 }
-static int jbool(const pj *o, const char *k) {
+static inline int jbool(const pj *o, const char *k) {
   const pj *v = pj_get(o, k);
   return v && v->type == PJ_TRUE;
 }
@@ -64,6 +64,9 @@ static inline int jis(const pj *o, const char *k, const char *v) {
 }
 /* String equality that settles most unequal pairs on the first byte. */
 static inline int streq(const char *a, const char *b) { return a[0] == b[0] && !strcmp(a, b); }
+/* Is body b (from jtype) of the node type lit? Its name's length is known, so
+ * most types are told apart without a comparison. */
+#define TYPE_IS(b, lit) ((b) && (b)->klen == (int)sizeof(lit) - 1 && !memcmp((b)->key, lit, sizeof(lit) - 1))
 /* A wrapped node {"Type": {...}}: its type name and body. */
 static const char *jtype(const pj *w, const pj **body) {
   if (!w || w->type != PJ_OBJ || !w->child) {
@@ -76,7 +79,8 @@ static const char *jtype(const pj *w, const pj **body) {
 /* The sval of a {"String": {"sval": ..}} node ("" when absent). */
 static const char *jsval(const pj *w) {
   const pj *b;
-  if (!streq(jtype(w, &b), "String")) return NULL;
+  jtype(w, &b);
+  if (!TYPE_IS(b, "String")) return NULL;
   const char *s = jstr(b, "sval");
   return s ? s : "";
 }
@@ -90,7 +94,7 @@ static int loc(build_ctx *c, const pj *body) {
 /* Restores an identifier from PostgreSQL's text: long-name placeholders. */
 static const char *raw_name(build_ctx *c, const char *s) {
   size_t pl = strlen(FE_LONGID);
-  if (!strncmp(s, FE_LONGID, pl)) {
+  if (c->fe->nlongids && !strncmp(s, FE_LONGID, pl)) {
     int i = atoi(s + pl);
     if (i >= 0 && i < c->fe->nlongids) return c->fe->longids[i];
   }
@@ -227,7 +231,8 @@ static sqlsim_node *build_columnref(build_ctx *c, const pj *b) {
   int start = loc(c, b);
   const pj *last = pj_item(fields, nf - 1);
   const pj *lb;
-  int star = streq(jtype(last, &lb), "A_Star");
+  jtype(last, &lb);
+  int star = TYPE_IS(lb, "A_Star");
   sqlsim_node *n = node_new(c->a, star ? SQLSIM_N_STAR : SQLSIM_N_COLUMN, 0);
   n->start = start;
   const char *name = star ? NULL : jsval(last);
@@ -283,13 +288,30 @@ static const char *expr_opname(const pj *b) {
   return s ? s : "";
 }
 
+/* PostgreSQL's A_Expr kinds, named once per node instead of compared in
+ * turn (every kind begins AEXPR_: the byte after it tells most apart). */
+enum aexpr_kind {
+  AK_OP, AK_OP_ANY, AK_OP_ALL, AK_DISTINCT, AK_NOT_DISTINCT, AK_NULLIF, AK_IN, AK_LIKE, AK_ILIKE,
+  AK_SIMILAR, AK_BETWEEN, AK_NOT_BETWEEN, AK_BETWEEN_SYM, AK_NOT_BETWEEN_SYM, AK_OTHER
+};
+static const char *const aexpr_names[AK_OTHER] = {
+    "OP",  "OP_ANY", "OP_ALL",  "DISTINCT", "NOT_DISTINCT", "NULLIF",       "IN",
+    "LIKE", "ILIKE", "SIMILAR", "BETWEEN",  "NOT_BETWEEN",  "BETWEEN_SYM", "NOT_BETWEEN_SYM"};
+static enum aexpr_kind aexpr_kind_of(const char *kind) {
+  if (strncmp(kind, "AEXPR_", 6)) return AK_OTHER;
+  for (int k = 0; k < AK_OTHER; k++)
+    if (streq(kind + 6, aexpr_names[k])) return (enum aexpr_kind)k;
+  return AK_OTHER;
+}
+
 static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
   const char *kind = jstr(b, "kind");
   const char *name = expr_opname(b);
   int start = loc(c, b);
   if (!kind) kind = "AEXPR_OP";
+  enum aexpr_kind ak = aexpr_kind_of(kind);
   const pj *lw = jget(b, "lexpr"), *rw = jget(b, "rexpr");
-  if (streq(kind, "AEXPR_OP") && !lw) {
+  if (ak == AK_OP && !lw) {
     /* SQLite's prefix operators are - + ~ (NOT is its own node). PostgreSQL
      * reads any other operator as one too (@ -5, |/ 4), and GLOB with
      * nothing before it (the front end hands it over as ~#): refused here
@@ -308,7 +330,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     n->op = streq(name, "-") ? SQLSIM_OP_NEG : streq(name, "+") ? SQLSIM_OP_PLUS : SQLSIM_OP_BITNOT;
     return n;
   }
-  if (streq(kind, "AEXPR_IN")) {
+  if (ak == AK_IN) {
     sqlsim_node *x = build_expr(c, lw);
     const pj *rb;
     jtype(rw, &rb);
@@ -322,7 +344,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     n->start = start;
     return n;
   }
-  if (!strncmp(kind, "AEXPR_BETWEEN", 13) || !strncmp(kind, "AEXPR_NOT_BETWEEN", 17)) {
+  if (ak == AK_BETWEEN || ak == AK_NOT_BETWEEN || ak == AK_BETWEEN_SYM || ak == AK_NOT_BETWEEN_SYM) {
     sqlsim_node *x = build_expr(c, lw);
     const pj *rb;
     jtype(rw, &rb);
@@ -334,8 +356,8 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     n->kids[0] = x;
     n->kids[1] = lo;
     n->kids[2] = hi;
-    if (strstr(kind, "NOT")) n->flags |= SQLSIM_F_NOT;
-    if (strstr(kind, "SYM")) n->flags |= SQLSIM_F_DIALECT;
+    if (ak == AK_NOT_BETWEEN || ak == AK_NOT_BETWEEN_SYM) n->flags |= SQLSIM_F_NOT;
+    if (ak == AK_BETWEEN_SYM || ak == AK_NOT_BETWEEN_SYM) n->flags |= SQLSIM_F_DIALECT;
     n->start = start;
     return n;
   }
@@ -345,7 +367,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
   const pj *rb;
   const char *rt = jtype(rw, &rb);
   sqlsim_node *esc = NULL, *r;
-  if ((streq(kind, "AEXPR_LIKE") || streq(kind, "AEXPR_ILIKE")) && streq(rt, "FuncCall")) {
+  if ((ak == AK_LIKE || ak == AK_ILIKE) && streq(rt, "FuncCall")) {
     const pj *fn = jget(rb, "funcname");
     const char *f = jsval(pj_item(fn, pj_size(fn) - 1));
     if (f && streq(f, "like_escape")) {
@@ -360,9 +382,9 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
   }
   if (c->rc) return NULL;
   int op;
-  if (streq(kind, "AEXPR_NOT_DISTINCT")) op = SQLSIM_OP_IS;
-  else if (streq(kind, "AEXPR_DISTINCT")) op = SQLSIM_OP_ISNOT;
-  else if (streq(kind, "AEXPR_NULLIF")) {
+  if (ak == AK_NOT_DISTINCT) op = SQLSIM_OP_IS;
+  else if (ak == AK_DISTINCT) op = SQLSIM_OP_ISNOT;
+  else if (ak == AK_NULLIF) {
     sqlsim_node *f = node_new(c->a, SQLSIM_N_FUNC, 1);
     f->text = "nullif";
     f->kids[0] = node_new(c->a, SQLSIM_N_LIST, 2);
@@ -370,15 +392,14 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     f->kids[0]->kids[1] = r;
     f->start = start;
     return f;
-  } else if (streq(kind, "AEXPR_OP") || streq(kind, "AEXPR_LIKE") ||
-             streq(kind, "AEXPR_ILIKE")) {
+  } else if (ak == AK_OP || ak == AK_LIKE || ak == AK_ILIKE) {
     op = binop_code(name);
   } else {
     /* x = ANY (array), x < ALL (..), SIMILAR TO: PostgreSQL's forms, which
      * SQLite refuses and no printed SQLite form reads back as */
-    const char *what = streq(kind, "AEXPR_OP_ANY") ? "ANY (..) is not SQLite's"
-                       : streq(kind, "AEXPR_OP_ALL") ? "ALL (..) is not SQLite's"
-                       : streq(kind, "AEXPR_SIMILAR") ? "SIMILAR TO is not SQLite's"
+    const char *what = ak == AK_OP_ANY ? "ANY (..) is not SQLite's"
+                       : ak == AK_OP_ALL ? "ALL (..) is not SQLite's"
+                       : ak == AK_SIMILAR ? "SIMILAR TO is not SQLite's"
                                                         : NULL;
     build_fail(c, SQLSIM_ESYNTAX, start, what ? what : "not an SQLite expression:", what ? NULL : kind);
     return NULL;
@@ -395,7 +416,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     n = n3;
   }
   if (op == SQLSIM_OP_OTHER) {
-    n->text = sqlsim_arena_printf(c->a, "%s%s", !streq(kind, "AEXPR_OP") ? kind : "", name);
+    n->text = sqlsim_arena_printf(c->a, "%s%s", ak != AK_OP ? kind : "", name);
     /* SQLite knows -> and ->> (JSON); everything else is another dialect. */
     if (!streq(name, "->") && !streq(name, "->>")) n->flags |= SQLSIM_F_DIALECT;
   }
@@ -599,13 +620,13 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
   const char *t = jtype(w, &b);
   switch (t[0]) {
   case 'A':
-    if (streq(t, "A_Const")) return build_const(c, b);
-    if (streq(t, "A_Expr")) return build_aexpr(c, b);
-    if (streq(t, "A_Star")) return node_new(c->a, SQLSIM_N_STAR, 0);
+    if (TYPE_IS(b, "A_Const")) return build_const(c, b);
+    if (TYPE_IS(b, "A_Expr")) return build_aexpr(c, b);
+    if (TYPE_IS(b, "A_Star")) return node_new(c->a, SQLSIM_N_STAR, 0);
     break;
   case 'B':
-    if (streq(t, "BoolExpr")) return build_boolexpr(c, b);
-    if (streq(t, "BooleanTest")) {
+    if (TYPE_IS(b, "BoolExpr")) return build_boolexpr(c, b);
+    if (TYPE_IS(b, "BooleanTest")) {
       static const char *tests[] = {"IS_TRUE", "IS_NOT_TRUE", "IS_FALSE",
                                     "IS_NOT_FALSE", "IS_UNKNOWN", "IS_NOT_UNKNOWN"};
       sqlsim_node *n = node_new(c->a, SQLSIM_N_BOOLTEST, 1);
@@ -617,9 +638,9 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     }
     break;
   case 'C':
-    if (streq(t, "ColumnRef")) return build_columnref(c, b);
-    if (streq(t, "CaseExpr")) return build_case(c, b);
-    if (streq(t, "CollateClause")) {
+    if (TYPE_IS(b, "ColumnRef")) return build_columnref(c, b);
+    if (TYPE_IS(b, "CaseExpr")) return build_case(c, b);
+    if (TYPE_IS(b, "CollateClause")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_COLLATE, 1);
       n->kids[0] = build_expr(c, jget(b, "arg"));
       const pj *cn = jget(b, "collname");
@@ -628,7 +649,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
       n->start = loc(c, b);
       return c->rc ? NULL : n;
     }
-    if (streq(t, "CoalesceExpr")) {
+    if (TYPE_IS(b, "CoalesceExpr")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
       n->text = "coalesce";
       n->kids[0] = build_list(c, jget(b, "args"), build_expr);
@@ -637,10 +658,10 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     }
     break;
   case 'F':
-    if (streq(t, "FuncCall")) return build_funccall(c, b);
+    if (TYPE_IS(b, "FuncCall")) return build_funccall(c, b);
     break;
   case 'M':
-    if (streq(t, "MinMaxExpr")) {
+    if (TYPE_IS(b, "MinMaxExpr")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
       n->text = jis(b, "op", "IS_GREATEST") ? "greatest" : "least";
       n->kids[0] = build_list(c, jget(b, "args"), build_expr);
@@ -650,7 +671,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     }
     break;
   case 'N':
-    if (streq(t, "NullTest")) {
+    if (TYPE_IS(b, "NullTest")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_ISNULL, 1);
       n->kids[0] = build_expr(c, jget(b, "arg"));
       n->op = jis(b, "nulltesttype", "IS_NOT_NULL") ? SQLSIM_NOTNULL : SQLSIM_ISNULL;
@@ -659,7 +680,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     }
     break;
   case 'P':
-    if (streq(t, "ParamRef")) {
+    if (TYPE_IS(b, "ParamRef")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_PARAM, 0);
       n->start = loc(c, b);
       int tk = n->start >= 0 ? fe_token_at(c->fe, n->start) : -1;
@@ -669,7 +690,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     }
     break;
   case 'R':
-    if (streq(t, "RowExpr")) {
+    if (TYPE_IS(b, "RowExpr")) {
       sqlsim_node *l = build_list(c, jget(b, "args"), build_expr);
       if (c->rc) return NULL;
       sqlsim_node *n = node_new(c->a, SQLSIM_N_ROW, 0);
@@ -678,11 +699,11 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
       n->start = loc(c, b);
       return n;
     }
-    if (streq(t, "ResTarget")) break;
+    if (TYPE_IS(b, "ResTarget")) break;
     break;
   case 'S':
-    if (streq(t, "SubLink")) return build_sublink(c, b);
-    if (streq(t, "SortBy")) {
+    if (TYPE_IS(b, "SubLink")) return build_sublink(c, b);
+    if (TYPE_IS(b, "SortBy")) {
       sqlsim_node *n = node_new(c->a, SQLSIM_N_SORT, 1);
       n->kids[0] = build_expr(c, jget(b, "node"));
       if (jis(b, "sortby_dir", "SORTBY_ASC")) n->op = SQLSIM_SORT_ASC;
@@ -693,7 +714,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
       n->start = n->kids[0] ? n->kids[0]->start : -1;
       return c->rc ? NULL : n;
     }
-    if (streq(t, "SQLValueFunction")) {
+    if (TYPE_IS(b, "SQLValueFunction")) {
       static const char *ops[][2] = {
           {"SVFOP_CURRENT_DATE", "current_date"}, {"SVFOP_CURRENT_TIME", "current_time"},
           {"SVFOP_CURRENT_TIMESTAMP", "current_timestamp"}};
@@ -712,13 +733,13 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
       }
       return n;
     }
-    if (streq(t, "SelectStmt")) {
+    if (TYPE_IS(b, "SelectStmt")) {
       build_fail(c, SQLSIM_EUNSUPPORTED, loc(c, b), "unsupported bare SELECT in expression", NULL);
       return NULL;
     }
     break;
   case 'T':
-    if (streq(t, "TypeCast")) return build_typecast(c, b);
+    if (TYPE_IS(b, "TypeCast")) return build_typecast(c, b);
     break;
   default:
     break;
@@ -746,7 +767,7 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
   if (c->rc || !w) return NULL;
   const pj *b;
   const char *t = jtype(w, &b);
-  if (streq(t, "RangeVar")) {
+  if (TYPE_IS(b, "RangeVar")) {
     sqlsim_node *n = node_new(c->a, SQLSIM_N_TABLE, 0);
     const char *rel = raw_name(c, jstr(b, "relname") ? jstr(b, "relname") : "");
     n->start = loc(c, b);
@@ -757,7 +778,7 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
     n->alias = alias_of(c, b, &n->flags);
     return n;
   }
-  if (streq(t, "RangeSubselect")) {
+  if (TYPE_IS(b, "RangeSubselect")) {
     const pj *sb;
     jtype(jget(b, "subquery"), &sb);
     sqlsim_node *n = node_new(c->a, SQLSIM_N_SUBQUERY, 1);
@@ -766,7 +787,7 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
     if (n->kids[0]) n->start = n->kids[0]->start;
     return c->rc ? NULL : n;
   }
-  if (streq(t, "JoinExpr")) {
+  if (TYPE_IS(b, "JoinExpr")) {
     sqlsim_node *n = node_new(c->a, SQLSIM_N_JOIN, 4);
     n->kids[0] = build_from(c, jget(b, "larg"));
     n->kids[1] = build_from(c, jget(b, "rarg"));
@@ -799,7 +820,7 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
     if (n->kids[0]) n->start = n->kids[0]->start;
     return c->rc ? NULL : n;
   }
-  if (streq(t, "RangeFunction")) {
+  if (TYPE_IS(b, "RangeFunction")) {
     const pj *fl = jget(b, "functions");
     const pj *pair = pj_item(fl, 0);
     const pj *pb;

@@ -152,6 +152,7 @@ static const struct {
  * word, filled once; one hash and usually one comparison per word. */
 #define KW_SLOTS 512
 static uint8_t kw_slots[KW_SLOTS];
+static uint8_t kw_len[KW__COUNT]; /* each keyword's length */
 static pthread_once_t kw_once = PTHREAD_ONCE_INIT;
 
 static unsigned kw_hash(const char *low, int len) {
@@ -162,7 +163,8 @@ static unsigned kw_hash(const char *low, int len) {
 
 static void kw_init(void) {
   for (int k = 1; k < KW__COUNT; k++) {
-    unsigned h = kw_hash(keywords[k].name, (int)strlen(keywords[k].name)) % KW_SLOTS;
+    kw_len[k] = (uint8_t)strlen(keywords[k].name);
+    unsigned h = kw_hash(keywords[k].name, kw_len[k]) % KW_SLOTS;
     while (kw_slots[h]) h = (h + 1) % KW_SLOTS;
     kw_slots[h] = (uint8_t)k;
   }
@@ -173,8 +175,8 @@ static int keyword_of(const char *s, int len) {
   char low[16];
   for (int i = 0; i < len; i++) low[i] = ascii_lower(s[i]);
   for (unsigned h = kw_hash(low, len) % KW_SLOTS; kw_slots[h]; h = (h + 1) % KW_SLOTS) {
-    const char *name = keywords[kw_slots[h]].name;
-    if (!strncmp(name, low, (size_t)len) && name[len] == '\0') return kw_slots[h];
+    int k = kw_slots[h];
+    if (kw_len[k] == len && !memcmp(keywords[k].name, low, (size_t)len)) return k;
   }
   return KW_NONE;
 }

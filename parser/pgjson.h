@@ -46,7 +46,7 @@ static inline const pj *pj_get(const pj *o, const char *key) {
   if (!o || o->type != PJ_OBJ) return NULL;
   int n = (int)strlen(key);
   for (const pj *m = o->child; m; m = m->next)
-    if (m->klen == n && !memcmp(m->key, key, (size_t)n)) return m;
+    if (m->klen == n && m->key[0] == key[0] && !memcmp(m->key, key, (size_t)n)) return m;
   return NULL;
 }
 

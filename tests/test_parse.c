@@ -232,12 +232,33 @@ static void test_dialect_flags(void **state) {
   sqlsim_query_free(q);
 }
 
+/* A select item's alias keeps the user's spelling (SQLite names the result
+ * column with it): the word after AS, or PostgreSQL's reading of a quoted one,
+ * never a word of the same letters elsewhere (the column itself, a later
+ * keyword). */
+static void test_alias_spelling(void **state) {
+  (void)state;
+  static const char *cases[][2] = {
+      {"SELECT age AS \"Age\" FROM singer", "AS Age "},
+      {"SELECT age AS Years FROM singer WHERE years = 1", "AS Years"},
+      {"SELECT age = 1 AS \"and\" FROM singer WHERE age > 1 AND age < 9", "AS \"and\""},
+      {"SELECT age Years FROM singer", "AS Years"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    sqlsim_query *q = parse_ok(cases[i][0], concert);
+    char *s = sqlsim_print_sql(q->root, 0);
+    if (!strstr(s, cases[i][1])) fail_msg("%s: printed %s, want %s", cases[i][0], s, cases[i][1]);
+    free(s);
+    sqlsim_query_free(q);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_same),       cmocka_unit_test(test_differ),
       cmocka_unit_test(test_resolution), cmocka_unit_test(test_unordered_lists),
       cmocka_unit_test(test_compound_associativity), cmocka_unit_test(test_errors),
-      cmocka_unit_test(test_dialect_flags),
+      cmocka_unit_test(test_dialect_flags),    cmocka_unit_test(test_alias_spelling),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

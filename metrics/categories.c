@@ -150,12 +150,14 @@ static int in_agg_filter(const ftree *t, int i) {
   return 0;
 }
 
-/* Node i inside a window definition (OVER (PARTITION BY ... ORDER BY ...)). */
+/* Node i inside a window definition with a PARTITION BY (OVER (PARTITION BY
+ * ... ORDER BY ...)): a ranking per group. A window over all rows (OVER
+ * (ORDER BY x)) is a computed column like any other. */
 static int in_window(const ftree *t, int i) {
   for (int a = i; a >= 0; a = t->v[a].parent) {
     const fnode *f = &t->v[a];
     if (f->slot >= 0 || f->n->kind == SQLSIM_N_SELECT) return 0;
-    if (f->n->kind == SQLSIM_N_WINDOW) return 1;
+    if (f->n->kind == SQLSIM_N_WINDOW) return f->n->kids[0] && f->n->kids[0]->nkids; /* PARTITION BY */
   }
   return 0;
 }

@@ -207,6 +207,14 @@ static void test_main(void **state) {
        "SELECT singer_id FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE "
        "T2.concert_id = 2",
        SQLSIM_CAT_FILTER_VALUE, C(FILTER_VALUE), "2"},
+      /* a rank over all rows is a column like any other: the gold's rank
+       * column is missing, its order is the prediction's ORDER BY */
+      {"SELECT name, rank() OVER (ORDER BY age DESC) FROM singer", "SELECT name FROM singer ORDER BY age DESC",
+       SQLSIM_CAT_MISSING_COLUMN, C(MISSING_COLUMN) | C(ORDER_LIMIT), "rank()"},
+      /* ... a rank within groups is grouping */
+      {"SELECT name, rank() OVER (PARTITION BY country ORDER BY age DESC) FROM singer",
+       "SELECT name, rank() OVER (ORDER BY age DESC) FROM singer", SQLSIM_CAT_GROUP_HAVING, C(GROUP_HAVING),
+       "country"},
   };
   sqlsim_arena *a = sqlsim_arena_new();
   int bad = 0;

@@ -15,7 +15,10 @@
  *  - a >= c and a > c-1 agree on an INTEGER column with an integer c
  *    (declared type INTEGER/INT, as read from a SQLite schema);
  *  - x = a OR x = b is x IN (a, b), x <> a AND x <> b is x NOT IN (a, b),
- *    x IN (a) is x = a (constants).
+ *    x IN (a) is x = a (constants);
+ *  - per query block (blocks()): semijoins, columns joined equal written as
+ *    one (and their join conditions as all pairs), GROUP BY a key, a count's
+ *    WHERE as its FILTER.
  * The tree is then put back in canonical order. */
 #include "diff.h"
 
@@ -509,19 +512,38 @@ static int equiv_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
 
 /* ---------------------------------------------------------------- query blocks */
 
-/* The conjuncts of a WHERE (an AND, or one condition) into out[]; returns how many. */
+/* The conjuncts of a WHERE (an AND, or one condition) into out[], in order;
+ * returns how many. ANDs inside ANDs are opened too: the join conditions
+ * moved into WHERE (flatten_from) arrive nested, one AND per join. Iterative
+ * (an explicit stack), as deep as the nesting goes. */
 static int conjuncts(sqlsim_node *w, sqlsim_node ***out, sqlsim_arena *a) {
   if (!w) {
     *out = NULL;
     return 0;
   }
-  if (w->kind == SQLSIM_N_AND) {
-    *out = w->kids;
-    return (int)w->nkids;
+  if (w->kind != SQLSIM_N_AND) {
+    *out = sqlsim_arena_alloc(a, sizeof **out);
+    (*out)[0] = w;
+    return 1;
   }
-  *out = sqlsim_arena_alloc(a, sizeof **out);
-  (*out)[0] = w;
-  return 1;
+  int n = 0, cap = 0, depth = 0, scap = 0;
+  sqlsim_node **v = NULL, **stack = NULL;
+  stack = arena_array_grow(a, stack, depth, &scap, sizeof *stack, 16);
+  stack[depth++] = w;
+  while (depth) {
+    sqlsim_node *x = stack[--depth];
+    if (x && x->kind == SQLSIM_N_AND) {
+      for (uint32_t i = x->nkids; i-- > 0;) { /* last kid first: popped in order */
+        stack = arena_array_grow(a, stack, depth, &scap, sizeof *stack, 16);
+        stack[depth++] = x->kids[i];
+      }
+    } else if (x) {
+      v = arena_array_grow(a, v, n, &cap, sizeof *v, 16);
+      v[n++] = x;
+    }
+  }
+  *out = v;
+  return n;
 }
 
 static sqlsim_node *and_list(eq_ctx *c, sqlsim_node **k, int n) {
@@ -734,8 +756,45 @@ static void column_classes(eq_ctx *c, sqlsim_node *sel) {
   static const int slots[] = {SQLSIM_SEL_TARGETS, SQLSIM_SEL_GROUP, SQLSIM_SEL_HAVING, SQLSIM_SEL_ORDER};
   for (size_t s = 0; s < sizeof slots / sizeof slots[0]; s++)
     if (sel->kids[slots[s]]) sqlsim_walk(sel->kids[slots[s]], replace_pre, NULL, &cc);
-  for (int i = 0; i < n; i++)
-    if (!join_equality(sel, k[i])) sqlsim_walk(k[i], replace_pre, NULL, &cc);
+  /* the class's own join conditions written one way: every pair of its
+   * members, in schema order (a = b AND a = c and a = b AND b = c say the
+   * same). All pairs, so that a table joined on in addition only adds
+   * conditions: a chain or a star through one member would lose one the
+   * other query has whenever the new member sorts before it. */
+  sqlsim_node **out = NULL;
+  int m = 0, cap = 0;
+  for (int i = 0; i < n; i++) {
+    int keep = !join_equality(sel, k[i]);
+    if (keep) {
+      sqlsim_walk(k[i], replace_pre, NULL, &cc);
+    } else {
+      int ia = class_of(&cc, k[i]->kids[0]);
+      keep = ia < 0 || cls[ia].n < 2 || class_of(&cc, k[i]->kids[1]) != ia;
+    }
+    if (keep) {
+      out = arena_array_grow(c->a, out, m, &cap, sizeof *out, 16);
+      out[m++] = k[i];
+    }
+  }
+  for (int i = 0; i < cc.ncls; i++) {
+    colclass *cl = &cls[i];
+    if (cl->n < 2) continue;
+    for (int x = 1; x < cl->n; x++) /* insertion sort by schema column: at most 16 */
+      for (int y = x; y > 0 && cl->member[y]->column < cl->member[y - 1]->column; y--) {
+        const sqlsim_node *t = cl->member[y];
+        cl->member[y] = cl->member[y - 1];
+        cl->member[y - 1] = t;
+      }
+    for (int x = 0; x < cl->n; x++)
+      for (int y = x + 1; y < cl->n; y++) {
+        sqlsim_node *eq = mk(c, SQLSIM_N_BINOP, SQLSIM_OP_EQ, 2);
+        eq->kids[0] = node_clone(c->a, cl->member[x]);
+        eq->kids[1] = node_clone(c->a, cl->member[y]);
+        out = arena_array_grow(c->a, out, m, &cap, sizeof *out, 16);
+        out[m++] = eq;
+      }
+  }
+  sel->kids[SQLSIM_SEL_WHERE] = and_list(c, out, m);
 }
 
 /* ---- GROUP BY k, x where k is a unique NOT NULL column of a FROM item and

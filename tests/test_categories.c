@@ -207,6 +207,13 @@ static void test_main(void **state) {
        "SELECT singer_id FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE "
        "T2.concert_id = 2",
        SQLSIM_CAT_FILTER_VALUE, C(FILTER_VALUE), "2"},
+      /* three tables joined on one value, through another table: the same
+       * joins; the count's DISTINCT is the change */
+      {"SELECT count(*) FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id JOIN concert AS T3 "
+       "ON T1.singer_id = T3.concert_id WHERE T3.year = 2014",
+       "SELECT count(DISTINCT T1.singer_id) FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = "
+       "T2.singer_id JOIN concert AS T3 ON T2.singer_id = T3.concert_id WHERE T3.year = 2014",
+       SQLSIM_CAT_DISTINCT, C(DISTINCT), "DISTINCT"},
       /* a rank over all rows is a column like any other: the gold's rank
        * column is missing, its order is the prediction's ORDER BY */
       {"SELECT name, rank() OVER (ORDER BY age DESC) FROM singer", "SELECT name FROM singer ORDER BY age DESC",

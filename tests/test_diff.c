@@ -52,6 +52,13 @@ static const struct {
     {"SELECT name FROM singer WHERE age BETWEEN 20 AND 30",
      "SELECT name FROM singer WHERE age >= 20 AND age <= 30", 0.01, 0.99, 1, 1},
     {"SELECT name FROM singer WHERE NOT age = 3", "SELECT name FROM singer WHERE age <> 3", 0.01, 0.99, 1, 1},
+    /* joins on one value written through different tables: a = b AND a = c
+     * is a = b AND b = c (three tables, their ON conditions nested in WHERE) */
+    {"SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id JOIN concert AS T3 "
+     "ON T1.singer_id = T3.concert_id WHERE T3.year = 2014",
+     "SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id JOIN concert AS T3 "
+     "ON T2.singer_id = T3.concert_id WHERE T3.year = 2014",
+     0.01, 0.99, 1, 1},
     /* a list of equalities on one expression is an IN list, and back */
     {"SELECT name FROM singer WHERE country = 'a' OR country = 'b'",
      "SELECT name FROM singer WHERE country IN ('b', 'a')", 0.01, 0.99, 1, 1},

@@ -396,6 +396,41 @@ typedef struct conds {
   int n, cap;
 } conds;
 
+/* Does the select item star (`*` or `t.*`, of the tree st) return the
+ * resolved plain column c? `*` every column of st's tables, `t.*` those of t. */
+static int star_covers(const sqlsim_node *star, const sqlsim_node *c, const ftree *st) {
+  if (!star || star->kind != SQLSIM_N_STAR || !c || c->kind != SQLSIM_N_COLUMN || c->column < 0 || c->table < 0)
+    return 0;
+  if (star->alias) return star->table == c->table;
+  for (int i = 0; i < st->n && i < BOUND_NODES; i++)
+    if (st->v[i].slot < 0 && st->v[i].n->kind == SQLSIM_N_TABLE && st->v[i].n->table == c->table) return 1;
+  return 0;
+}
+
+/* The select item an edit's node is (the TARGET's expression), or NULL. */
+static const sqlsim_node *item_expr(const ftree *t, int i) {
+  const sqlsim_node *n = t->v[i].n;
+  if (n->kind == SQLSIM_N_TARGET) return n->nkids ? n->kids[0] : NULL;
+  int up = t->v[i].parent;
+  return up >= 0 && t->v[up].slot < 0 && t->v[up].n->kind == SQLSIM_N_TARGET ? n : NULL;
+}
+
+/* Is plain column c returned by a star select item of tree st? */
+static int star_returns(const ftree *st, const sqlsim_node *c) {
+  for (int i = 0; i < st->n && i < BOUND_NODES; i++)
+    if (st->v[i].slot < 0 && st->v[i].n->kind == SQLSIM_N_STAR && item_expr(st, i) && star_covers(st->v[i].n, c, st))
+      return 1;
+  return 0;
+}
+
+/* Does the star select item of tree st return a plain column item of tree o? */
+static int star_returns_any(const ftree *st, const sqlsim_node *star, const ftree *o) {
+  for (int i = 0; i < o->n && i < BOUND_NODES; i++)
+    if (o->v[i].slot < 0 && o->v[i].n->kind == SQLSIM_N_COLUMN && item_expr(o, i) && star_covers(star, o->v[i].n, st))
+      return 1;
+  return 0;
+}
+
 static void cond_add(sqlsim_arena *a, conds *cs, const sqlsim_node *n, int action, int clause, int block) {
   cs->v = arena_array_grow(a, cs->v, cs->n, &cs->cap, sizeof *cs->v, 16);
   cs->v[cs->n++] = (cond){n, action, clause, block, 0};
@@ -844,10 +879,20 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       continue;
     }
     switch (cl) {
-    case SQLSIM_SEL_TARGETS:
+    case SQLSIM_SEL_TARGETS: {
+      /* a star on one side returns the other's plain columns: those are not
+       * changed items, and the star is the columns added (or missing) */
+      const ftree *other = t == &d->priv->g ? &d->priv->p : &d->priv->g;
+      const sqlsim_node *x = (ins || del) && ti >= 0 ? item_expr(t, ti) : NULL;
+      if (x && x->kind == SQLSIM_N_COLUMN && star_returns(other, x)) break;
+      if (x && x->kind == SQLSIM_N_STAR && star_returns_any(t, x, other)) {
+        add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
+        break;
+      }
       if ((ins || del) && n->kind == SQLSIM_N_TARGET) cond_add(a, &targets, n, e->action, cl, gold_block(d, e));
       else part_add(a, &pv, d, e, SQLSIM_CAT_WRONG_COLUMN, ev);
       break;
+    }
     case SQLSIM_SEL_FROM:
       add(a, out, SQLSIM_CAT_JOIN, ev);
       break;

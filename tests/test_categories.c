@@ -214,6 +214,18 @@ static void test_main(void **state) {
        "SELECT count(DISTINCT T1.singer_id) FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = "
        "T2.singer_id JOIN concert AS T3 ON T2.singer_id = T3.concert_id WHERE T3.year = 2014",
        SQLSIM_CAT_DISTINCT, C(DISTINCT), "DISTINCT"},
+      /* SELECT * returns the gold's columns and more */
+      {"SELECT name FROM singer WHERE age > 3", "SELECT * FROM singer WHERE age > 3", SQLSIM_CAT_EXTRA_COLUMN,
+       C(EXTRA_COLUMN), "*"},
+      {"SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id",
+       "SELECT T1.* FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id",
+       SQLSIM_CAT_EXTRA_COLUMN, C(EXTRA_COLUMN), "*"},
+      {"SELECT * FROM singer WHERE age > 3", "SELECT name FROM singer WHERE age > 3", SQLSIM_CAT_MISSING_COLUMN,
+       C(MISSING_COLUMN), "*"},
+      /* ... but not columns of another table */
+      {"SELECT T2.concert_id FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id",
+       "SELECT T1.* FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id",
+       SQLSIM_CAT_WRONG_COLUMN, C(WRONG_COLUMN), "*"},
       /* a rank over all rows is a column like any other: the gold's rank
        * column is missing, its order is the prediction's ORDER BY */
       {"SELECT name, rank() OVER (ORDER BY age DESC) FROM singer", "SELECT name FROM singer ORDER BY age DESC",

@@ -66,6 +66,21 @@ static void add_fact(walk_ctx *c, const sqlsim_node *operand, int op, int num, c
                   .gold = c->is_gold};
   access_of(operand, &y.fmt, &y.sub);
   add_fact_as(f, y);
+  /* two columns in arithmetic compared with the literal (a / b > 29, a - b >
+   * 30): the second takes the operator's identity in the same row (b = 1
+   * for * and /, 0 for + and -), so the literal planted on the first decides
+   * the comparison there as it would alone. On half the databases only: on
+   * the others b is free, or `Price * Amount = 548.4` would pass for
+   * `Price = 548.4` everywhere the literal is */
+  const sqlsim_node *e = operand;
+  while (e && (e->kind == SQLSIM_N_CAST || e->kind == SQLSIM_N_COLLATE) && e->nkids) e = e->kids[0];
+  if (e && e->kind == SQLSIM_N_BINOP && e->nkids == 2 && e->op >= SQLSIM_OP_ADD && e->op <= SQLSIM_OP_DIV) {
+    int c0 = column_of(e->kids[0], 0), c1 = column_of(e->kids[1], 0);
+    if (c0 >= 0 && c1 >= 0 && c0 != c1 && c0 == y.column)
+      add_fact_as(f, (synth_fact){.column = c1, .op = SQLSIM_OP_EQ, .num = 1,
+                                  .text = e->op == SQLSIM_OP_MUL || e->op == SQLSIM_OP_DIV ? "1" : "0",
+                                  .group = group, .gold = c->is_gold, .identity = 1});
+  }
 }
 
 static int date_function(const char *name) {

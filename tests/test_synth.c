@@ -265,6 +265,14 @@ static void test_known_answers(void **state) {
       {"SELECT count(*) FROM singer", "PRAGMA query_only = 0", 0},
       {"SELECT count(*) FROM singer", "SELECT count(*) FROM no_such_table", 0},
       {"SELECT count(*) FROM singer", "SELECT count(*) FROM singer", 1},
+      /* two columns in arithmetic against a literal: rows where it holds
+       * (the other column at the operator's identity) */
+      {"SELECT capacity FROM stadium WHERE capacity - stadium_id > 3000", "SELECT capacity FROM stadium WHERE capacity > 3000", 0},
+      {"SELECT capacity FROM stadium WHERE capacity / opened > 3000", "SELECT capacity FROM stadium WHERE capacity > 3000", 0},
+      {"SELECT capacity FROM stadium WHERE capacity - stadium_id > 3000",
+       "SELECT capacity FROM stadium WHERE 3000 < capacity - stadium_id", 1},
+      /* ... but not everywhere: a product is not its first factor */
+      {"SELECT capacity FROM stadium WHERE capacity = 3000", "SELECT capacity FROM stadium WHERE capacity * opened = 3000", 0},
   };
   run_cases(cases, sizeof cases / sizeof cases[0], 0);
 }

@@ -396,17 +396,6 @@ typedef struct conds {
   int n, cap;
 } conds;
 
-/* Does the select item star (`*` or `t.*`, of the tree st) return the
- * resolved plain column c? `*` every column of st's tables, `t.*` those of t. */
-static int star_covers(const sqlsim_node *star, const sqlsim_node *c, const ftree *st) {
-  if (!star || star->kind != SQLSIM_N_STAR || !c || c->kind != SQLSIM_N_COLUMN || c->column < 0 || c->table < 0)
-    return 0;
-  if (star->alias) return star->table == c->table;
-  for (int i = 0; i < st->n && i < BOUND_NODES; i++)
-    if (st->v[i].slot < 0 && st->v[i].n->kind == SQLSIM_N_TABLE && st->v[i].n->table == c->table) return 1;
-  return 0;
-}
-
 /* The select item an edit's node is (the TARGET's expression), or NULL. */
 static const sqlsim_node *item_expr(const ftree *t, int i) {
   const sqlsim_node *n = t->v[i].n;
@@ -415,19 +404,52 @@ static const sqlsim_node *item_expr(const ftree *t, int i) {
   return up >= 0 && t->v[up].slot < 0 && t->v[up].n->kind == SQLSIM_N_TARGET ? n : NULL;
 }
 
-/* Is plain column c returned by a star select item of tree st? */
-static int star_returns(const ftree *st, const sqlsim_node *c) {
-  for (int i = 0; i < st->n && i < BOUND_NODES; i++)
-    if (st->v[i].slot < 0 && st->v[i].n->kind == SQLSIM_N_STAR && item_expr(st, i) && star_covers(st->v[i].n, c, st))
-      return 1;
+static int in_list(const int *v, int n, int x) {
+  for (int i = 0; i < n; i++)
+    if (v[i] == x) return 1;
   return 0;
 }
 
-/* Does the star select item of tree st return a plain column item of tree o? */
-static int star_returns_any(const ftree *st, const sqlsim_node *star, const ftree *o) {
-  for (int i = 0; i < o->n && i < BOUND_NODES; i++)
-    if (o->v[i].slot < 0 && o->v[i].n->kind == SQLSIM_N_COLUMN && item_expr(o, i) && star_covers(star, o->v[i].n, st))
-      return 1;
+static void add_once(int *v, int *n, int x) {
+  if (x >= 0 && *n < BOUND_ITEMS && !in_list(v, *n, x)) v[(*n)++] = x;
+}
+
+/* A tree's star select items and what they could return, read in one pass:
+ * the tables it reads, the tables of its `t.*` items, whether it has a `*`,
+ * and the tables of its plain column items. */
+typedef struct stars {
+  int any;                       /* a `*` item */
+  int tab[BOUND_ITEMS], ntab;    /* tables read */
+  int qual[BOUND_ITEMS], nqual;  /* tables of `t.*` items */
+  int col[BOUND_ITEMS], ncol;    /* tables of plain column items */
+} stars;
+
+static void stars_of(const ftree *t, stars *s) {
+  memset(s, 0, sizeof *s);
+  for (int i = 0; i < t->n; i++) {
+    const sqlsim_node *n = t->v[i].n;
+    if (t->v[i].slot >= 0) continue;
+    if (n->kind == SQLSIM_N_TABLE) add_once(s->tab, &s->ntab, n->table);
+    else if (n->kind == SQLSIM_N_STAR && item_expr(t, i)) {
+      if (!n->alias) s->any = 1;
+      else add_once(s->qual, &s->nqual, n->table);
+    } else if (n->kind == SQLSIM_N_COLUMN && n->column >= 0 && item_expr(t, i)) {
+      add_once(s->col, &s->ncol, n->table);
+    }
+  }
+}
+
+/* Is plain column c returned by a star item of the tree s describes? */
+static int star_returns(const stars *s, const sqlsim_node *c) {
+  if (c->column < 0 || c->table < 0) return 0;
+  return (s->any && in_list(s->tab, s->ntab, c->table)) || in_list(s->qual, s->nqual, c->table);
+}
+
+/* Does star (an item of the tree own describes) return a plain column item
+ * of the tree other describes? `*` every column of own's tables, `t.*` t's. */
+static int star_returns_any(const stars *own, const sqlsim_node *star, const stars *other) {
+  for (int i = 0; i < other->ncol; i++)
+    if (star->alias ? star->table == other->col[i] : in_list(own->tab, own->ntab, other->col[i])) return 1;
   return 0;
 }
 
@@ -716,12 +738,6 @@ static int joined_by_key(const ftree *t, const sqlsim_node *from, const sqlsim_s
  * of another table, or joins a table only to multiply or filter rows (not by
  * its key, which can only drop rows without a match); else it follows from
  * another change (a column now read from elsewhere). */
-static int in_list(const int *v, int n, int x) {
-  for (int i = 0; i < n; i++)
-    if (v[i] == x) return 1;
-  return 0;
-}
-
 /* The gold joins two tables the prediction also reads on a pair of columns
  * the prediction never equates (0 past the bounds). */
 static int gold_join_changed(const sqlsim_diff *d) {
@@ -805,6 +821,9 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
   conds cs = {0}, joins = {0};
   /* removed and added select items, per block, for pairing */
   conds targets = {0};
+  /* the star select items of both sides, read when a select item changes */
+  stars st[2];
+  int st_read = 0;
   /* changes inside one condition or one select item, made one category each */
   parts pv = {0};
   /* GROUP BY changes that leave the same groups (same_groups): named only
@@ -882,10 +901,15 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     case SQLSIM_SEL_TARGETS: {
       /* a star on one side returns the other's plain columns: those are not
        * changed items, and the star is the columns added (or missing) */
-      const ftree *other = t == &d->priv->g ? &d->priv->p : &d->priv->g;
       const sqlsim_node *x = (ins || del) && ti >= 0 ? item_expr(t, ti) : NULL;
+      if (x && !st_read) {
+        stars_of(&d->priv->g, &st[0]);
+        stars_of(&d->priv->p, &st[1]);
+        st_read = 1;
+      }
+      const stars *own = &st[t == &d->priv->p], *other = &st[t != &d->priv->p];
       if (x && x->kind == SQLSIM_N_COLUMN && star_returns(other, x)) break;
-      if (x && x->kind == SQLSIM_N_STAR && star_returns_any(t, x, other)) {
+      if (x && x->kind == SQLSIM_N_STAR && star_returns_any(own, x, other)) {
         add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
         break;
       }

@@ -900,11 +900,12 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
       break;
     }
     case FT_WORD: {
-      int nx = fe_next_sig(r, i), pv = prev_sig(r, i);
       if (t->len > 63) {
         add_longid(a, r, i, fold_dup(a, r->orig + t->start, (size_t)t->len), p);
         break;
       }
+      if (!t->kw) break; /* every rewrite below starts at a keyword */
+      int nx = fe_next_sig(r, i), pv = prev_sig(r, i);
       if (tok_is(r, i, KW_FROM)) {
         in_from[d] = 1;
       } else if (tok_in(r, i, KF_FROM_END)) {

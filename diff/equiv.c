@@ -693,13 +693,9 @@ static int class_of(const classes_ctx *k, const sqlsim_node *col) {
 }
 
 /* The member every column of the class is written as: the lowest schema
- * column (both queries read the same schema, so both choose it). */
-static const sqlsim_node *representative(const colclass *cl) {
-  const sqlsim_node *r = cl->member[0];
-  for (int j = 1; j < cl->n; j++)
-    if (cl->member[j]->column < r->column) r = cl->member[j];
-  return r;
-}
+ * column (both queries read the same schema, so both choose it), first once
+ * column_classes has sorted the members. */
+static const sqlsim_node *representative(const colclass *cl) { return cl->member[0]; }
 
 static int replace_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
@@ -751,7 +747,16 @@ static void column_classes(eq_ctx *c, sqlsim_node *sel) {
       for (int y = x + 1; y < cls[i].n; y++)
         if (cls[i].member[x]->column == cls[i].member[y]->column) cls[i].n = 0;
   int any = 0;
-  for (int i = 0; i < cc.ncls; i++) any |= cls[i].n > 1;
+  for (int i = 0; i < cc.ncls; i++) {
+    colclass *cl = &cls[i];
+    any |= cl->n > 1;
+    for (int x = 1; x < cl->n; x++) /* insertion sort by schema column: at most 16 */
+      for (int y = x; y > 0 && cl->member[y]->column < cl->member[y - 1]->column; y--) {
+        const sqlsim_node *t = cl->member[y];
+        cl->member[y] = cl->member[y - 1];
+        cl->member[y - 1] = t;
+      }
+  }
   if (!any) return;
   static const int slots[] = {SQLSIM_SEL_TARGETS, SQLSIM_SEL_GROUP, SQLSIM_SEL_HAVING, SQLSIM_SEL_ORDER};
   for (size_t s = 0; s < sizeof slots / sizeof slots[0]; s++)
@@ -777,14 +782,8 @@ static void column_classes(eq_ctx *c, sqlsim_node *sel) {
     }
   }
   for (int i = 0; i < cc.ncls; i++) {
-    colclass *cl = &cls[i];
+    const colclass *cl = &cls[i];
     if (cl->n < 2) continue;
-    for (int x = 1; x < cl->n; x++) /* insertion sort by schema column: at most 16 */
-      for (int y = x; y > 0 && cl->member[y]->column < cl->member[y - 1]->column; y--) {
-        const sqlsim_node *t = cl->member[y];
-        cl->member[y] = cl->member[y - 1];
-        cl->member[y - 1] = t;
-      }
     for (int x = 0; x < cl->n; x++)
       for (int y = x + 1; y < cl->n; y++) {
         sqlsim_node *eq = mk(c, SQLSIM_N_BINOP, SQLSIM_OP_EQ, 2);

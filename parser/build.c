@@ -117,8 +117,6 @@ static const char *spelled(build_ctx *c, int tok, const char *pgname) {
  * next comma there or the clause that ends the select list; the token right
  * after AS when there is one (-1 if that is not the name as a word: a quoted
  * alias keeps PostgreSQL's spelling). -1 if none. */
-static const char *const item_end[] = {"from",      "where",  "group",     "having", "order",     "limit", "offset",
-                                        "union",     "except", "intersect", "window", "returning", NULL};
 static int alias_token(build_ctx *c, int start, const char *alias) {
   int t = start >= 0 ? fe_token_at(c->fe, start) : -1, found = -1, prev = -1;
   if (t < 0) return -1;
@@ -132,7 +130,7 @@ static int alias_token(build_ctx *c, int start, const char *alias) {
     }
     if (k->depth < depth || (k->depth == depth && (k->type == FT_COMMA || k->type == FT_SEMI)))
       break;
-    if (k->depth == depth && fe_word_in(c->fe, i, item_end)) break; /* the select list ended */
+    if (k->depth == depth && fe_ends_select_list(c->fe, i)) break;
     int after_as = prev >= 0 && c->fe->toks[prev].len == 2 && !strncasecmp(c->fe->orig + c->fe->toks[prev].start, "as", 2);
     int is_name = k->depth == depth && k->type == FT_WORD && (size_t)k->len == strlen(alias) &&
                   !strncasecmp(c->fe->orig + k->start, alias, (size_t)k->len);

@@ -61,6 +61,9 @@ typedef struct fe_result {
 int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err);
 /* 1 if token i is a word equal, ignoring case, to one of the NULL-ended words. */
 int fe_word_in(const fe_result *r, int i, const char *const *words);
+/* Is token i a keyword that ends a select list (FROM, WHERE, GROUP, ORDER,
+ * LIMIT, UNION, ...: FROM and the words that end a FROM clause)? */
+int fe_ends_select_list(const fe_result *r, int i);
 
 /* 1 if the keyword table is in the order its binary search needs. */
 int fe_keywords_sorted(void);

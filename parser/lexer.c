@@ -843,6 +843,8 @@ static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
 /* Is a type word between pv and nx part of a type name: after AS, ::, CAST
  * or another word of a type (double precision, timestamp with time zone),
  * before one, or before a string (a typed literal, TIME '12:00')? */
+int fe_ends_select_list(const fe_result *r, int i) { return tok_is(r, i, KW_FROM) || tok_in(r, i, KF_FROM_END); }
+
 int fe_word_in(const fe_result *r, int i, const char *const *words) {
   if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_WORD) return 0;
   size_t len = (size_t)r->toks[i].len;

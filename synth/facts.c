@@ -69,9 +69,9 @@ static void add_fact(walk_ctx *c, const sqlsim_node *operand, int op, int num, c
   /* two columns in arithmetic compared with the literal (a / b > 29, a - b >
    * 30): the second takes the operator's identity in the same row (b = 1
    * for * and /, 0 for + and -), so the literal planted on the first decides
-   * the comparison there as it would alone. On half the databases only: on
-   * the others b is free, or `Price * Amount = 548.4` would pass for
-   * `Price = 548.4` everywhere the literal is */
+   * the comparison there as it would alone. On about half the databases (a
+   * bit of each one's seed): on the others b is free, or `Price * Amount =
+   * 548.4` would pass for `Price = 548.4` everywhere the literal is */
   const sqlsim_node *e = operand;
   while (e && (e->kind == SQLSIM_N_CAST || e->kind == SQLSIM_N_COLLATE) && e->nkids) e = e->kids[0];
   if (e && e->kind == SQLSIM_N_BINOP && e->nkids == 2 && e->op >= SQLSIM_OP_ADD && e->op <= SQLSIM_OP_DIV) {

@@ -523,7 +523,7 @@ static void plan(gen *g) {
       for (int i = 0; i < f->nfacts; i++) {
         const synth_fact *x = &f->facts[i];
         if (x->group != grp || g->s->columns[x->column].table != t) continue;
-        if (x->identity && ((g->sh->seed >> 7) & 1)) continue; /* half the databases */
+        if (x->identity && ((g->sh->seed >> 7) & 1)) continue; /* about half the databases, by seed */
         if (r < 0 && (r = new_row(g, t, grp)) < 0) break;
         val *v = cell(g, t, r, x->column);
         val s = satisfying(g, x);

@@ -23,7 +23,8 @@ typedef struct synth_fact {
   int sub;           /* compared through substr(column, sub, ..): the literal sits there, 0 */
   int gold;          /* the gold's literal (the first query walked; a literal of both is the gold's) */
   int identity;      /* the other column of `a op b` compared with a literal, given op's identity
-                        (b = 1 for a / b > 29): planted on half the databases, no near misses */
+                        (b = 1 for a / b > 29): planted on about half the databases (by seed),
+                        no near misses */
 } synth_fact;
 
 /* Column roles, bit flags in synth_facts.role[column]. */

@@ -932,6 +932,12 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
             comma = j;
           }
         }
+        /* The tokens it moves must not have been moved already: an earlier
+         * LIMIT's range can hold this one where a '(' is never closed, and
+         * two moves of one token would emit it twice (past the text's
+         * counted length). Such a text is left to PostgreSQL to refuse. */
+        for (int x = i + 1; comma > 0 && x < j; x++)
+          if (p->order[x] != x) comma = -1;
         if (comma > 0) {
           int end = j; /* exclusive */
           /* order: LIMIT, ws, [comma+1 .. end), " OFFSET ", [nx .. comma) */

@@ -16,11 +16,12 @@
  * FROM subquery without an alias) and returns an error having written no
  * JSON: cheaper than a parse, so the raw floor understates the work wherever
  * such queries are common (132 of BIRD dev's 1534 gold queries). Both ratios
- * are printed.
+ * are printed, and which route sqlsim_parse read PostgreSQL's tree by.
  *
  * usage: bench_parse [--tables FILE] [--rounds N] [--only-sqlsim] FILE... */
 #include "clock.h"
 #include "parser/frontend.h"
+#include "parser/pgnodes.h"
 #include "sqlsim.h"
 
 #include <pg_query.h>
@@ -161,6 +162,8 @@ int main(int argc, char **argv) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   printf("  peak RSS %.1f MiB\n", ru.ru_maxrss / 1024.0);
+  printf("  PostgreSQL's tree read %s\n", pg_nodes_in_use() ? "from its nodes (parser/pgnodes.c)"
+                                                            : "from libpg_query's JSON");
   for (int i = 0; i < nsets; i++) sqlsim_items_free(sets[i]);
   for (int i = 0; i < n; i++) free(jobs[i].pg_text);
   free(jobs);

@@ -1,8 +1,9 @@
-/* build.c -- libpg_query's JSON parse tree -> the sqlsim tree.
+/* build.c -- libpg_query's parse tree -> the sqlsim tree.
  *
- * build_tree() reads the JSON that pg_query_parse() returns (in place, with
- * pgjson.c, into a scratch arena) and converts each PostgreSQL node into a
- * sqlsim node in the query's arena. One
+ * build_tree() reads PostgreSQL's parse tree as the document of the JSON
+ * libpg_query writes for it (pgnodes.c reads the nodes into that document, or
+ * pgjson.c the JSON itself) and converts each PostgreSQL node into a sqlsim
+ * node in the query's arena. One
  * function per PostgreSQL node family; an unknown node type is an
  * SQLSIM_EUNSUPPORTED error naming the construct and its position. The first
  * error is recorded on the build context (as SQLite records on its Parse) and
@@ -1066,14 +1067,10 @@ static int span_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
-int build_tree(sqlsim_arena *a, sqlsim_arena *scratch, const fe_result *fe, char *pg_json,
-               sqlsim_node **root, sqlsim_error *err) {
+int build_tree(sqlsim_arena *a, const fe_result *fe, const pj *doc, sqlsim_node **root,
+               sqlsim_error *err) {
   build_ctx c = {a, fe, err, 0};
   *root = NULL;
-  size_t at;
-  const pj *doc = pj_parse(scratch, pg_json, strlen(pg_json), &at);
-  if (!doc)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "libpg_query returned unreadable JSON");
   const pj *stmts = jget(doc, "stmts");
   int ns = pj_size(stmts);
   if (ns == 0) return sqlsim_error_set(err, SQLSIM_ESYNTAX, 0, "empty query: no statement found");

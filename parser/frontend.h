@@ -80,11 +80,11 @@ int fe_next_sig(const fe_result *r, int i);
 /* Unescaped text of an identifier token (bare, "..", `..` or [..]). */
 char *fe_ident_text(sqlsim_arena *a, const fe_result *r, int tok);
 
-/* Builds the sqlsim tree from libpg_query's JSON parse tree into arena a. The
- * JSON text is read in place (unescaped over itself: it is garbage after), its
- * records go into scratch, which the caller may reset after. */
-int build_tree(sqlsim_arena *a, sqlsim_arena *scratch, const fe_result *fe, char *pg_json,
-               sqlsim_node **root, sqlsim_error *err);
+/* Builds the sqlsim tree into arena a from libpg_query's parse tree, as the
+ * document of its JSON (parser/pgnodes.c makes it; strings are copied). */
+struct pj;
+int build_tree(sqlsim_arena *a, const fe_result *fe, const struct pj *doc, sqlsim_node **root,
+               sqlsim_error *err);
 
 /* Node helpers shared by build and normalize. */
 sqlsim_node *node_new(sqlsim_arena *a, int kind, int nkids);

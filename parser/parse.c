@@ -2,9 +2,10 @@
  *
  * The query's arena holds a copy of the text, the front end's tokens and map,
  * and the sqlsim tree; sqlsim_query_free() releases all of it at once.
- * libpg_query's JSON is read in place, its records in a per-thread scratch
- * arena. */
+ * libpg_query's parse tree is read (pgnodes.c) into records in a per-thread
+ * scratch arena. */
 #include "frontend.h"
+#include "pgnodes.h"
 #include "exec/sandbox.h"
 
 #include <pg_query.h>
@@ -73,19 +74,20 @@ int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsig
   int rc = fe_translate(a, q->sql, (int)len, &fe, err);
   if (rc) goto fail;
   pg_used = 1;
-  PgQueryParseResult pr = pg_query_parse(fe.out);
-  if (pr.error) {
-    int at = pr.error->cursorpos > 0 ? char_to_byte(fe.out, fe.out_len, pr.error->cursorpos) : 0;
+  sqlsim_arena *scratch = scratch_arena();
+  pg_doc doc;
+  if (pg_parse_doc(scratch, fe.out, &doc)) {
+    rc = sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "libpg_query returned unreadable JSON");
+  } else if (!doc.root) {
+    int at = doc.error_cursor > 0 ? char_to_byte(fe.out, fe.out_len, doc.error_cursor) : 0;
     int orig = fe_map(&fe, at);
     if (at >= fe.out_len) orig = (int)len;
-    rc = sqlsim_error_set(err, SQLSIM_ESYNTAX, orig, "%s (at offset %d)", pr.error->message, orig);
-    pg_query_free_parse_result(pr);
-    goto fail;
+    rc = sqlsim_error_set(err, SQLSIM_ESYNTAX, orig, "%s (at offset %d)", doc.error, orig);
+  } else {
+    rc = build_tree(a, &fe, doc.root, &q->root, err);
   }
-  sqlsim_arena *scratch = scratch_arena();
-  rc = build_tree(a, scratch, &fe, pr.parse_tree, &q->root, err);
+  pg_doc_done(&doc);
   arena_reset(scratch);
-  pg_query_free_parse_result(pr);
   if (rc) goto fail;
   if (!(options & SQLSIM_PARSE_NO_NORMALIZE) && (rc = normalize_query(q, err))) goto fail;
   *out = q;

@@ -18,3 +18,6 @@ python3 "$src/tests/labels/agreement.py" "$sqlsim" "$src/tests/labels/bird_minid
 echo "== the 40 held-out pairs (bird_minidev_heldout.tsv)"
 python3 "$src/tests/labels/agreement.py" "$sqlsim" "$src/tests/labels/bird_minidev_heldout.tsv" "$work/items.jsonl" \
   --floor 78 84 1.6 90
+echo "== the 60 pairs of the second held-out set (bird_minidev_heldout2.tsv)"
+python3 "$src/tests/labels/agreement.py" "$sqlsim" "$src/tests/labels/bird_minidev_heldout2.tsv" "$work/items.jsonl" \
+  --floor 61 82 1.6 80

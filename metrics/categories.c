@@ -698,7 +698,27 @@ static int unresolved_columns(const ftree *t) {
 /* A column read from FROM item `from` (outside join conditions) whose name
  * the other tree reads from another table: the query meant that column and
  * took it from the wrong table. *read says whether `from` is read at all. */
-static int same_name_elsewhere(const ftree *t, const sqlsim_node *from, const ftree *other, int *read) {
+/* Is column c its table's key, equal by a join equality of t to the
+ * same-named column of table `table`? Then reading c reads that column's
+ * value, and the table joins at most one row to each of the other's (a
+ * parent's key read where the other query reads the child's foreign key). */
+static int equated_with(const ftree *t, const sqlsim_node *c, int table, const sqlsim_schema *s) {
+  if (!s || c->column < 0 || c->column >= s->ncolumns || !s->columns[c->column].unique) return 0;
+  for (int i = 0; i < t->n; i++) {
+    const sqlsim_node *y = t->v[i].n;
+    if (t->v[i].slot >= 0 || !is_join_equality(y)) continue;
+    for (int k = 0; k < 2; k++) {
+      const sqlsim_node *x = y->kids[k], *o = y->kids[1 - k];
+      if (x->table == c->table && x->column == c->column && x->column >= 0 && o->table == table && o->text &&
+          !strcasecmp(o->text, c->text))
+        return 1;
+    }
+  }
+  return 0;
+}
+
+static int same_name_elsewhere(const ftree *t, const sqlsim_node *from, const ftree *other, int *read,
+                               const sqlsim_schema *s) {
   *read = 0;
   for (int i = 0; i < t->n; i++) {
     const sqlsim_node *c = t->v[i].n;
@@ -709,7 +729,7 @@ static int same_name_elsewhere(const ftree *t, const sqlsim_node *from, const ft
     for (int j = 0; j < other->n; j++) {
       const sqlsim_node *o = other->v[j].n;
       if (other->v[j].slot < 0 && o->kind == SQLSIM_N_COLUMN && o->text && !strcasecmp(o->text, c->text) &&
-          o->table != c->table)
+          o->table != c->table && !equated_with(t, c, o->table, s))
         return 1;
     }
   }
@@ -774,11 +794,11 @@ static void weigh_tables(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_ar
   for (int i = 0; i < g->n; i++)
     if (g->v[i].slot < 0 && g->v[i].match < 0 && g->v[i].n->kind == SQLSIM_N_TABLE) {
       any_missing = 1;
-      if (same_name_elsewhere(g, g->v[i].n, p, &read)) strong_missing = 1;
+      if (same_name_elsewhere(g, g->v[i].n, p, &read, s)) strong_missing = 1;
     }
   for (int j = 0; j < p->n; j++)
     if (p->v[j].slot < 0 && p->v[j].match < 0 && p->v[j].n->kind == SQLSIM_N_TABLE) {
-      int elsewhere = same_name_elsewhere(p, p->v[j].n, g, &read);
+      int elsewhere = same_name_elsewhere(p, p->v[j].n, g, &read, s);
       if (elsewhere || read) bridges_only = 0;
       if (elsewhere || (!read && !joined_by_key(p, p->v[j].n, s))) strong_extra = 1;
     }

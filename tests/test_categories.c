@@ -226,6 +226,19 @@ static void test_main(void **state) {
       {"SELECT T2.concert_id FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id",
        "SELECT T1.* FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id",
        SQLSIM_CAT_WRONG_COLUMN, C(WRONG_COLUMN), "*"},
+      /* a parent joined by its key, where only that key is read: the value
+       * is the child's foreign key the gold reads, so the table is not the
+       * change (gpt-35-turbo #196 of BIRD mini-dev) */
+      {"SELECT count(stadium_id) FROM concert",
+       "SELECT T2.stadium_id, count(T2.stadium_id) FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = "
+       "T2.stadium_id GROUP BY T2.stadium_id",
+       SQLSIM_CAT_GROUP_HAVING, C(GROUP_HAVING) | C(WRONG_COLUMN) | C(EXTRA_COLUMN), "GROUP BY"},
+      /* ... but a child joined to the gold's table multiplies its rows: the
+       * same-named column read from it is no key, and the table is named */
+      {"SELECT stadium_id FROM stadium WHERE capacity > 10",
+       "SELECT T1.stadium_id FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id "
+       "WHERE T2.capacity > 20",
+       SQLSIM_CAT_EXTRA_TABLE, C(EXTRA_TABLE) | C(FILTER_VALUE), "concert"},
       /* a rank over all rows is a column like any other: the gold's rank
        * column is missing, its order is the prediction's ORDER BY */
       {"SELECT name, rank() OVER (ORDER BY age DESC) FROM singer", "SELECT name FROM singer ORDER BY age DESC",

@@ -273,6 +273,13 @@ static void test_known_answers(void **state) {
        "SELECT capacity FROM stadium WHERE 3000 < capacity - stadium_id", 1},
       /* ... but not everywhere: a product is not its first factor */
       {"SELECT capacity FROM stadium WHERE capacity = 3000", "SELECT capacity FROM stadium WHERE capacity * opened = 3000", 0},
+      /* a condition's edge met while another condition of the SELECT holds */
+      {"SELECT count(*) FROM concert AS T1 JOIN singer AS T2 ON T1.singer_id = T2.singer_id "
+       "WHERE T2.country = 'France' AND T1.theme <> 'Angel'",
+       "SELECT count(*) FROM concert AS T1 JOIN singer AS T2 ON T1.singer_id = T2.singer_id "
+       "WHERE T2.country = 'France' AND T1.theme NOT LIKE '%Angel%'", 0},
+      {"SELECT name FROM singer WHERE country = 'France' AND age <> 30",
+       "SELECT name FROM singer WHERE country = 'France' AND age < 30", 0},
   };
   run_cases(cases, sizeof cases / sizeof cases[0], 0);
 }

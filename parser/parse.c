@@ -14,8 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Per-thread scratch arena for libpg_query's JSON document, which is garbage
- * once the tree is built: reset after every query, freed at thread exit. */
+/* Per-thread scratch arena for the document of libpg_query's parse tree,
+ * which is garbage once the tree is built: reset after every query, freed at
+ * thread exit. */
 static pthread_key_t scratch_key;
 static _Thread_local int pg_used; /* libpg_query set up its memory in this thread */
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;

@@ -31,8 +31,9 @@ typedef struct pg_doc {
 
 /* Parses text (NUL-terminated, PostgreSQL's dialect) into d. The document's
  * records go into scratch. Returns 0 with d->root set, or 0 with d->root NULL
- * and d->error set for a syntax error, or -1 if memory ran out or the JSON
- * could not be read. Call pg_doc_done(d) after the document's last use. */
+ * and d->error set for a syntax error, or -1 if the JSON route's text could
+ * not be read. Call pg_doc_done(d) after the document's last use, whatever
+ * was returned. */
 int pg_parse_doc(sqlsim_arena *scratch, const char *text, pg_doc *d);
 void pg_doc_done(pg_doc *d);
 

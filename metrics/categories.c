@@ -698,23 +698,25 @@ static int unresolved_columns(const ftree *t) {
 /* A column read from FROM item `from` (outside join conditions) whose name
  * the other tree reads from another table: the query meant that column and
  * took it from the wrong table. *read says whether `from` is read at all. */
-/* Is column c its table's key, equal by a join equality of t to the
- * same-named column of table `table`? Then reading c reads that column's
- * value, and the table joins at most one row to each of the other's (a
- * parent's key read where the other query reads the child's foreign key). */
-static int equated_with(const ftree *t, const sqlsim_node *c, int table, const sqlsim_schema *s) {
+/* The tables whose same-named column a join equality of t makes equal to
+ * column c, when c is its table's key (at most max; their count). Reading c
+ * then reads that column's value, and c's table joins at most one row to
+ * each of the other's (a parent's key read where the other query reads the
+ * child's foreign key). One pass over t. */
+static int equated_tables(const ftree *t, const sqlsim_node *c, const sqlsim_schema *s, int *tables, int max) {
   if (!s || c->column < 0 || c->column >= s->ncolumns || !s->columns[c->column].unique) return 0;
-  for (int i = 0; i < t->n; i++) {
+  int n = 0;
+  for (int i = 0; i < t->n && n < max; i++) {
     const sqlsim_node *y = t->v[i].n;
     if (t->v[i].slot >= 0 || !is_join_equality(y)) continue;
     for (int k = 0; k < 2; k++) {
       const sqlsim_node *x = y->kids[k], *o = y->kids[1 - k];
-      if (x->table == c->table && x->column == c->column && x->column >= 0 && o->table == table && o->text &&
-          !strcasecmp(o->text, c->text))
-        return 1;
+      if (x->table == c->table && x->column == c->column && o->text && !strcasecmp(o->text, c->text) &&
+          !in_list(tables, n, o->table) && n < max)
+        tables[n++] = o->table;
     }
   }
-  return 0;
+  return n;
 }
 
 static int same_name_elsewhere(const ftree *t, const sqlsim_node *from, const ftree *other, int *read,
@@ -726,11 +728,14 @@ static int same_name_elsewhere(const ftree *t, const sqlsim_node *from, const ft
     int up = t->v[i].parent;
     if (up >= 0 && t->v[up].slot < 0 && is_join_condition(t->v[up].n)) continue;
     *read = 1;
+    int eq[8], neq = -1; /* read once per column, when a same-named column is found */
     for (int j = 0; j < other->n; j++) {
       const sqlsim_node *o = other->v[j].n;
       if (other->v[j].slot < 0 && o->kind == SQLSIM_N_COLUMN && o->text && !strcasecmp(o->text, c->text) &&
-          o->table != c->table && !equated_with(t, c, o->table, s))
-        return 1;
+          o->table != c->table) {
+        if (neq < 0) neq = equated_tables(t, c, s, eq, 8);
+        if (!in_list(eq, neq, o->table)) return 1;
+      }
     }
   }
   return 0;

@@ -50,7 +50,8 @@ bounded() { # name
 # ---------------------------------------------------------------- databases
 DB=dbs/main/main.sqlite
 sqlite3 "$DB" "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT);
-  WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 100) INSERT INTO t SELECT n, 'n' || n FROM c;"
+  WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 100) INSERT INTO t SELECT n, 'n' || n FROM c;
+  CREATE TABLE v (vid INTEGER PRIMARY KEY, id INTEGER REFERENCES t (id)); INSERT INTO v SELECT id, id % 7 + 1 FROM t;"
 # Case 1: schema text that is a script. The second statement only ever runs
 # if something executes sqlite_schema.sql as SQL.
 CRAFTED=dbs/crafted.sqlite
@@ -149,9 +150,12 @@ done
 # Wide pairs through the error categories (analyze, structure and synthetic
 # execution): a 3,000-conjunct WHERE and 3,000-key GROUP BY, 3,000 aggregates
 # against 3,000 columns, an OR of 3,000 equalities against an IN list, the
-# same WHERE through a bridging join, 6,000 columns against 3,000 stars: each
-# comparison the categories make stays within its bounds.
+# same WHERE through a bridging join, 6,000 columns against 3,000 stars, a
+# parent's key read 3,000 times where the other query reads the child's
+# foreign key (112 s when each read looked for the join again per column of the
+# other side): each comparison the categories make stays within its bounds.
 {
+  printf 'SELECT '; rep 3000 't.id, '; echo 't.id FROM v JOIN t ON v.id = t.id'
   printf 'SELECT name, count(*) FROM t WHERE '; rep 3000 'id = 1 AND '; printf '1 GROUP BY '; rep 3000 'name, '; echo 'id'
   printf 'SELECT '; rep 3000 'max(id), '; echo 'max(id) FROM t'
   printf 'SELECT name FROM t WHERE '; rep 3000 "name = 'a' OR "; echo "name = 'b'"
@@ -160,6 +164,7 @@ done
   printf 'SELECT '; rep 6000 'id + 1, '; echo 'id FROM t'
 } >wide_gold.sql
 {
+  printf 'SELECT '; rep 3000 'id, '; echo 'id FROM v'
   echo 'SELECT name, max(id) FROM t GROUP BY id'
   printf 'SELECT '; rep 3000 'name, '; echo 'name FROM t'
   printf 'SELECT name FROM t WHERE name IN ('; rep 3000 "'a', "; echo "'c')"
@@ -168,14 +173,14 @@ done
   printf 'SELECT '; rep 6000 'id - 1, '; echo 'id FROM t'
 } >wide_pred.sql
 run out/stdout out/stderr "$SQLSIM" analyze --gold wide_gold.sql --sqlite "$DB" --pred wide_pred.sql --per-item out/wide.jsonl
-if [ "$CODE" != 0 ] || [ "$(wc -l <out/wide.jsonl)" != 6 ]; then
+if [ "$CODE" != 0 ] || [ "$(wc -l <out/wide.jsonl)" != 7 ]; then
   fail "wide pairs (analyze): exit $CODE: $(head -c 300 out/stderr)"
-elif ! awk -v w="$WALL" 'BEGIN { exit !(w <= 15) }'; then
-  fail "wide pairs (analyze): took ${WALL} s for 6 pairs (limit 2.5 s a pair)"
+elif ! awk -v w="$WALL" 'BEGIN { exit !(w <= 17.5) }'; then
+  fail "wide pairs (analyze): took ${WALL} s for 7 pairs (limit 2.5 s a pair)"
 elif ! tail -n 1 out/wide.jsonl | grep -q '"categories":\["other"\].*not compared by structure'; then
   fail "wide pairs (analyze): a pair past the diff's size bound is not said to be uncompared: $(tail -n 1 out/wide.jsonl | head -c 300)"
 else
-  echo "ok   wide pairs (analyze): 6 pairs in ${WALL} s: $(grep -o '"categories":\[[^]]*\]' out/wide.jsonl | tr '\n' ' ')"
+  echo "ok   wide pairs (analyze): 7 pairs in ${WALL} s: $(grep -o '"categories":\[[^]]*\]' out/wide.jsonl | tr '\n' ' ')"
 fi
 
 # ---------------------------------------------------------------- databases as input

@@ -695,9 +695,6 @@ static int unresolved_columns(const ftree *t) {
   return 0;
 }
 
-/* A column read from FROM item `from` (outside join conditions) whose name
- * the other tree reads from another table: the query meant that column and
- * took it from the wrong table. *read says whether `from` is read at all. */
 /* The tables whose same-named column a join equality of t makes equal to
  * column c, when c is its table's key (at most max; their count). Reading c
  * then reads that column's value, and c's table joins at most one row to
@@ -719,6 +716,11 @@ static int equated_tables(const ftree *t, const sqlsim_node *c, const sqlsim_sch
   return n;
 }
 
+/* A column read from FROM item `from` (outside join conditions) whose name
+ * the other tree reads from another table: the query meant that column and
+ * took it from the wrong table (not when the column is the key of `from`,
+ * joined to that table's column: the same value, equated_tables). *read says
+ * whether `from` is read at all. */
 static int same_name_elsewhere(const ftree *t, const sqlsim_node *from, const ftree *other, int *read,
                                const sqlsim_schema *s) {
   *read = 0;

@@ -191,8 +191,8 @@ pj *pj_parse(sqlsim_arena *a, char *text, size_t len, size_t *err_offset) {
   const char *end = text + len;
   open_ctr *stack = NULL;
   int depth = 0, cap = 0;
-  pj *root = NULL, *pool = NULL;
-  int spare = 0;
+  pj *root = NULL;
+  pj_pool pool = {NULL, 0};
   for (;;) {
     /* a value is expected here (after its name, inside an object) */
     const char *key = NULL;
@@ -206,12 +206,7 @@ pj *pj_parse(sqlsim_arena *a, char *text, size_t len, size_t *err_offset) {
       while (p < end && is_ws(*p)) p++;
     }
     if (p >= end) goto fail;
-    if (!spare) { /* records come from the arena 64 at a time */
-      pool = arena_alloc_raw(a, sizeof *pool * 64);
-      spare = 64;
-    }
-    pj *v = pool++;
-    spare--;
+    pj *v = pj_record(a, &pool);
     v->next = v->child = NULL;
     v->str = NULL;
     v->ival = v->n = 0;

@@ -35,6 +35,21 @@ typedef struct pj {
   uint8_t type;     /* pj_type */
 } pj;
 
+/* Records come from an arena 64 at a time (pj_parse, and pgnodes.c, which
+ * makes the same documents from PostgreSQL's nodes). Uninitialized. */
+typedef struct pj_pool {
+  pj *next;
+  int spare;
+} pj_pool;
+static inline pj *pj_record(sqlsim_arena *a, pj_pool *p) {
+  if (!p->spare) {
+    p->next = arena_alloc_raw(a, sizeof *p->next * 64);
+    p->spare = 64;
+  }
+  p->spare--;
+  return p->next++;
+}
+
 /* Reads text (len bytes, modified in place; text[len] need not be NUL) into
  * records in arena a. Returns the root value, or NULL with *err_offset the
  * byte where reading stopped. */

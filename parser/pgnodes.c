@@ -34,18 +34,6 @@ void pg_query_free_error(PgQueryError *error);
 #define PG_NODES 0
 #endif
 
-static pj *new_rec(sqlsim_arena *a, pj **pool, int *spare, int type) {
-  if (!*spare) { /* 64 records at a time, as pj_parse takes them */
-    *pool = arena_alloc_raw(a, sizeof **pool * 64);
-    *spare = 64;
-  }
-  pj *v = (*pool)++;
-  (*spare)--;
-  memset(v, 0, sizeof *v);
-  v->type = (uint8_t)type;
-  return v;
-}
-
 #if PG_NODES
 
 /* ---------------------------------------------------------------- PostgreSQL 15's nodes */
@@ -229,8 +217,7 @@ typedef struct pg_join_expr {
 
 typedef struct rd {
   sqlsim_arena *a;
-  pj *pool;
-  int spare;
+  pj_pool pool;
   int depth;
 } rd;
 
@@ -239,7 +226,12 @@ typedef struct ctr {
   pj *v, *last;
 } ctr;
 
-static pj *rec(rd *r, int type) { return new_rec(r->a, &r->pool, &r->spare, type); }
+static pj *rec(rd *r, int type) {
+  pj *v = pj_record(r->a, &r->pool);
+  memset(v, 0, sizeof *v);
+  v->type = (uint8_t)type;
+  return v;
+}
 
 static void put(ctr *o, const char *key, int klen, pj *v) {
   v->key = key;
@@ -399,38 +391,38 @@ static int w_select(rd *r, ctr *o, const pg_select *n) {
   return 0;
 }
 
-/* A_Const is written by hand in libpg_query: its value under the value's
- * name, and its location always (0 too). An Integer writes its ival only
- * when positive (15-4.0.0's writer; the builder reads a negative literal
- * from the user's text, build.c). */
+/* The member name of a value node's one field, which is also its name
+ * inside an A_Const; NULL for other nodes. */
+static const char *value_key(int tag) {
+  switch (tag) {
+  case T_Integer: return "ival";
+  case T_Float: return "fval";
+  case T_Boolean: return "boolval";
+  case T_String: return "sval";
+  case T_BitString: return "bsval";
+  default: return NULL;
+  }
+}
+
+static int w_body(rd *r, ctr *o, const pg_node *nd);
+
+/* A_Const is written by hand in libpg_query: its value's body under the
+ * value's name ({"ival": {"ival": 5}}), except a Boolean's, written only
+ * when true; and its location always (0 too). */
 static int w_const(rd *r, ctr *o, const pg_a_const *n) {
   if (n->isnull) {
     put(o, K("isnull"), rec(r, PJ_TRUE));
   } else {
+    const pg_node *val = &n->val.node;
+    const char *k = value_key(val->tag);
+    if (!k) return -1;
     ctr v = open_ctr(r, PJ_OBJ);
-    switch (n->val.node.tag) {
-    case T_Integer:
-      if (n->val.ival.ival > 0) put(&v, K("ival"), num(r, n->val.ival.ival));
-      put(o, K("ival"), v.v);
-      break;
-    case T_Float:
-      put(&v, K("fval"), n->val.str.s ? str(r, n->val.str.s) : rec(r, PJ_NULL));
-      put(o, K("fval"), v.v);
-      break;
-    case T_Boolean:
+    if (val->tag == T_Boolean) {
       if (n->val.boolval.boolval) put(&v, K("boolval"), rec(r, PJ_TRUE));
-      put(o, K("boolval"), v.v);
-      break;
-    case T_String:
-      put(&v, K("sval"), n->val.str.s ? str(r, n->val.str.s) : rec(r, PJ_NULL));
-      put(o, K("sval"), v.v);
-      break;
-    case T_BitString:
-      put(&v, K("bsval"), n->val.str.s ? str(r, n->val.str.s) : rec(r, PJ_NULL));
-      put(o, K("bsval"), v.v);
-      break;
-    default: return -1;
+    } else if (w_body(r, &v, val)) {
+      return -1;
     }
+    put(o, k, (int)strlen(k), v.v);
   }
   put(o, K("location"), num(r, n->location));
   return 0;
@@ -439,15 +431,17 @@ static int w_const(rd *r, ctr *o, const pg_a_const *n) {
 static int w_body(rd *r, ctr *o, const pg_node *nd) {
   switch (nd->tag) {
   case T_A_Const: return w_const(r, o, (const pg_a_const *)nd);
-  case T_Integer: F_INT(((const pg_integer *)nd)->ival > 0 ? ((const pg_integer *)nd)->ival : 0, "ival"); return 0;
+  case T_Integer: /* only when positive: 15-4.0.0's writer (the builder reads a
+                   * negative literal from the user's text, build.c) */
+    F_INT(((const pg_integer *)nd)->ival > 0 ? ((const pg_integer *)nd)->ival : 0, "ival");
+    return 0;
   case T_Boolean:
     put(o, K("boolval"), rec(r, ((const pg_boolean *)nd)->boolval ? PJ_TRUE : PJ_FALSE));
     return 0;
   case T_Float:
   case T_String:
   case T_BitString: {
-    const char *s = ((const pg_strval *)nd)->s;
-    const char *k = nd->tag == T_Float ? "fval" : nd->tag == T_String ? "sval" : "bsval";
+    const char *s = ((const pg_strval *)nd)->s, *k = value_key(nd->tag);
     put(o, k, (int)strlen(k), s ? str(r, s) : rec(r, PJ_NULL));
     return 0;
   }
@@ -681,68 +675,41 @@ static int w_body(rd *r, ctr *o, const pg_node *nd) {
   }
 }
 
-/* The type names of the nodes above, as the wrapper's member name. */
-static const char *type_name(int tag) {
-  switch (tag) {
-  case T_Alias: return "Alias";
-  case T_RangeVar: return "RangeVar";
-  case T_BoolExpr: return "BoolExpr";
-  case T_SubLink: return "SubLink";
-  case T_CaseExpr: return "CaseExpr";
-  case T_CaseWhen: return "CaseWhen";
-  case T_RowExpr: return "RowExpr";
-  case T_CoalesceExpr: return "CoalesceExpr";
-  case T_MinMaxExpr: return "MinMaxExpr";
-  case T_SQLValueFunction: return "SQLValueFunction";
-  case T_NullTest: return "NullTest";
-  case T_BooleanTest: return "BooleanTest";
-  case T_JoinExpr: return "JoinExpr";
-  case T_Integer: return "Integer";
-  case T_Float: return "Float";
-  case T_Boolean: return "Boolean";
-  case T_String: return "String";
-  case T_BitString: return "BitString";
-  case T_List: return "List";
-  case T_SelectStmt: return "SelectStmt";
-  case T_A_Expr: return "A_Expr";
-  case T_ColumnRef: return "ColumnRef";
-  case T_ParamRef: return "ParamRef";
-  case T_A_Const: return "A_Const";
-  case T_FuncCall: return "FuncCall";
-  case T_A_Star: return "A_Star";
-  case T_ResTarget: return "ResTarget";
-  case T_TypeCast: return "TypeCast";
-  case T_CollateClause: return "CollateClause";
-  case T_SortBy: return "SortBy";
-  case T_WindowDef: return "WindowDef";
-  case T_RangeSubselect: return "RangeSubselect";
-  case T_RangeFunction: return "RangeFunction";
-  case T_TypeName: return "TypeName";
-  case T_WithClause: return "WithClause";
-  case T_CommonTableExpr: return "CommonTableExpr";
-  default: return NULL;
-  }
-}
+/* The type names of the nodes above, as the wrapper's member name: the tag's
+ * own name, with its length. */
+#define TYPE(t) [T_##t] = {#t, (int)sizeof(#t) - 1}
+static const struct {
+  const char *name;
+  int len;
+} types[T_CommonTableExpr + 1] = {
+    TYPE(Alias),          TYPE(RangeVar),       TYPE(BoolExpr),         TYPE(SubLink),
+    TYPE(CaseExpr),       TYPE(CaseWhen),       TYPE(RowExpr),          TYPE(CoalesceExpr),
+    TYPE(MinMaxExpr),     TYPE(SQLValueFunction), TYPE(NullTest),       TYPE(BooleanTest),
+    TYPE(JoinExpr),       TYPE(Integer),        TYPE(Float),            TYPE(Boolean),
+    TYPE(String),         TYPE(BitString),      TYPE(List),             TYPE(SelectStmt),
+    TYPE(A_Expr),         TYPE(ColumnRef),      TYPE(ParamRef),         TYPE(A_Const),
+    TYPE(FuncCall),       TYPE(A_Star),         TYPE(ResTarget),        TYPE(TypeCast),
+    TYPE(CollateClause),  TYPE(SortBy),         TYPE(WindowDef),        TYPE(RangeSubselect),
+    TYPE(RangeFunction),  TYPE(TypeName),       TYPE(WithClause),       TYPE(CommonTableExpr)};
 
 /* A node as {"Type": {body}}, or NULL for a node not read here. Depth is
  * bounded by the front end's budget (FE_MAX_NESTING); the guard is for a
  * tree that did not come through it. */
 static pj *node(rd *r, const pg_node *n) {
-  const char *t = type_name(n->tag);
-  if (!t || r->depth > 4 * 1000) return NULL;
+  if (n->tag <= 0 || n->tag > T_CommonTableExpr || !types[n->tag].name || r->depth > 4 * 1000) return NULL;
   r->depth++;
   ctr w = open_ctr(r, PJ_OBJ), b = open_ctr(r, PJ_OBJ);
   int rc = w_body(r, &b, n);
   r->depth--;
   if (rc) return NULL;
-  put(&w, t, (int)strlen(t), b.v);
+  put(&w, types[n->tag].name, types[n->tag].len, b.v);
   return w.v;
 }
 
 /* The document pg_query_nodes_to_json() writes for tree (a List of RawStmt,
  * or NULL for an empty text), or NULL if it holds a node not read here. */
 static const pj *read_nodes(sqlsim_arena *a, const void *tree) {
-  rd r = {a, NULL, 0, 0};
+  rd r = {a, {NULL, 0}, 0};
   ctr doc = open_ctr(&r, PJ_OBJ);
   put(&doc, K("version"), num(&r, PG_VERSION_NUM));
   ctr stmts = open_ctr(&r, PJ_ARR);
@@ -861,7 +828,6 @@ int pg_parse_doc(sqlsim_arena *scratch, const char *text, pg_doc *d) {
   if (raw_parse(text, d, &tree)) return 0;
   if (fast) d->root = read_nodes(scratch, tree);
   if (!d->root) {
-    d->by_json = 1;
     if (!(d->root = read_json(scratch, tree))) return -1;
   }
   return 0;
@@ -889,7 +855,6 @@ int pg_parse_doc(sqlsim_arena *scratch, const char *text, pg_doc *d) {
   d->pg_memory = pr.parse_tree;
   pr.parse_tree = NULL;
   pg_query_free_parse_result(pr);
-  d->by_json = 1;
   size_t at;
   d->root = d->pg_memory ? pj_parse(scratch, d->pg_memory, strlen(d->pg_memory), &at) : NULL;
   return d->root ? 0 : -1;

@@ -26,7 +26,6 @@ typedef struct pg_doc {
   int error_cursor;  /* on a syntax error: PostgreSQL's 1-based character position, or 0 */
   char *error;       /* on a syntax error: its message (malloc'd; pg_doc_done frees it) */
   void *pg_memory;   /* libpg_query's memory for this parse (the strings of root live there) */
-  int by_json;       /* 1 if the document came through libpg_query's JSON */
 } pg_doc;
 
 /* Parses text (NUL-terminated, PostgreSQL's dialect) into d. The document's

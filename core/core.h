@@ -108,4 +108,10 @@ static inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(
 char *fold_dup(sqlsim_arena *a, const char *s, size_t len);
 int fold_eq(const char *a, const char *b);
 
+/* SQLite's affinity of a declared type name, by the five rules of "Determination
+ * of column affinity" (datatype3.html, 3.1), in their order: 'I' INTEGER, 'T'
+ * TEXT, 'B' BLOB (no type), 'R' REAL, 'N' NUMERIC. CAST(x AS FLOAT) and
+ * CAST(x AS real) are one conversion. core/strbuf.c */
+int type_affinity(const char *declared);
+
 #endif

@@ -136,3 +136,12 @@ int fold_eq(const char *a, const char *b) {
   while (*a && ascii_lower(*a) == ascii_lower(*b)) a++, b++;
   return ascii_lower(*a) == ascii_lower(*b);
 }
+
+int type_affinity(const char *t) {
+  if (!t) return 'B';
+  if (strcasestr(t, "int")) return 'I';
+  if (strcasestr(t, "char") || strcasestr(t, "clob") || strcasestr(t, "text")) return 'T';
+  if (!*t || strcasestr(t, "blob")) return 'B';
+  if (strcasestr(t, "real") || strcasestr(t, "floa") || strcasestr(t, "doub")) return 'R';
+  return 'N';
+}

@@ -17,8 +17,8 @@
  *  - x = a OR x = b is x IN (a, b), x <> a AND x <> b is x NOT IN (a, b),
  *    x IN (a) is x = a (constants);
  *  - per query block (blocks()): semijoins, columns joined equal written as
- *    one (and their join conditions as all pairs), GROUP BY a key, a count's
- *    WHERE as its FILTER.
+ *    one (and their join conditions as all pairs), GROUP BY a key, a lone
+ *    conditional count's FILTER as WHERE.
  * The tree is then put back in canonical order. */
 #include "diff.h"
 
@@ -94,7 +94,7 @@ static int column_not_null(eq_ctx *c, const sqlsim_node *col) {
 static int column_integer(eq_ctx *c, const sqlsim_node *col) {
   if (!c->q->schema || col->kind != SQLSIM_N_COLUMN || col->column < 0) return 0;
   const char *t = c->q->schema->columns[col->column].type;
-  return t && strcasestr(t, "int") != NULL;
+  return t && type_affinity(t) == 'I';
 }
 
 /* SQLite's affinity of a declared type is TEXT (rule 2 of "Determination of
@@ -102,8 +102,7 @@ static int column_integer(eq_ctx *c, const sqlsim_node *col) {
 static int column_text(eq_ctx *c, const sqlsim_node *col) {
   if (!c->q->schema || col->kind != SQLSIM_N_COLUMN || col->column < 0) return 0;
   const char *t = c->q->schema->columns[col->column].type;
-  if (!t || strcasestr(t, "int")) return 0;
-  return strcasestr(t, "char") || strcasestr(t, "clob") || strcasestr(t, "text");
+  return t && type_affinity(t) == 'T';
 }
 
 static int is_comparison(int op) { return op >= SQLSIM_OP_EQ && op <= SQLSIM_OP_GE; }
@@ -239,8 +238,7 @@ static void average(eq_ctx *c, sqlsim_node *n) {
   if (n->nkids != 2) return;
   sqlsim_node *l = n->kids[0], *r = n->kids[1];
   if (!l || l->kind != SQLSIM_N_CAST || !l->text || !l->kids[0]) return;
-  const char *t = l->text;
-  if (!(strcasestr(t, "real") || strcasestr(t, "float") || strcasestr(t, "double"))) return;
+  if (type_affinity(l->text) != 'R') return;
   sqlsim_node *sum = l->kids[0];
   if (sum->kind != SQLSIM_N_FUNC || strcmp(sum->text, "sum") || (sum->flags & (SQLSIM_F_DISTINCT | SQLSIM_F_FILTER)) ||
       !sum->kids[0] || sum->kids[0]->nkids != 1 || (sum->nkids > 2 && sum->kids[2]))
@@ -825,9 +823,12 @@ static void group_by_key(eq_ctx *c, sqlsim_node *sel) {
   g->nkids = m;
 }
 
-/* SELECT COUNT(*) ... WHERE c (one count, nothing else read, no grouping) is
- * SELECT COUNT(*) FILTER (WHERE c): the conditional count's form. Join
- * conditions stay in WHERE. */
+/* SELECT COUNT(*) FILTER (WHERE c) ... [WHERE w] (one count, nothing else
+ * read, no grouping) is SELECT COUNT(*) ... WHERE w AND c: a conditional
+ * count alone in its block is a count of the rows that meet c. The condition
+ * goes to WHERE, where the other query most often has it, so that a WHERE
+ * against a SUM(CASE ...) (or against a query with no count at all) differs
+ * only where the two really differ. */
 static int only_count_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   sqlsim_node **found = ctx;
@@ -847,31 +848,27 @@ static int only_count_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
-static void count_where(eq_ctx *c, sqlsim_node *sel) {
-  if (sel->op != SQLSIM_SET_NONE || !sel->kids[SQLSIM_SEL_WHERE] || !sel->kids[SQLSIM_SEL_TARGETS] ||
-      sel->kids[SQLSIM_SEL_GROUP] || sel->kids[SQLSIM_SEL_HAVING] || sel->kids[SQLSIM_SEL_ORDER] ||
-      sel->kids[SQLSIM_SEL_OFFSET] || sel->kids[SQLSIM_SEL_WINDOW] || sel->kids[SQLSIM_SEL_VALUES])
+static void count_filter(eq_ctx *c, sqlsim_node *sel) {
+  if (sel->op != SQLSIM_SET_NONE || !sel->kids[SQLSIM_SEL_TARGETS] || sel->kids[SQLSIM_SEL_GROUP] ||
+      sel->kids[SQLSIM_SEL_HAVING] || sel->kids[SQLSIM_SEL_ORDER] || sel->kids[SQLSIM_SEL_OFFSET] ||
+      sel->kids[SQLSIM_SEL_WINDOW] || sel->kids[SQLSIM_SEL_VALUES])
     return;
   const sqlsim_node *lim = sel->kids[SQLSIM_SEL_LIMIT];
   if (lim && !(lim->kind == SQLSIM_N_CONST && lim->op == SQLSIM_CONST_INT && lim->text[0] != '-' && strcmp(lim->text, "0")))
     return;
   sqlsim_node *found[2] = {NULL, NULL};
   sqlsim_walk(sel->kids[SQLSIM_SEL_TARGETS], only_count_pre, NULL, found);
-  if (!found[0] || found[1]) return;
-  sqlsim_node **k;
-  int n = conjuncts(sel->kids[SQLSIM_SEL_WHERE], &k, c->a);
-  sqlsim_node **keep = sqlsim_arena_alloc(c->a, sizeof *keep * (size_t)n);
-  sqlsim_node **move = sqlsim_arena_alloc(c->a, sizeof *move * (size_t)(n + 1));
-  int nk = 0, nm = 0;
-  for (int i = 0; i < n; i++) {
-    if (join_equality(sel, k[i])) keep[nk++] = k[i];
-    else move[nm++] = k[i];
-  }
-  if (!nm) return;
   sqlsim_node *cnt = found[0];
-  if (cnt->nkids > 1 && cnt->kids[1]) move[nm++] = cnt->kids[1];
-  make_count_if(c, cnt, and_list(c, move, nm));
-  sel->kids[SQLSIM_SEL_WHERE] = and_list(c, keep, nk);
+  if (!cnt || found[1] || !(cnt->flags & SQLSIM_F_FILTER) || cnt->nkids < 2 || !cnt->kids[1]) return;
+  sqlsim_node **w, **f;
+  int nw = sel->kids[SQLSIM_SEL_WHERE] ? conjuncts(sel->kids[SQLSIM_SEL_WHERE], &w, c->a) : 0;
+  int nf = conjuncts(cnt->kids[1], &f, c->a);
+  sqlsim_node **all = sqlsim_arena_alloc(c->a, sizeof *all * (size_t)(nw + nf));
+  for (int i = 0; i < nw; i++) all[i] = w[i];
+  for (int i = 0; i < nf; i++) all[nw + i] = f[i];
+  sel->kids[SQLSIM_SEL_WHERE] = and_list(c, all, nw + nf);
+  cnt->kids[1] = NULL;
+  cnt->flags &= ~(uint32_t)SQLSIM_F_FILTER;
 }
 
 /* ---- a select-list alias named in ORDER BY, GROUP BY, HAVING or WHERE is
@@ -922,7 +919,7 @@ static void blocks(eq_ctx *c, sqlsim_node *n, int sets, int depth) {
   semijoins(c, n, sets);
   column_classes(c, n);
   group_by_key(c, n);
-  count_where(c, n);
+  count_filter(c, n);
 }
 
 void sqlsim_equiv_normalize_as(sqlsim_query *q, unsigned flags) {

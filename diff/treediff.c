@@ -68,9 +68,13 @@ static const char *value_of(sqlsim_arena *a, const sqlsim_node *n) {
   case SQLSIM_N_STAR: return "*";
   case SQLSIM_N_FUNC:
     return (n->flags & SQLSIM_F_DISTINCT) ? sqlsim_arena_printf(a, "%s/distinct", n->text) : n->text;
+  case SQLSIM_N_CAST: { /* the conversion (the type's affinity), not its spelling */
+    static const char *conv[] = {"cast I", "cast T", "cast B", "cast R", "cast N"};
+    const char *codes = "ITBRN";
+    return conv[strchr(codes, type_affinity(n->text)) - codes];
+  }
   case SQLSIM_N_CONST:
   case SQLSIM_N_PARAM:
-  case SQLSIM_N_CAST:
   case SQLSIM_N_COLLATE:
     return n->text;
   case SQLSIM_N_BINOP:

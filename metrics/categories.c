@@ -524,6 +524,137 @@ static void pair_lookups(conds *cs, conds *joins, sqlsim_arena *a, sqlsim_catego
                               joins->v[j].action == SQLSIM_EDIT_INSERT ? "added" : "missing", sql_of(a, joins->v[j].n)));
 }
 
+static int is_comparison_op(int op) { return op >= SQLSIM_OP_EQ && op <= SQLSIM_OP_GE; }
+
+/* A condition that matches a column against literal values: x = v, x IN
+ * (v, ...), x LIKE p, x GLOB p (1), or a negation of one: x <> v, x NOT IN,
+ * NOT LIKE, NOT GLOB (2); 0 for anything else. The literals go to vals (at
+ * most 16; 0 past that). */
+static int matching(const sqlsim_node *c, const sqlsim_node **vals, int *nv) {
+  *nv = 0;
+  if (!c) return 0;
+  const sqlsim_node *x = NULL, *list = NULL, *one = NULL;
+  int family = 0;
+  if (c->kind == SQLSIM_N_BINOP && c->nkids >= 2) {
+    switch (c->op) {
+    case SQLSIM_OP_EQ: case SQLSIM_OP_LIKE: case SQLSIM_OP_GLOB: family = 1; break;
+    case SQLSIM_OP_NE: case SQLSIM_OP_NOTLIKE: case SQLSIM_OP_NOTGLOB: family = 2; break;
+    default: return 0;
+    }
+    x = c->kids[0];
+    one = c->kids[1];
+    if (x && x->kind == SQLSIM_N_CONST && one && one->kind != SQLSIM_N_CONST) {
+      const sqlsim_node *t = x;
+      x = one;
+      one = t;
+    }
+  } else if (c->kind == SQLSIM_N_IN && c->nkids == 2) {
+    family = (c->flags & SQLSIM_F_NOT) ? 2 : 1;
+    x = c->kids[0];
+    list = c->kids[1];
+  } else {
+    return 0;
+  }
+  if (!x || x->kind == SQLSIM_N_CONST) return 0;
+  if (one) {
+    if (one->kind != SQLSIM_N_CONST) return 0;
+    vals[(*nv)++] = one;
+    return family;
+  }
+  if (!list || list->kind != SQLSIM_N_LIST || list->nkids > 16) return 0;
+  for (uint32_t i = 0; i < list->nkids; i++) {
+    if (!list->kids[i] || list->kids[i]->kind != SQLSIM_N_CONST) return 0;
+    vals[(*nv)++] = list->kids[i];
+  }
+  return family;
+}
+
+/* A literal's core: its text without LIKE/GLOB wildcards, ASCII case folded,
+ * into buf. */
+static void literal_core(const sqlsim_node *k, char *buf, size_t cap) {
+  size_t n = 0;
+  for (const char *t = k->text ? k->text : ""; *t && n + 1 < cap; t++)
+    if (*t != '%' && *t != '_' && *t != '*' && *t != '?') buf[n++] = ascii_lower(*t);
+  buf[n] = 0;
+}
+
+/* Two conditions on the same column that match it against other values, by
+ * operators of one family (= for IN ('C', 'D'), LIKE '1:40%' for
+ * = '0:01:40', = 'mtgo,paper' for IN ('mtgo', 'paper')): what changed is the
+ * values matched, a change of value. The same values under another operator
+ * (= 'Republic' for LIKE '%Republic%') are a change of operator. */
+static int values_differ(const sqlsim_node *g, const sqlsim_node *p) {
+  const sqlsim_node *gv[16], *pv[16];
+  int ng, np, fg = matching(g, gv, &ng), fp = matching(p, pv, &np);
+  if (!fg || fg != fp || !same_column(subject(g), subject(p))) return 0;
+  for (int pass = 0; pass < 2; pass++) {
+    const sqlsim_node **a = pass ? pv : gv, **b = pass ? gv : pv;
+    int na = pass ? np : ng, nb = pass ? ng : np;
+    for (int i = 0; i < na; i++) {
+      char x[256], y[256];
+      literal_core(a[i], x, sizeof x);
+      int found = 0;
+      for (int j = 0; j < nb && !found; j++) {
+        literal_core(b[j], y, sizeof y);
+        found = !strcmp(x, y);
+      }
+      if (!found) return 1;
+    }
+  }
+  return 0;
+}
+
+/* The column under functions that only reformat a value (a date's parts, a
+ * prefix, a conversion): strftime('%Y', d), date(d), substr(d, 1, 4),
+ * CAST(d AS TEXT) are d. NULL when x is not such a column. */
+static const sqlsim_node *format_stripped(const sqlsim_node *x) {
+  for (int depth = 0; x && depth < 8; depth++) {
+    if (x->kind == SQLSIM_N_COLUMN) return x;
+    if (x->kind == SQLSIM_N_CAST) {
+      x = x->kids[0];
+      continue;
+    }
+    if (x->kind != SQLSIM_N_FUNC || !x->text || !x->kids[0] || !x->kids[0]->nkids) return NULL;
+    static const char *const first[] = {"date", "datetime", "julianday", "time", "unixepoch", "substr",
+                                        "substring", "year", "month", "day", "trim", NULL};
+    const sqlsim_node *args = x->kids[0];
+    const sqlsim_node *next = NULL;
+    if (!strcmp(x->text, "strftime") && args->nkids >= 2) next = args->kids[1];
+    for (int i = 0; first[i] && !next; i++)
+      if (!strcmp(x->text, first[i])) next = args->kids[0];
+    x = next;
+  }
+  return NULL;
+}
+
+/* The operand a condition compares with literals (x in x = 'a', x BETWEEN 1
+ * AND 2, x IN (...)), NULL when it compares no literal. */
+static const sqlsim_node *literal_operand(const sqlsim_node *c) {
+  if (!c) return NULL;
+  if ((c->kind == SQLSIM_N_BETWEEN || c->kind == SQLSIM_N_IN) && c->nkids >= 2) return c->kids[0];
+  if (c->kind != SQLSIM_N_BINOP || c->nkids < 2 || !c->kids[0] || !c->kids[1]) return NULL;
+  if (!(is_comparison_op(c->op) || (c->op >= SQLSIM_OP_LIKE && c->op <= SQLSIM_OP_NOTGLOB))) return NULL;
+  int k0 = c->kids[0]->kind == SQLSIM_N_CONST, k1 = c->kids[1]->kind == SQLSIM_N_CONST;
+  return k0 == k1 ? NULL : k0 ? c->kids[1] : c->kids[0];
+}
+
+/* Two conditions that compare the same column with literals, the column
+ * reformatted on one side only or differently (strftime('%Y', d) = '2011'
+ * for d = '2011', date(d) > '2014-09-01' for d >= '2014-09-01 00:00:00'):
+ * the date or text is written in another format, a change of value as
+ * people name it, not a change of the column filtered. */
+static int format_changed(const sqlsim_node *g, const sqlsim_node *p) {
+  const sqlsim_node *x = literal_operand(g), *y = literal_operand(p);
+  if (!x || !y) return 0;
+  const sqlsim_node *a = format_stripped(x), *b = format_stripped(y);
+  if (!a || !b || (a == x && b == y) || !same_column(a, b)) return 0;
+  char *xs = sqlsim_print_sql(x, SQLSIM_PRINT_QUALIFY), *ys = sqlsim_print_sql(y, SQLSIM_PRINT_QUALIFY);
+  int differ = strcasecmp(xs, ys) != 0; /* the same reformatting on both sides: no change of format */
+  free(xs);
+  free(ys);
+  return differ;
+}
+
 static int cond_shape_differs(const sqlsim_node *g, const sqlsim_node *p) {
   return g->kind != p->kind || g->op != p->op || (g->flags & SQLSIM_F_NOT) != (p->flags & SQLSIM_F_NOT);
 }
@@ -544,8 +675,10 @@ static void pair_conditions(conds *cs, sqlsim_arena *a, sqlsim_categories *out) 
         if (pass == 0 && !same) continue;
         int cat;
         if (g->clause == SQLSIM_SEL_HAVING) cat = SQLSIM_CAT_GROUP_HAVING;
+        else if (format_changed(g->n, p->n)) cat = SQLSIM_CAT_FILTER_VALUE;
         else if (!same) cat = SQLSIM_CAT_FILTER_COLUMN;
-        else if (cond_shape_differs(g->n, p->n)) cat = SQLSIM_CAT_FILTER_OPERATOR;
+        else if (cond_shape_differs(g->n, p->n))
+          cat = values_differ(g->n, p->n) ? SQLSIM_CAT_FILTER_VALUE : SQLSIM_CAT_FILTER_OPERATOR;
         else {
           /* same column, same operator: the value changed, unless the column
            * side did (lower(x) = 'a' for x = 'a') */
@@ -667,6 +800,35 @@ static void aggregate_kept(const sqlsim_diff *d, part *p, sqlsim_arena *a) {
   p->cats |= 1u << to;
 }
 
+/* A condition whose operator changed within its family along with the values
+ * it matches (values_differ): a change of value, not of operator. */
+static void to_value(part *p, int from, sqlsim_arena *a) {
+  if (!(p->cats & (1u << from))) return;
+  const char *ev = p->ev[from];
+  p->cats &= ~(1u << from);
+  p->ev[from] = NULL;
+  p->ev[SQLSIM_CAT_FILTER_VALUE] =
+      p->ev[SQLSIM_CAT_FILTER_VALUE] ? sqlsim_arena_printf(a, "%s; %s", ev, p->ev[SQLSIM_CAT_FILTER_VALUE]) : ev;
+  p->cats |= 1u << SQLSIM_CAT_FILTER_VALUE;
+}
+
+/* A condition whose operator changed within its family along with the values
+ * it matches (values_differ), or whose column is the same but reformatted
+ * (format_changed): a change of value, not of operator or column. */
+static void operator_is_value(const sqlsim_diff *d, part *p, sqlsim_arena *a) {
+  if (!(p->cats & ((1u << SQLSIM_CAT_FILTER_OPERATOR) | (1u << SQLSIM_CAT_FILTER_COLUMN))) || p->root < 0) return;
+  const ftree *g = &d->priv->g;
+  int m = g->v[p->root].match;
+  if (m < 0) return;
+  const sqlsim_node *gn = g->v[p->root].n, *pn = d->priv->p.v[m].n;
+  if (format_changed(gn, pn)) {
+    to_value(p, SQLSIM_CAT_FILTER_COLUMN, a);
+    to_value(p, SQLSIM_CAT_FILTER_OPERATOR, a);
+  } else if (!(p->cats & (1u << SQLSIM_CAT_FILTER_COLUMN)) && values_differ(gn, pn)) {
+    to_value(p, SQLSIM_CAT_FILTER_OPERATOR, a);
+  }
+}
+
 static void parts_categories(const sqlsim_diff *d, parts *ps, sqlsim_arena *a, sqlsim_categories *out) {
   static const int order[] = {SQLSIM_CAT_AGGREGATE,       SQLSIM_CAT_DISTINCT,        SQLSIM_CAT_WRONG_COLUMN,
                               SQLSIM_CAT_FILTER_COLUMN,   SQLSIM_CAT_FILTER_OPERATOR, SQLSIM_CAT_FILTER_VALUE,
@@ -674,6 +836,7 @@ static void parts_categories(const sqlsim_diff *d, parts *ps, sqlsim_arena *a, s
   for (int i = 0; i < ps->n; i++) {
     part *p = &ps->v[i];
     aggregate_kept(d, p, a);
+    operator_is_value(d, p, a);
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
       if (!(p->cats & (1u << order[k]))) continue;
       const char *ev = p->ev[order[k]];
@@ -760,10 +923,50 @@ static int joined_by_key(const ftree *t, const sqlsim_node *from, const sqlsim_s
   return joins > 0;
 }
 
+/* Does a join equality of t equate column c with a column of another FROM
+ * item? Reading c is then reading that column too. */
+static int joined_column(const ftree *t, const sqlsim_node *c) {
+  for (int i = 0; i < t->n; i++) {
+    const sqlsim_node *y = t->v[i].n;
+    if (t->v[i].slot >= 0 || !is_join_equality(y)) continue;
+    for (int k = 0; k < 2; k++)
+      if (y->kids[k]->source == c->source && same_column(y->kids[k], c)) return 1;
+  }
+  return 0;
+}
+
+/* Does tree t read schema table `table` anywhere (any block)? */
+static int reads_table(const ftree *t, int table) {
+  for (int i = 0; i < t->n; i++)
+    if (t->v[i].slot < 0 && t->v[i].n->kind == SQLSIM_N_TABLE && t->v[i].n->table == table) return 1;
+  return 0;
+}
+
+/* FROM item `from` is read, outside its join conditions, only by conditions
+ * (WHERE, HAVING) on columns of its own (not joined equal to another
+ * table's), and the other tree does not read its table anywhere: a table
+ * joined to filter rows by one of its columns, gone or added whole. The table
+ * goes with its condition, and a person names the table first ("the league
+ * table is not joined: no filter on its name"). */
+static int read_by_conditions_only(const ftree *t, const sqlsim_node *from, const ftree *other) {
+  int reads = 0;
+  for (int i = 0; i < t->n && reads < BOUND_NODES; i++) {
+    const sqlsim_node *c = t->v[i].n;
+    if (t->v[i].slot >= 0 || c->kind != SQLSIM_N_COLUMN || c->source != from) continue;
+    int up = t->v[i].parent;
+    if (up >= 0 && t->v[up].slot < 0 && is_join_condition(t->v[up].n)) continue;
+    if (t->v[i].clause != SQLSIM_SEL_WHERE && t->v[i].clause != SQLSIM_SEL_HAVING) return 0;
+    if (joined_column(t, c)) continue;
+    reads++;
+  }
+  return reads > 0 && (from->table < 0 || !reads_table(other, from->table));
+}
+
 /* A table missing or extra is named first when it is the cause: the
  * prediction reads a column its tables do not have, or the same-named column
  * of another table, or joins a table only to multiply or filter rows (not by
- * its key, which can only drop rows without a match); else it follows from
+ * its key, which can only drop rows without a match), or the table was there
+ * for a condition on it (read_by_conditions_only); else it follows from
  * another change (a column now read from elsewhere). */
 /* The gold joins two tables the prediction also reads on a pair of columns
  * the prediction never equates (0 past the bounds). */
@@ -801,13 +1004,15 @@ static void weigh_tables(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_ar
   for (int i = 0; i < g->n; i++)
     if (g->v[i].slot < 0 && g->v[i].match < 0 && g->v[i].n->kind == SQLSIM_N_TABLE) {
       any_missing = 1;
-      if (same_name_elsewhere(g, g->v[i].n, p, &read, s)) strong_missing = 1;
+      if (same_name_elsewhere(g, g->v[i].n, p, &read, s) || read_by_conditions_only(g, g->v[i].n, p))
+        strong_missing = 1;
     }
   for (int j = 0; j < p->n; j++)
     if (p->v[j].slot < 0 && p->v[j].match < 0 && p->v[j].n->kind == SQLSIM_N_TABLE) {
       int elsewhere = same_name_elsewhere(p, p->v[j].n, g, &read, s);
       if (elsewhere || read) bridges_only = 0;
-      if (elsewhere || (!read && !joined_by_key(p, p->v[j].n, s))) strong_extra = 1;
+      if (elsewhere || (!read && !joined_by_key(p, p->v[j].n, s)) || read_by_conditions_only(p, p->v[j].n, g))
+        strong_extra = 1;
     }
   /* tables added only to join through, where the gold joins the tables both
    * read another way: one change of join path (atoms to bonds through
@@ -828,7 +1033,9 @@ static void weigh_tables(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_ar
 /* ---------------------------------------------------------------- edits */
 
 /* COUNT(x) against COUNT(*): the argument itself added or removed. Counting
- * NULLs or not is rarely what a person names; the structure score keeps it. */
+ * NULLs or not is rarely what a person names first: the change is named only
+ * when nothing else differs (then it is why the results differ, as in
+ * COUNT(ParentId) where the WHERE keeps only rows whose ParentId IS NULL). */
 static int count_argument(const sqlsim_diff *d, const sqlsim_edit *e) {
   int i;
   const ftree *t = side_tree(d, e, &i);
@@ -856,6 +1063,9 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
   /* GROUP BY changes that leave the same groups (same_groups): named only
    * beside another change of grouping, else folded in with the main one */
   const char *weak_grouping = NULL;
+  /* COUNT(x) for COUNT(*) (count_argument): the category, its evidence */
+  int count_arg = -1;
+  const char *count_ev = NULL;
   for (int k = 0; k < d->nedits; k++) {
     const sqlsim_edit *e = &d->edits[k];
     if (e->weight <= 0) continue;
@@ -912,7 +1122,17 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       continue;
     }
     if (same_column_other_table(d, e) || same_column_unresolved(e)) continue;
-    if ((ins || del) && count_argument(d, e)) continue;
+    if ((ins || del) && count_argument(d, e)) {
+      /* counting a column's non-NULL values for the rows: named only when
+       * nothing else differs (then it is why the results differ) */
+      int cat = cl == SQLSIM_SEL_WHERE    ? SQLSIM_CAT_FILTER_COLUMN
+                : cl == SQLSIM_SEL_HAVING ? SQLSIM_CAT_GROUP_HAVING
+                : cl == SQLSIM_SEL_ORDER  ? SQLSIM_CAT_ORDER_LIMIT
+                                          : SQLSIM_CAT_WRONG_COLUMN;
+      count_arg = cat;
+      count_ev = with_evidence(a, count_ev, ev);
+      continue;
+    }
     if (upd && n->kind == SQLSIM_N_FUNC && e->pred->kind == SQLSIM_N_FUNC && e->gold->text && e->pred->text &&
         !strcmp(e->gold->text, e->pred->text) &&
         (e->gold->flags & SQLSIM_F_DISTINCT) != (e->pred->flags & SQLSIM_F_DISTINCT)) {
@@ -1008,6 +1228,10 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     if (!(out->mask & (1u << SQLSIM_CAT_GROUP_HAVING))) out->secondary |= 1u << SQLSIM_CAT_GROUP_HAVING;
     add(a, out, SQLSIM_CAT_GROUP_HAVING, weak_grouping);
   }
+  if (count_arg >= 0) {
+    if (!(out->mask & (1u << count_arg))) out->secondary |= 1u << count_arg;
+    add(a, out, count_arg, sqlsim_arena_printf(a, "%s (COUNT of a column counts its non-NULL values)", count_ev));
+  }
   weigh_tables(d, s, a, out);
   if (out->mask & ~((1u << SQLSIM_CAT_NESTING) | out->secondary))
     out->secondary |= 1u << SQLSIM_CAT_NESTING; /* a form, beside a change that says what differs */
@@ -1033,16 +1257,23 @@ static void fold_consequences(sqlsim_arena *a, sqlsim_categories *out) {
   sqlsim_categories_rank(out);
 }
 
-/* Rank of each category when it is the cause; secondary ones come after. */
+/* Rank of each category when it is the cause; secondary ones come after.
+ * What stops the query; where the rows come from; what is returned; which
+ * rows (a wrong value, a wrong column filtered); how they are aggregated,
+ * compared, grouped; then additions, order, duplicates and form. The order
+ * between neighbours follows the published human annotations of BIRD dev
+ * predictions (docs/error-categories.md, "How the ranking was set"): people
+ * name the column returned before its aggregate or a missing GROUP BY, and a
+ * wrong value before a wrong column filtered. */
 static const signed char priority[SQLSIM_NCAT] = {
-    [SQLSIM_CAT_UNPARSEABLE] = 0,      [SQLSIM_CAT_DIALECT] = 1,        [SQLSIM_CAT_EXEC_ERROR] = 2,
-    [SQLSIM_CAT_WRONG_TABLE] = 3,      [SQLSIM_CAT_MISSING_TABLE] = 4,  [SQLSIM_CAT_EXTRA_TABLE] = 5,
-    [SQLSIM_CAT_GROUP_HAVING] = 6,     [SQLSIM_CAT_AGGREGATE] = 7,      [SQLSIM_CAT_WRONG_COLUMN] = 8,
-    [SQLSIM_CAT_MISSING_COLUMN] = 9,   [SQLSIM_CAT_FILTER_COLUMN] = 10, [SQLSIM_CAT_FILTER_VALUE] = 11,
-    [SQLSIM_CAT_FILTER_OPERATOR] = 12, [SQLSIM_CAT_MISSING_FILTER] = 13, [SQLSIM_CAT_EXTRA_FILTER] = 14,
-    [SQLSIM_CAT_JOIN] = 15,            [SQLSIM_CAT_ORDER_LIMIT] = 16,   [SQLSIM_CAT_DISTINCT] = 17,
-    [SQLSIM_CAT_EXTRA_COLUMN] = 18,    [SQLSIM_CAT_NESTING] = 19,       [SQLSIM_CAT_EMPTY_RESULT] = 20,
-    [SQLSIM_CAT_OTHER] = 21,           [SQLSIM_CAT_CORRECT] = 22,       [SQLSIM_CAT_CORRECT_OTHER_FORM] = 23};
+    [SQLSIM_CAT_UNPARSEABLE] = 0,      [SQLSIM_CAT_DIALECT] = 1,          [SQLSIM_CAT_EXEC_ERROR] = 2,
+    [SQLSIM_CAT_WRONG_TABLE] = 3,      [SQLSIM_CAT_MISSING_TABLE] = 4,    [SQLSIM_CAT_EXTRA_TABLE] = 5,
+    [SQLSIM_CAT_WRONG_COLUMN] = 6,     [SQLSIM_CAT_MISSING_COLUMN] = 7,   [SQLSIM_CAT_FILTER_VALUE] = 8,
+    [SQLSIM_CAT_FILTER_COLUMN] = 9,    [SQLSIM_CAT_AGGREGATE] = 10,       [SQLSIM_CAT_FILTER_OPERATOR] = 11,
+    [SQLSIM_CAT_MISSING_FILTER] = 12,  [SQLSIM_CAT_GROUP_HAVING] = 13,    [SQLSIM_CAT_EXTRA_FILTER] = 14,
+    [SQLSIM_CAT_JOIN] = 15,            [SQLSIM_CAT_ORDER_LIMIT] = 16,     [SQLSIM_CAT_DISTINCT] = 17,
+    [SQLSIM_CAT_EXTRA_COLUMN] = 18,    [SQLSIM_CAT_NESTING] = 19,         [SQLSIM_CAT_EMPTY_RESULT] = 20,
+    [SQLSIM_CAT_OTHER] = 21,           [SQLSIM_CAT_CORRECT] = 22,         [SQLSIM_CAT_CORRECT_OTHER_FORM] = 23};
 
 void sqlsim_categories_rank(sqlsim_categories *c) {
   int key[SQLSIM_NCAT];

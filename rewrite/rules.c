@@ -773,19 +773,6 @@ int sqlsim_rewrite_apply(sqlsim_query *q, int rule, rewrite_facts *facts, strbuf
   return c.changed;
 }
 
-/* SQLite's affinity from a declared type (datatype3.html, 3.1). */
-static int type_affinity(const char *t) {
-  char u[64];
-  size_t n = 0;
-  for (; t && *t && n < sizeof u - 1; t++) u[n++] = (char)(*t >= 'a' && *t <= 'z' ? *t - 32 : *t);
-  u[n] = 0;
-  if (strstr(u, "INT")) return 'I';
-  if (strstr(u, "CHAR") || strstr(u, "CLOB") || strstr(u, "TEXT")) return 'T';
-  if (!n || strstr(u, "BLOB")) return 'B';
-  if (strstr(u, "REAL") || strstr(u, "FLOA") || strstr(u, "DOUB")) return 'R';
-  return 'N';
-}
-
 int rule_affinity(const rule_ctx *c, const sqlsim_node *e) {
   if (!e) return 0;
   if (e->kind == SQLSIM_N_COLLATE) return rule_affinity(c, e->kids[0]);

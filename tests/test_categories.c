@@ -110,6 +110,33 @@ static const struct {
      C(FILTER_VALUE)}, /* the subquery's replacement by a constant is the change; nesting goes with it */
     {"SELECT name FROM singer UNION SELECT name FROM stadium", "SELECT name FROM singer INTERSECT SELECT name FROM stadium",
      C(NESTING)},
+    /* a CAST is the conversion its type names (SQLite's affinity), not the spelling */
+    {"SELECT CAST(count(*) AS REAL) / 2 FROM singer", "SELECT CAST(count(*) AS real) / 2 FROM singer", 0},
+    {"SELECT CAST(count(*) AS REAL) / 2 FROM singer", "SELECT CAST(count(*) AS FLOAT) / 2 FROM singer", 0},
+    {"SELECT CAST(age AS REAL) FROM singer", "SELECT CAST(age AS INTEGER) FROM singer", C(WRONG_COLUMN)},
+    /* a lone conditional count is a count under WHERE: the WHERE is compared
+     * with the other's, and only what differs is named */
+    {"SELECT singer_id FROM singer WHERE country = 'x' GROUP BY singer_id",
+     "SELECT count(singer_id) FROM singer WHERE country = 'x'", C(AGGREGATE) | C(GROUP_HAVING)},
+    {"SELECT count(*) FROM singer WHERE country = 'x'", "SELECT sum(iif(country = 'x', 1, 0)) FROM singer", 0},
+    /* the values a column is matched against, by operators of one family:
+     * a change of value; the same value under another operator: of operator */
+    {"SELECT name FROM singer WHERE country IN ('a', 'b')", "SELECT name FROM singer WHERE country = 'a'",
+     C(FILTER_VALUE)},
+    {"SELECT name FROM singer WHERE name LIKE 'Jo%'", "SELECT name FROM singer WHERE name = 'Mary'", C(FILTER_VALUE)},
+    {"SELECT name FROM singer WHERE country = 'Republic'", "SELECT name FROM singer WHERE country LIKE '%Republic%'",
+     C(FILTER_OPERATOR)},
+    /* the same column reformatted (a date's year, a prefix): a change of value */
+    {"SELECT name FROM singer WHERE strftime('%Y', age) = '2011'", "SELECT name FROM singer WHERE age = '2011'",
+     C(FILTER_VALUE)},
+    {"SELECT name FROM singer WHERE strftime('%Y', age) > '1990'", "SELECT name FROM singer WHERE age >= '1991-01-01'",
+     C(FILTER_VALUE)},
+    {"SELECT name FROM singer WHERE strftime('%Y', age) > '1990'",
+     "SELECT name FROM singer WHERE strftime('%Y', age) = '1990'", C(FILTER_OPERATOR)},
+    /* COUNT(x) for COUNT(*): named only when it is the only change */
+    {"SELECT count(*) FROM singer", "SELECT count(country) FROM singer", C(WRONG_COLUMN)},
+    {"SELECT count(*) FROM singer WHERE age > 20", "SELECT count(country) FROM singer WHERE age > 30",
+     C(FILTER_VALUE)},
 };
 
 static void test_structural(void **state) {
@@ -179,9 +206,10 @@ static void test_main(void **state) {
       {"SELECT name, count(*) FROM singer GROUP BY singer_id",
        "SELECT name, count(*) FROM singer WHERE age > 20 GROUP BY name", SQLSIM_CAT_EXTRA_FILTER, C(EXTRA_FILTER),
        "GROUP BY"},
-      /* ... but grouping by another column than the ones returned is a change */
+      /* ... but grouping by another column than the ones returned is a change,
+       * named after the count returned for the singer's id */
       {"SELECT singer_id, country FROM singer GROUP BY singer_id", "SELECT country, count(*) FROM singer GROUP BY country",
-       SQLSIM_CAT_GROUP_HAVING, C(GROUP_HAVING) | C(AGGREGATE), "GROUP BY"},
+       SQLSIM_CAT_AGGREGATE, C(GROUP_HAVING) | C(AGGREGATE), "count"},
       /* a GROUP BY of a column WHERE fixes: one group, as without it */
       {"SELECT sum(age) FROM singer WHERE singer_id = 3",
        "SELECT sum(age) FROM singer WHERE singer_id = 3 AND country = 'x' GROUP BY singer_id",
@@ -232,7 +260,7 @@ static void test_main(void **state) {
       {"SELECT count(stadium_id) FROM concert",
        "SELECT T2.stadium_id, count(T2.stadium_id) FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = "
        "T2.stadium_id GROUP BY T2.stadium_id",
-       SQLSIM_CAT_GROUP_HAVING, C(GROUP_HAVING) | C(WRONG_COLUMN) | C(EXTRA_COLUMN), "GROUP BY"},
+       SQLSIM_CAT_WRONG_COLUMN, C(GROUP_HAVING) | C(WRONG_COLUMN) | C(EXTRA_COLUMN), "stadium_id"},
       /* ... but a child joined to the gold's table multiplies its rows: the
        * same-named column read from it is no key, and the table is named */
       {"SELECT stadium_id FROM stadium WHERE capacity > 10",
@@ -243,6 +271,25 @@ static void test_main(void **state) {
        * column is missing, its order is the prediction's ORDER BY */
       {"SELECT name, rank() OVER (ORDER BY age DESC) FROM singer", "SELECT name FROM singer ORDER BY age DESC",
        SQLSIM_CAT_MISSING_COLUMN, C(MISSING_COLUMN) | C(ORDER_LIMIT), "rank()"},
+      /* a table that was there for a condition on it, missing or added with
+       * the condition: the table is named first */
+      {"SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id JOIN concert AS "
+       "T3 ON T2.concert_id = T3.concert_id WHERE T3.year = 2014",
+       "SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id",
+       SQLSIM_CAT_MISSING_TABLE, C(MISSING_TABLE) | C(MISSING_FILTER), "concert"},
+      {"SELECT concert_name FROM concert WHERE year = 2014",
+       "SELECT T1.concert_name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE "
+       "T2.capacity > 100 AND T1.year = 2014",
+       SQLSIM_CAT_EXTRA_TABLE, C(EXTRA_TABLE) | C(EXTRA_FILTER), "stadium"},
+      /* ... not when the table is still read, in a subquery */
+      {"SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id JOIN concert AS "
+       "T3 ON T2.concert_id = T3.concert_id WHERE T3.year = 2014",
+       "SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE "
+       "T2.concert_id IN (SELECT concert_id FROM concert WHERE year = 2015)",
+       SQLSIM_CAT_FILTER_VALUE, C(FILTER_VALUE), "2015"},
+      /* the column returned before its aggregate or the grouping it needs */
+      {"SELECT country, max(age) FROM singer GROUP BY country", "SELECT country, age FROM singer",
+       SQLSIM_CAT_AGGREGATE, C(AGGREGATE) | C(GROUP_HAVING), "max"},
       /* ... a rank within groups is grouping */
       {"SELECT name, rank() OVER (PARTITION BY country ORDER BY age DESC) FROM singer",
        "SELECT name, rank() OVER (ORDER BY age DESC) FROM singer", SQLSIM_CAT_GROUP_HAVING, C(GROUP_HAVING),

@@ -511,6 +511,29 @@ static void other_branches(gen *g, int t, int r, int grp) {
   }
 }
 
+/* The row of a SELECT of the prediction alone, twice on about half the
+ * databases (a bit of each one's seed). Each SELECT's row meets its own
+ * conditions: where the two queries differ only by a literal ('EUR' for
+ * 'CZK'), each counts one row, its own, and the counts agree everywhere.
+ * With the prediction's row twice they do not; where the prediction's row
+ * meets the gold's conditions too (the same literals, or an equivalent
+ * condition), both queries see both copies and still agree. */
+static void twice(gen *g, int t, int r, int grp) {
+  const synth_facts *f = g->f;
+  if (!((g->sh->seed >> 9) & 1)) return;
+  for (int i = 0; i < f->nfacts; i++) {
+    const synth_fact *x = &f->facts[i];
+    if (x->group != grp) continue;
+    const sqlsim_column *c = &g->s->columns[x->column];
+    if (x->gold || (c->table == t && (c->unique || name_like(g, c)))) return; /* the gold's, or a name */
+  }
+  gtab *x = &g->t[t];
+  int c = new_row(g, t, grp);
+  if (c < 0) return;
+  for (int col = x->cls_first; col < x->cls_first + x->ncols; col++) /* keys stay free: filled unique */
+    if (!g->s->columns[col].unique) *cell(g, t, c, col) = *cell(g, t, r, col);
+}
+
 /* One row per SELECT and table with every literal of that SELECT (and copies
  * for its other literals on one column), a row per literal and near miss,
  * then the linked rows. */
@@ -529,7 +552,10 @@ static void plan(gen *g) {
         val s = satisfying(g, x);
         if (!v->kind && may_hold(g, x->column, &s) && plausible(g, x, &s, 0)) *v = s;
       }
-      if (r >= 0) other_branches(g, t, r, grp);
+      if (r >= 0) {
+        other_branches(g, t, r, grp);
+        twice(g, t, r, grp);
+      }
     }
   for (int i = 0; i < f->nfacts; i++) {
     const synth_fact *x = &f->facts[i];
@@ -655,11 +681,20 @@ static void fill_key(gen *g, int k) {
   int empty = p->nrows >= 3 ? p->nrows - 1 : -1; /* a free row, last: no child */
   if (empty == a || empty == b) empty = -1;
   int unique = s->columns[from].unique;
+  /* a key the gold tests with IS [NULL|NOT NULL] (a post's ParentId, a
+   * last editor): a third of the rows that no link needs hold NULL, or the
+   * test holds on every row (no dangling key either way) */
+  const sqlsim_column *fc = &s->columns[from];
+  int nulls = (f->role[from] & SYNTH_NULLS) && !fc->notnull && !fc->unique && !fc->pk;
   int seq = 0;
   for (int r = 0; r < c->nrows; r++) {
     val *v = cell(g, ct, r, from);
     if (v->kind) continue;
     const grow *m = &c->meta[r];
+    if (nulls && m->link_fk != k && m->group < 0 && (r + (int)(g->sh->seed & 1)) % 3 == 1) {
+      *v = v_null();
+      continue;
+    }
     int pr = -1;
     if (m->link_fk == k) pr = m->link_row;
     else if (m->group >= 0) {
@@ -697,7 +732,7 @@ static void fill_key(gen *g, int k) {
   /* planted values (near misses among them) the parent lacks: no dangling keys */
   for (int r = 0; r < c->nrows; r++) {
     val *v = cell(g, ct, r, from);
-    if (!v->kind) continue;
+    if (!v->kind || v->kind == 'n') continue;
     int found = 0;
     for (int q = 0; q < p->nrows && !found; q++) found = val_eq(cell(g, pt, q, to), v);
     if (!found) *v = *cell(g, pt, below(g, p->nrows), to);

@@ -715,16 +715,27 @@ static void score_exec(sqlsim_evaluator *ev, worker *w, const gold_prep *g, cons
   if (ev->cfg.plug_value && r->ex_spider != 1) plug_values(ev, w, g, pred, r);
 }
 
-/* The first structural evidence, for "correct, written another way". */
+/* The first structural evidence, for "correct, written another way" (a weak
+ * difference's when it is the only one). */
 static const char *first_evidence(const sqlsim_categories *c) {
   for (int k = 0; k < SQLSIM_NCAT; k++)
-    if ((c->mask & (1u << k)) && c->evidence[k]) return c->evidence[k];
+    if (((c->mask | c->weak) & (1u << k)) && c->evidence[k]) return c->evidence[k];
   return "";
+}
+
+/* Results differ and the structure shows no difference but a weak one: that
+ * one is why (COUNT(x) counts x's non-NULL values). */
+static int name_weak(sqlsim_categories *k) {
+  if (!k->weak) return 0;
+  k->mask |= k->weak;
+  k->weak = 0;
+  return 1;
 }
 
 static void set_only(sqlsim_record *r, int cat, const char *ev) {
   r->cats.mask = 1u << cat;
   r->cats.secondary = 0;
+  r->cats.weak = 0;
   memset(r->cats.evidence, 0, sizeof r->cats.evidence);
   r->cats.evidence[cat] = ev;
 }
@@ -751,14 +762,14 @@ static void combine_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
   }
   if (r->ex_bird < 0 && r->has_synth && r->synth.pass >= 0) { /* no database: synthetic execution decides */
     if (r->synth.pass) {
-      if (k->mask & ~(1u << SQLSIM_CAT_DIALECT))
+      if ((k->mask & ~(1u << SQLSIM_CAT_DIALECT)) || k->weak)
         set_only(r, SQLSIM_CAT_CORRECT_OTHER_FORM,
                  sqlsim_arena_printf(a, "same result on the %d generated databases, written differently: %s",
                                      r->synth.informative, first_evidence(k)));
       else
         set_only(r, SQLSIM_CAT_CORRECT,
                  sqlsim_arena_printf(a, "same result as the gold on the %d generated databases", r->synth.informative));
-    } else if (!(k->mask & ~(1u << SQLSIM_CAT_DIALECT))) {
+    } else if (!(k->mask & ~(1u << SQLSIM_CAT_DIALECT)) && !name_weak(k)) {
       k->mask |= 1u << SQLSIM_CAT_OTHER;
       k->evidence[SQLSIM_CAT_OTHER] =
           r->diff_err[0] ? sqlsim_arena_printf(a, "results differ on generated data (%s); %s", r->synth.why, r->diff_err)
@@ -780,7 +791,7 @@ static void combine_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
   }
   int ok = ev->cfg.bird_semantics ? r->ex_bird == 1 : r->ex_spider == 1;
   if (ok) {
-    if (k->mask & ~(1u << SQLSIM_CAT_DIALECT))
+    if ((k->mask & ~(1u << SQLSIM_CAT_DIALECT)) || k->weak)
       set_only(r, SQLSIM_CAT_CORRECT_OTHER_FORM, sqlsim_arena_printf(a, "same result, written differently: %s", first_evidence(k)));
     else
       set_only(r, SQLSIM_CAT_CORRECT, "same result as the gold");
@@ -790,7 +801,7 @@ static void combine_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
     k->mask |= 1u << SQLSIM_CAT_EMPTY_RESULT;
     k->evidence[SQLSIM_CAT_EMPTY_RESULT] = sqlsim_arena_printf(a, "no rows; the gold returns %ld", r->gold_rows);
   }
-  if (!(k->mask & ~((1u << SQLSIM_CAT_EMPTY_RESULT) | (1u << SQLSIM_CAT_DIALECT)))) {
+  if (!(k->mask & ~((1u << SQLSIM_CAT_EMPTY_RESULT) | (1u << SQLSIM_CAT_DIALECT))) && !name_weak(k)) {
     k->mask |= 1u << SQLSIM_CAT_OTHER;
     k->evidence[SQLSIM_CAT_OTHER] =
         r->diff_err[0] ? sqlsim_arena_printf(a, "results differ (%ld vs %ld rows); %s", r->pred_rows, r->gold_rows, r->diff_err)

@@ -866,6 +866,11 @@ typedef struct sqlsim_categories {
   int main;                              /* the category a person names first; -1 none */
   int nranked;                           /* the categories of mask, main first */
   signed char ranked[SQLSIM_NCAT];
+  uint32_t weak;                         /* found alone, a difference that seldom changes a
+                                            result (COUNT(x) for COUNT(*)), not in mask: the
+                                            category where execution shows the results differ
+                                            and nothing else was found; its evidence is in
+                                            evidence[] */
 } sqlsim_categories;
 
 /* Ranks the categories of c->mask (fills main, ranked, nranked): the errors

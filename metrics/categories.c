@@ -268,6 +268,49 @@ static int reads_a_column(const sqlsim_node *n) {
   return a.more || a.n > 0;
 }
 
+/* The column pairs a tree's join equalities make equal (a.k = b.k), read
+ * once per diff: at most BOUND_ITEMS; past that, none (no pair is taken as
+ * equal). */
+typedef struct eqpairs {
+  int a[BOUND_ITEMS], b[BOUND_ITEMS];
+  int n;
+} eqpairs;
+
+static void eqpairs_of(const ftree *t, eqpairs *e) {
+  e->n = 0;
+  for (int i = 0; i < t->n; i++) {
+    const sqlsim_node *y = t->v[i].n;
+    if (t->v[i].slot >= 0 || !is_join_equality(y) || y->kids[0]->column < 0 || y->kids[1]->column < 0) continue;
+    int up = t->v[i].parent; /* a conjunct, not one side of an OR (a join on either of two keys) */
+    if (up >= 0 && t->v[up].slot < 0 && t->v[up].n->kind != SQLSIM_N_AND && t->v[up].n->kind != SQLSIM_N_JOIN)
+      continue;
+    if (e->n == BOUND_ITEMS) {
+      e->n = 0;
+      return;
+    }
+    e->a[e->n] = y->kids[0]->column;
+    e->b[e->n++] = y->kids[1]->column;
+  }
+}
+
+static int equal_by_join(const eqpairs *e, int x, int y) {
+  for (int i = 0; i < e->n; i++)
+    if ((e->a[i] == x && e->b[i] == y) || (e->a[i] == y && e->b[i] == x)) return 1;
+  return 0;
+}
+
+/* A column replaced by one a join of either query makes equal to it (the
+ * gold's countrylanguage.CountryCode, the prediction's country.Code where it
+ * joins country on Code = CountryCode): the same value in every row the join
+ * keeps. Not in a join condition itself: re-keying a join is a join change. */
+static int same_value_by_join(const sqlsim_edit *e, const eqpairs *ge, const eqpairs *pe) {
+  if (e->action != SQLSIM_EDIT_UPDATE || e->gold->kind != SQLSIM_N_COLUMN || e->pred->kind != SQLSIM_N_COLUMN ||
+      e->gold->column < 0 || e->pred->column < 0 || e->gold->column == e->pred->column)
+    return 0;
+  if (is_join_condition(e->gold_parent) || is_join_condition(e->pred_parent)) return 0;
+  return equal_by_join(pe, e->gold->column, e->pred->column) || equal_by_join(ge, e->gold->column, e->pred->column);
+}
+
 /* ---------------------------------------------------------------- grouping */
 
 /* The query blocks (SELECT nodes) an edit sits in, on each side. */
@@ -376,6 +419,17 @@ static int same_groups(const sqlsim_diff *d, const sqlsim_edit *e, const sqlsim_
   int gk, pk, gt = grouping_table(gl, s, &gk), pt = grouping_table(pl, s, &pk);
   if (gt < 0 || gt != pt || gk == pk) return 0;
   return gk ? groups_by_returned(p, g) : groups_by_returned(g, p);
+}
+
+/* Neither block of an edit limits its rows (no LIMIT, no OFFSET). */
+static int unlimited(const sqlsim_diff *d, const sqlsim_edit *e) {
+  const sqlsim_node *g, *p;
+  edit_blocks(d, e, &g, &p);
+  for (int k = 0; k < 2; k++) {
+    const sqlsim_node *b = k ? p : g;
+    if (!b || b->kids[SQLSIM_SEL_LIMIT] || b->kids[SQLSIM_SEL_OFFSET]) return 0;
+  }
+  return 1;
 }
 
 /* Evidence so far with one more piece ("; " between, up to about 400 bytes). */
@@ -923,18 +977,6 @@ static int joined_by_key(const ftree *t, const sqlsim_node *from, const sqlsim_s
   return joins > 0;
 }
 
-/* Does a join equality of t equate column c with a column of another FROM
- * item? Reading c is then reading that column too. */
-static int joined_column(const ftree *t, const sqlsim_node *c) {
-  for (int i = 0; i < t->n; i++) {
-    const sqlsim_node *y = t->v[i].n;
-    if (t->v[i].slot >= 0 || !is_join_equality(y)) continue;
-    for (int k = 0; k < 2; k++)
-      if (y->kids[k]->source == c->source && same_column(y->kids[k], c)) return 1;
-  }
-  return 0;
-}
-
 /* Does tree t read schema table `table` anywhere (any block)? */
 static int reads_table(const ftree *t, int table) {
   for (int i = 0; i < t->n; i++)
@@ -949,15 +991,30 @@ static int reads_table(const ftree *t, int table) {
  * goes with its condition, and a person names the table first ("the league
  * table is not joined: no filter on its name"). */
 static int read_by_conditions_only(const ftree *t, const sqlsim_node *from, const ftree *other) {
+  /* the columns of `from` a join equality makes equal to another FROM item's:
+   * reading one of them reads that table's column too (one pass; past the
+   * bound, no answer) */
+  const sqlsim_node *joined[BOUND_ITEMS];
+  int nj = 0;
+  for (int i = 0; i < t->n; i++) {
+    const sqlsim_node *y = t->v[i].n;
+    if (t->v[i].slot >= 0 || !is_join_equality(y)) continue;
+    for (int k = 0; k < 2; k++)
+      if (y->kids[k]->source == from) {
+        if (nj == BOUND_ITEMS) return 0;
+        joined[nj++] = y->kids[k];
+      }
+  }
   int reads = 0;
-  for (int i = 0; i < t->n && reads < BOUND_NODES; i++) {
+  for (int i = 0; i < t->n; i++) {
     const sqlsim_node *c = t->v[i].n;
     if (t->v[i].slot >= 0 || c->kind != SQLSIM_N_COLUMN || c->source != from) continue;
     int up = t->v[i].parent;
     if (up >= 0 && t->v[up].slot < 0 && is_join_condition(t->v[up].n)) continue;
     if (t->v[i].clause != SQLSIM_SEL_WHERE && t->v[i].clause != SQLSIM_SEL_HAVING) return 0;
-    if (joined_column(t, c)) continue;
-    reads++;
+    int own = 1;
+    for (int k = 0; k < nj && own; k++) own = !same_column(joined[k], c);
+    reads += own;
   }
   return reads > 0 && (from->table < 0 || !reads_table(other, from->table));
 }
@@ -1033,9 +1090,10 @@ static void weigh_tables(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_ar
 /* ---------------------------------------------------------------- edits */
 
 /* COUNT(x) against COUNT(*): the argument itself added or removed. Counting
- * NULLs or not is rarely what a person names first: the change is named only
- * when nothing else differs (then it is why the results differ, as in
- * COUNT(ParentId) where the WHERE keeps only rows whose ParentId IS NULL). */
+ * NULLs or not is rarely what a person names: beside another change it goes
+ * with that change's evidence; alone it is weak (sqlsim_categories.weak),
+ * named only where execution shows the results differ (COUNT(ParentId) where
+ * the WHERE keeps only rows whose ParentId IS NULL). */
 static int count_argument(const sqlsim_diff *d, const sqlsim_edit *e) {
   int i;
   const ftree *t = side_tree(d, e, &i);
@@ -1063,6 +1121,12 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
   /* GROUP BY changes that leave the same groups (same_groups): named only
    * beside another change of grouping, else folded in with the main one */
   const char *weak_grouping = NULL;
+  /* an ORDER BY the prediction adds where neither query limits its rows: the
+   * order of rows the gold does not order is compared by no EX */
+  const char *order_form = NULL;
+  /* the columns each side's joins make equal, read when a column changes */
+  eqpairs eqs[2];
+  int eq_read = 0;
   /* COUNT(x) for COUNT(*) (count_argument): the category, its evidence */
   int count_arg = -1;
   const char *count_ev = NULL;
@@ -1105,6 +1169,8 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       else if (slot == SQLSIM_SEL_WHERE) add(a, out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
       else if (slot == SQLSIM_SEL_GROUP && same_groups(d, e, s)) weak_grouping = with_evidence(a, weak_grouping, ev);
       else if (slot == SQLSIM_SEL_GROUP || slot == SQLSIM_SEL_HAVING) add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+      else if (slot == SQLSIM_SEL_ORDER && ins && unlimited(d, e))
+        order_form = with_evidence(a, order_form, ev);
       else if (slot == SQLSIM_SEL_ORDER || slot == SQLSIM_SEL_LIMIT || slot == SQLSIM_SEL_OFFSET)
         add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
       else if (slot == SQLSIM_SEL_TARGETS) add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
@@ -1122,6 +1188,14 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       continue;
     }
     if (same_column_other_table(d, e) || same_column_unresolved(e)) continue;
+    if (upd && n->kind == SQLSIM_N_COLUMN) {
+      if (!eq_read) {
+        eqpairs_of(&d->priv->g, &eqs[0]);
+        eqpairs_of(&d->priv->p, &eqs[1]);
+        eq_read = 1;
+      }
+      if (same_value_by_join(e, &eqs[0], &eqs[1])) continue;
+    }
     if ((ins || del) && count_argument(d, e)) {
       /* counting a column's non-NULL values for the rows: named only when
        * nothing else differs (then it is why the results differ) */
@@ -1224,18 +1298,28 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     add(a, out, SQLSIM_CAT_GROUP_HAVING,
         gw ? "the gold ranks within groups (a window with PARTITION BY); the prediction does not"
            : "the prediction ranks within groups (a window with PARTITION BY); the gold does not");
+  if (order_form) {
+    if (!(out->mask & (1u << SQLSIM_CAT_ORDER_LIMIT))) out->secondary |= 1u << SQLSIM_CAT_ORDER_LIMIT;
+    add(a, out, SQLSIM_CAT_ORDER_LIMIT, order_form);
+  }
   if (weak_grouping) {
     if (!(out->mask & (1u << SQLSIM_CAT_GROUP_HAVING))) out->secondary |= 1u << SQLSIM_CAT_GROUP_HAVING;
     add(a, out, SQLSIM_CAT_GROUP_HAVING, weak_grouping);
-  }
-  if (count_arg >= 0) {
-    if (!(out->mask & (1u << count_arg))) out->secondary |= 1u << count_arg;
-    add(a, out, count_arg, sqlsim_arena_printf(a, "%s (COUNT of a column counts its non-NULL values)", count_ev));
   }
   weigh_tables(d, s, a, out);
   if (out->mask & ~((1u << SQLSIM_CAT_NESTING) | out->secondary))
     out->secondary |= 1u << SQLSIM_CAT_NESTING; /* a form, beside a change that says what differs */
   fold_consequences(a, out);
+  if (count_arg >= 0) { /* COUNT(x) for COUNT(*): evidence beside another change, else weak */
+    const char *ev = sqlsim_arena_printf(a, "%s (COUNT of a column counts its non-NULL values)", count_ev);
+    if (out->main >= 0) {
+      if (out->evidence[out->main] && strlen(out->evidence[out->main]) < 400)
+        out->evidence[out->main] = sqlsim_arena_printf(a, "%s; with it: %s", out->evidence[out->main], ev);
+    } else {
+      out->weak = 1u << count_arg;
+      out->evidence[count_arg] = ev;
+    }
+  }
 }
 
 /* Categories that follow from another one found are not mistakes of their

@@ -228,7 +228,14 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
     /* the gold's x IS [NOT] NULL: its author says x can be NULL, and the test
      * says nothing on data without NULLs (a prediction's own test does not
      * put NULLs where the gold never looked for them) */
-    if (c->is_gold) mark_columns(f, n->kids[0], SYNTH_NULLS, 0);
+    if (c->is_gold) {
+      mark_columns(f, n->kids[0], SYNTH_NULLS, 0);
+      int col = n->kids[0] && n->kids[0]->kind == SQLSIM_N_COLUMN ? n->kids[0]->column : -1;
+      if (col >= 0 && col < f->schema->ncolumns && f->nnulls < 64) {
+        f->nulls = arena_array_grow(f->arena, f->nulls, f->nnulls, &f->nulls_cap, sizeof *f->nulls, 8);
+        f->nulls[f->nnulls++] = (struct synth_null){col, group, n->op == SQLSIM_ISNULL};
+      }
+    }
     break;
   case SQLSIM_N_IN:
     if (n->nkids >= 2 && n->kids[1] && n->kids[1]->kind == SQLSIM_N_LIST) {

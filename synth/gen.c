@@ -413,6 +413,15 @@ static int group_index(gen *g, int r, int pool) {
   return (int)(pool * unit(g) * unit(g));
 }
 
+/* floor(v) as an integer, held within +-2^62 (a literal of a hundred digits
+ * makes the range of a column: converting past the integers is undefined). */
+static long long floor_int(double v) {
+  const double lim = 4611686018427387904.0; /* 2^62: room left to add a row number */
+  if (!(v > -lim)) return -(long long)lim; /* NaN too */
+  if (v > lim) return (long long)lim;
+  return (long long)floor(v);
+}
+
 /* A free value of column c for row r of n (r is a shuffled row number, so
  * unique values do not grow with the planted rows). */
 static val free_value(gen *g, int c, int r, int n) {
@@ -427,8 +436,8 @@ static val free_value(gen *g, int c, int r, int n) {
   case C_INT:
     if (!isnan(lo)) {
       double span = hi - lo > 10 ? hi - lo : 10;
-      if (uniq) return v_int((long long)floor(lo - span) + 3 * r + below(g, 3));
-      return v_int((long long)floor(lo - span + unit(g) * 3 * span));
+      if (uniq) return v_int(floor_int(lo - span) + 3 * r + below(g, 3));
+      return v_int(floor_int(lo - span + unit(g) * 3 * span));
     }
     return v_int(uniq ? 1 + r : 1 + k);
   case C_REAL:
@@ -439,7 +448,7 @@ static val free_value(gen *g, int c, int r, int n) {
     return v_real(round(((uniq ? r : k) + unit(g)) * 1000) / 100);
   case C_NUMTEXT: {
     double base = isnan(lo) ? 1 : lo, span = isnan(lo) ? 200 : (hi - lo > 10 ? hi - lo : 10);
-    long long v = (long long)floor(base - span + (uniq ? (double)r * 3 * span / (n + 1) : unit(g) * 3 * span));
+    long long v = floor_int(base - span + (uniq ? (double)r * 3 * span / (n + 1) : unit(g) * 3 * span));
     return v_text(sqlsim_arena_printf(g->a, "%lld", v));
   }
   case C_DATE: {
@@ -511,6 +520,34 @@ static void other_branches(gen *g, int t, int r, int grp) {
   }
 }
 
+/* The gold's x IS [NOT] NULL tests of a SELECT at the edge: where it asks
+ * for NULL, its row holds NULL; where it asks for a value, a copy of its row
+ * holds NULL there. Else a NULL lands in the SELECT's own row by chance, the
+ * gold returns nothing on that database, and a prediction without the test
+ * agrees on every database that counts. */
+static void null_edges(gen *g, int t, int r, int grp) {
+  const synth_facts *f = g->f;
+  gtab *x = &g->t[t];
+  for (int i = 0; i < f->nnulls; i++) {
+    const struct synth_null *z = &f->nulls[i];
+    const sqlsim_column *c = &g->s->columns[z->column];
+    if (z->group != grp || c->table != t || c->notnull || c->unique || c->pk) continue;
+    if (z->isnull) {
+      if (!cell(g, t, r, z->column)->kind) *cell(g, t, r, z->column) = v_null();
+      continue;
+    }
+    /* two copies: one under the SELECT's own parents, one under others (the
+     * row a prediction without the test finds first may be either) */
+    for (int own = 1; own >= 0; own--) {
+      int k = new_row(g, t, own ? grp : -1);
+      if (k < 0) return;
+      for (int col = x->cls_first; col < x->cls_first + x->ncols; col++) /* keys stay free: filled unique */
+        if (!g->s->columns[col].unique) *cell(g, t, k, col) = *cell(g, t, r, col);
+      *cell(g, t, k, z->column) = v_null();
+    }
+  }
+}
+
 /* The row of a SELECT of the prediction alone, twice on about half the
  * databases (a bit of each one's seed). Each SELECT's row meets its own
  * conditions: where the two queries differ only by a literal ('EUR' for
@@ -555,6 +592,7 @@ static void plan(gen *g) {
       if (r >= 0) {
         other_branches(g, t, r, grp);
         twice(g, t, r, grp);
+        null_edges(g, t, r, grp);
       }
     }
   for (int i = 0; i < f->nfacts; i++) {

@@ -45,6 +45,8 @@ typedef struct synth_facts {
   int nfacts, cap;
   int ngroups;
   int count_threshold;    /* the largest number compared with COUNT(..) (HAVING count(*) > N) */
+  struct synth_null { int column, group, isnull; } *nulls; /* the gold's x IS [NOT] NULL tests, per SELECT */
+  int nnulls, nulls_cap;
   sqlsim_fkey *keys;      /* the schema's foreign keys, then the joins the queries make between
                              columns no foreign key links (a = b: the unique side is the parent) */
   int nkeys;

@@ -1154,7 +1154,13 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     }
     if (e->action == SQLSIM_EDIT_MOVE) {
       int pc = e->pred_clause;
-      if (cl == SQLSIM_SEL_ORDER || pc == SQLSIM_SEL_ORDER) add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
+      /* a condition moved between WHERE and a count's condition (FILTER, the
+       * CASE of SUM(CASE ..)): in WHERE it filters every row, the
+       * denominator's too; in the count, only what is counted */
+      int gf = in_agg_filter(&d->priv->g, e->gold_index), pf = in_agg_filter(&d->priv->p, e->pred_index);
+      if (gf && !pf && pc == SQLSIM_SEL_WHERE) add(a, out, SQLSIM_CAT_EXTRA_FILTER, ev);
+      else if (!gf && pf && e->clause == SQLSIM_SEL_WHERE) add(a, out, SQLSIM_CAT_MISSING_FILTER, ev);
+      else if (cl == SQLSIM_SEL_ORDER || pc == SQLSIM_SEL_ORDER) add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
       else if ((cl == SQLSIM_SEL_WHERE && (pc == SQLSIM_SEL_HAVING || pc == SQLSIM_SEL_GROUP)) ||
                (pc == SQLSIM_SEL_WHERE && (cl == SQLSIM_SEL_HAVING || cl == SQLSIM_SEL_GROUP)))
         add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);

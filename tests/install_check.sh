@@ -32,8 +32,12 @@ C
 cc -o "$work/prog" "$work/prog.c" $(pkg-config --cflags --libs sqlsim)
 out=$(LD_LIBRARY_PATH="$work/prefix/lib" "$work/prog")
 echo "$out" | grep -q '"score":1' || { echo "install_check: unexpected record: $out"; exit 1; }
-ldd "$work/prog" | grep -q "$work/prefix/lib/libsqlsim.so" || LD_LIBRARY_PATH="$work/prefix/lib" ldd "$work/prog" | grep -q "libsqlsim.so" \
-  || { echo "install_check: the program is not linked to libsqlsim.so"; exit 1; }
+# (ldd's output read whole first: grep -q leaving a pipe early fails the pipeline under pipefail)
+libs=$(LD_LIBRARY_PATH="$work/prefix/lib" ldd "$work/prog")
+case "$libs" in
+  *"$work/prefix/lib/libsqlsim.so"*) ;;
+  *) echo "install_check: the program is not linked to the installed libsqlsim.so: $libs"; exit 1 ;;
+esac
 if [ -d "$work/prefix/lib/python3/dist-packages/sqlsim" ]; then
   (cd "$work" && PYTHONPATH="$work/prefix/lib/python3/dist-packages" python3 -c \
     'import sqlsim, sys; assert sqlsim.__file__.startswith(sys.argv[1]), sqlsim.__file__; print(sqlsim.diff("SELECT 1", "SELECT 1")["score"])' "$work/prefix")

@@ -140,6 +140,14 @@ static const struct {
     {"SELECT stadium_id, max(year) FROM concert GROUP BY stadium_id",
      "SELECT T1.stadium_id FROM stadium AS T1 JOIN concert AS T2 ON T1.stadium_id = T2.stadium_id",
      C(MISSING_COLUMN) | C(GROUP_HAVING)},
+    /* a condition moved between WHERE and a count's condition: in WHERE it
+     * filters every row (the denominator's too), in the count only what is counted */
+    {"SELECT CAST(sum(CASE WHEN age > 20 AND country = 'x' THEN 1 ELSE 0 END) AS REAL) / count(*) FROM singer",
+     "SELECT CAST(sum(CASE WHEN country = 'x' THEN 1 ELSE 0 END) AS REAL) / count(*) FROM singer WHERE age > 20",
+     C(EXTRA_FILTER)},
+    {"SELECT CAST(sum(CASE WHEN country = 'x' THEN 1 ELSE 0 END) AS REAL) / count(*) FROM singer WHERE age > 20",
+     "SELECT CAST(sum(CASE WHEN age > 20 AND country = 'x' THEN 1 ELSE 0 END) AS REAL) / count(*) FROM singer",
+     C(MISSING_FILTER)},
     /* an ORDER BY added where no row is limited: no EX compares that order;
      * named alone, it goes with another change */
     {"SELECT name FROM singer", "SELECT name FROM singer ORDER BY age", C(ORDER_LIMIT)},

@@ -495,6 +495,18 @@ static int new_row(gen *g, int t, int group) {
   return r;
 }
 
+/* A new planned row of table t for group grp (-1: none) holding row r's
+ * values so far; keys stay free, to be filled unique. -1 when the table has
+ * enough. */
+static int copy_row(gen *g, int t, int r, int grp) {
+  gtab *x = &g->t[t];
+  int c = new_row(g, t, grp);
+  if (c < 0) return -1;
+  for (int col = x->cls_first; col < x->cls_first + x->ncols; col++)
+    if (!g->s->columns[col].unique) *cell(g, t, c, col) = *cell(g, t, r, col);
+  return c;
+}
+
 /* A SELECT's row holds one literal per column; another literal of that SELECT
  * on the same column (the other branch of SUM(IIF(year = '2010', ..)) -
  * SUM(IIF(year = '2011', ..))) gets copies of the row with it instead: one
@@ -502,7 +514,6 @@ static int new_row(gen *g, int t, int group) {
  * in either order across the databases. */
 static void other_branches(gen *g, int t, int r, int grp) {
   const synth_facts *f = g->f;
-  gtab *x = &g->t[t];
   for (int i = 0; i < f->nfacts; i++) {
     const synth_fact *o = &f->facts[i];
     if (o->group != grp || g->s->columns[o->column].table != t || o->op != SQLSIM_OP_EQ) continue;
@@ -511,10 +522,8 @@ static void other_branches(gen *g, int t, int r, int grp) {
     const sqlsim_column *oc = &g->s->columns[o->column];
     int copies = oc->unique || name_like(g, oc) ? 1 : ((g->sh->seed >> (i % 32)) & 1) ? 3 : 1;
     for (int k = 0; k < copies; k++) {
-      int c = new_row(g, t, grp);
+      int c = copy_row(g, t, r, grp);
       if (c < 0) return;
-      for (int col = x->cls_first; col < x->cls_first + x->ncols; col++) /* keys stay free: filled unique */
-        if (!g->s->columns[col].unique) *cell(g, t, c, col) = *cell(g, t, r, col);
       *cell(g, t, c, o->column) = v;
     }
   }
@@ -527,7 +536,6 @@ static void other_branches(gen *g, int t, int r, int grp) {
  * agrees on every database that counts. */
 static void null_edges(gen *g, int t, int r, int grp) {
   const synth_facts *f = g->f;
-  gtab *x = &g->t[t];
   for (int i = 0; i < f->nnulls; i++) {
     const struct synth_null *z = &f->nulls[i];
     const sqlsim_column *c = &g->s->columns[z->column];
@@ -539,10 +547,8 @@ static void null_edges(gen *g, int t, int r, int grp) {
     /* two copies: one under the SELECT's own parents, one under others (the
      * row a prediction without the test finds first may be either) */
     for (int own = 1; own >= 0; own--) {
-      int k = new_row(g, t, own ? grp : -1);
+      int k = copy_row(g, t, r, own ? grp : -1);
       if (k < 0) return;
-      for (int col = x->cls_first; col < x->cls_first + x->ncols; col++) /* keys stay free: filled unique */
-        if (!g->s->columns[col].unique) *cell(g, t, k, col) = *cell(g, t, r, col);
       *cell(g, t, k, z->column) = v_null();
     }
   }
@@ -564,11 +570,7 @@ static void twice(gen *g, int t, int r, int grp) {
     const sqlsim_column *c = &g->s->columns[x->column];
     if (x->gold || (c->table == t && (c->unique || name_like(g, c)))) return; /* the gold's, or a name */
   }
-  gtab *x = &g->t[t];
-  int c = new_row(g, t, grp);
-  if (c < 0) return;
-  for (int col = x->cls_first; col < x->cls_first + x->ncols; col++) /* keys stay free: filled unique */
-    if (!g->s->columns[col].unique) *cell(g, t, c, col) = *cell(g, t, r, col);
+  copy_row(g, t, r, grp);
 }
 
 /* One row per SELECT and table with every literal of that SELECT (and copies

@@ -1353,12 +1353,13 @@ static void fold_consequences(sqlsim_arena *a, sqlsim_categories *out) {
  * compared, grouped; then additions, order, duplicates and form. The order
  * between neighbours follows the published human annotations of BIRD dev
  * predictions (docs/error-categories.md, "How the ranking was set"): people
- * name the column returned before its aggregate or a missing GROUP BY, and a
- * wrong value before a wrong column filtered. */
+ * name the column returned before its aggregate or a missing GROUP BY, before
+ * a table gone (not one changed or added), and a wrong value before a wrong
+ * column filtered. */
 static const signed char priority[SQLSIM_NCAT] = {
     [SQLSIM_CAT_UNPARSEABLE] = 0,      [SQLSIM_CAT_DIALECT] = 1,          [SQLSIM_CAT_EXEC_ERROR] = 2,
-    [SQLSIM_CAT_WRONG_TABLE] = 3,      [SQLSIM_CAT_MISSING_TABLE] = 4,    [SQLSIM_CAT_EXTRA_TABLE] = 5,
-    [SQLSIM_CAT_WRONG_COLUMN] = 6,     [SQLSIM_CAT_MISSING_COLUMN] = 7,   [SQLSIM_CAT_FILTER_VALUE] = 8,
+    [SQLSIM_CAT_WRONG_TABLE] = 3,      [SQLSIM_CAT_EXTRA_TABLE] = 4,      [SQLSIM_CAT_WRONG_COLUMN] = 5,
+    [SQLSIM_CAT_MISSING_TABLE] = 6,    [SQLSIM_CAT_MISSING_COLUMN] = 7,   [SQLSIM_CAT_FILTER_VALUE] = 8,
     [SQLSIM_CAT_FILTER_COLUMN] = 9,    [SQLSIM_CAT_AGGREGATE] = 10,       [SQLSIM_CAT_FILTER_OPERATOR] = 11,
     [SQLSIM_CAT_MISSING_FILTER] = 12,  [SQLSIM_CAT_GROUP_HAVING] = 13,    [SQLSIM_CAT_EXTRA_FILTER] = 14,
     [SQLSIM_CAT_JOIN] = 15,            [SQLSIM_CAT_ORDER_LIMIT] = 16,     [SQLSIM_CAT_DISTINCT] = 17,

@@ -4,6 +4,9 @@
 
 #include "core.h"
 
+/* =, <>, <, <=, >, >= (not LIKE, IS, ...). */
+static inline int is_comparison_op(int op) { return op >= SQLSIM_OP_EQ && op <= SQLSIM_OP_GE; }
+
 /* One node of a flattened tree: pre-order, with a virtual node per SELECT
  * slot in use (slot >= 0, n = the SELECT). */
 typedef struct fnode {

@@ -105,8 +105,6 @@ static int column_text(eq_ctx *c, const sqlsim_node *col) {
   return t && type_affinity(t) == 'T';
 }
 
-static int is_comparison(int op) { return op >= SQLSIM_OP_EQ && op <= SQLSIM_OP_GE; }
-
 /* Same expression: kind, operator, flags that change meaning, text, resolved
  * column, children. */
 static int tree_eq(const sqlsim_node *a, const sqlsim_node *b) {
@@ -142,7 +140,7 @@ static int cond_needs(const sqlsim_node *cond, const sqlsim_node *col) {
     return 0;
   }
   if (cond->kind == SQLSIM_N_BINOP && cond->nkids >= 2 && cond->op != SQLSIM_OP_IS && cond->op != SQLSIM_OP_ISNOT &&
-      (is_comparison(cond->op) || (cond->op >= SQLSIM_OP_LIKE && cond->op <= SQLSIM_OP_NOTREGEXP)))
+      (is_comparison_op(cond->op) || (cond->op >= SQLSIM_OP_LIKE && cond->op <= SQLSIM_OP_NOTREGEXP)))
     return tree_eq(cond->kids[0], col) || tree_eq(cond->kids[1], col);
   if (cond->kind == SQLSIM_N_ISNULL && cond->op == SQLSIM_NOTNULL) return tree_eq(cond->kids[0], col);
   return 0;
@@ -167,7 +165,7 @@ static int is_boolean(const sqlsim_node *n) {
   if (!n) return 0;
   switch (n->kind) {
   case SQLSIM_N_BINOP:
-    return is_comparison(n->op) || (n->op >= SQLSIM_OP_LIKE && n->op <= SQLSIM_OP_NOTREGEXP) ||
+    return is_comparison_op(n->op) || (n->op >= SQLSIM_OP_LIKE && n->op <= SQLSIM_OP_NOTREGEXP) ||
            n->op == SQLSIM_OP_IS || n->op == SQLSIM_OP_ISNOT;
   case SQLSIM_N_AND: case SQLSIM_N_OR: case SQLSIM_N_NOT: case SQLSIM_N_ISNULL: case SQLSIM_N_IN:
   case SQLSIM_N_BETWEEN:
@@ -483,7 +481,7 @@ static int equiv_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   }
   case SQLSIM_N_BINOP:
     if (n->op == SQLSIM_OP_DIV) average(c, n);
-    if (n->kind == SQLSIM_N_BINOP && is_comparison(n->op) && n->nkids == 2) {
+    if (n->kind == SQLSIM_N_BINOP && is_comparison_op(n->op) && n->nkids == 2) {
       if (!column_text(c, n->kids[0])) integral_literal(c, n->kids[1]);
       if (!column_text(c, n->kids[1])) integral_literal(c, n->kids[0]);
     }

@@ -578,8 +578,6 @@ static void pair_lookups(conds *cs, conds *joins, sqlsim_arena *a, sqlsim_catego
                               joins->v[j].action == SQLSIM_EDIT_INSERT ? "added" : "missing", sql_of(a, joins->v[j].n)));
 }
 
-static int is_comparison_op(int op) { return op >= SQLSIM_OP_EQ && op <= SQLSIM_OP_GE; }
-
 /* A condition that matches a column against literal values: x = v, x IN
  * (v, ...), x LIKE p, x GLOB p (1), or a negation of one: x <> v, x NOT IN,
  * NOT LIKE, NOT GLOB (2); 0 for anything else. The literals go to vals (at
@@ -814,6 +812,16 @@ static void part_add(sqlsim_arena *a, parts *ps, const sqlsim_diff *d, const sql
   else if (strlen(p->ev[cat]) < 300) p->ev[cat] = sqlsim_arena_printf(a, "%s; %s", p->ev[cat], ev);
 }
 
+/* The category of a change of what is computed from columns, by the clause
+ * it sits in: in WHERE a column filtered, in HAVING grouping, in ORDER BY the
+ * order, else (the select list) a column returned. */
+static int column_category(int clause) {
+  return clause == SQLSIM_SEL_WHERE    ? SQLSIM_CAT_FILTER_COLUMN
+         : clause == SQLSIM_SEL_HAVING ? SQLSIM_CAT_GROUP_HAVING
+         : clause == SQLSIM_SEL_ORDER  ? SQLSIM_CAT_ORDER_LIMIT
+                                       : SQLSIM_CAT_WRONG_COLUMN;
+}
+
 /* An aggregate changed inside a part whose aggregates are the same on both
  * sides (the two counts for their difference, a count moved into a scalar
  * subquery) is a change of what is computed around them, named as the
@@ -842,11 +850,7 @@ static void aggregate_kept(const sqlsim_diff *d, part *p, sqlsim_arena *a) {
     if (!ga.more && !pa.more && (!ga.n || !pa.n) && reads_a_column(agg_side) && !reads_common_column(gn, pn)) r = 0;
   }
   if (r == 2) return;
-  int to = r == 1                               ? SQLSIM_CAT_DISTINCT
-           : p->clause == SQLSIM_SEL_WHERE      ? SQLSIM_CAT_FILTER_COLUMN
-           : p->clause == SQLSIM_SEL_HAVING     ? SQLSIM_CAT_GROUP_HAVING
-           : p->clause == SQLSIM_SEL_ORDER      ? SQLSIM_CAT_ORDER_LIMIT
-                                                : SQLSIM_CAT_WRONG_COLUMN;
+  int to = r == 1 ? SQLSIM_CAT_DISTINCT : column_category(p->clause);
   const char *ev = p->ev[SQLSIM_CAT_AGGREGATE];
   p->cats &= ~(1u << SQLSIM_CAT_AGGREGATE);
   p->ev[SQLSIM_CAT_AGGREGATE] = NULL;
@@ -854,8 +858,8 @@ static void aggregate_kept(const sqlsim_diff *d, part *p, sqlsim_arena *a) {
   p->cats |= 1u << to;
 }
 
-/* A condition whose operator changed within its family along with the values
- * it matches (values_differ): a change of value, not of operator. */
+/* Part p's category `from`, if it has it, becomes filter_value, its evidence
+ * going along. */
 static void to_value(part *p, int from, sqlsim_arena *a) {
   if (!(p->cats & (1u << from))) return;
   const char *ev = p->ev[from];
@@ -1205,11 +1209,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     if ((ins || del) && count_argument(d, e)) {
       /* counting a column's non-NULL values for the rows: named only when
        * nothing else differs (then it is why the results differ) */
-      int cat = cl == SQLSIM_SEL_WHERE    ? SQLSIM_CAT_FILTER_COLUMN
-                : cl == SQLSIM_SEL_HAVING ? SQLSIM_CAT_GROUP_HAVING
-                : cl == SQLSIM_SEL_ORDER  ? SQLSIM_CAT_ORDER_LIMIT
-                                          : SQLSIM_CAT_WRONG_COLUMN;
-      count_arg = cat;
+      count_arg = column_category(cl);
       count_ev = with_evidence(a, count_ev, ev);
       continue;
     }

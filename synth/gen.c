@@ -413,6 +413,13 @@ static int group_index(gen *g, int r, int pool) {
   return (int)(pool * unit(g) * unit(g));
 }
 
+/* A column the gold tests with IS [NOT] NULL that may hold NULL (not a key,
+ * not declared NOT NULL). */
+static int nulls_in(const gen *g, int c) {
+  const sqlsim_column *col = &g->s->columns[c];
+  return (g->f->role[c] & SYNTH_NULLS) && !col->notnull && !col->unique && !col->pk;
+}
+
 /* floor(v) as an integer, held within +-2^62 (a literal of a hundred digits
  * makes the range of a column: converting past the integers is undefined). */
 static long long floor_int(double v) {
@@ -538,8 +545,7 @@ static void null_edges(gen *g, int t, int r, int grp) {
   const synth_facts *f = g->f;
   for (int i = 0; i < f->nnulls; i++) {
     const struct synth_null *z = &f->nulls[i];
-    const sqlsim_column *c = &g->s->columns[z->column];
-    if (z->group != grp || c->table != t || c->notnull || c->unique || c->pk) continue;
+    if (z->group != grp || g->s->columns[z->column].table != t || !nulls_in(g, z->column)) continue;
     if (z->isnull) {
       if (!cell(g, t, r, z->column)->kind) *cell(g, t, r, z->column) = v_null();
       continue;
@@ -646,8 +652,7 @@ static void fill_free(gen *g, int t) {
     if (fk_of(g, c) >= 0) continue;
     /* a column tested with IS [NOT] NULL: a third of its free cells NULL, or the
      * test is true everywhere and cannot tell two queries apart */
-    const sqlsim_column *col = &g->s->columns[c];
-    int nulls = (g->f->role[c] & SYNTH_NULLS) && !col->notnull && !col->unique && !col->pk;
+    int nulls = nulls_in(g, c);
     int *perm = sqlsim_arena_alloc(g->a, sizeof *perm * (size_t)x->nrows);
     for (int r = 0; r < x->nrows; r++) perm[r] = r;
     for (int r = x->nrows - 1; r > 0; r--) {
@@ -724,8 +729,7 @@ static void fill_key(gen *g, int k) {
   /* a key the gold tests with IS [NULL|NOT NULL] (a post's ParentId, a
    * last editor): a third of the rows that no link needs hold NULL, or the
    * test holds on every row (no dangling key either way) */
-  const sqlsim_column *fc = &s->columns[from];
-  int nulls = (f->role[from] & SYNTH_NULLS) && !fc->notnull && !fc->unique && !fc->pk;
+  int nulls = nulls_in(g, from);
   int seq = 0;
   for (int r = 0; r < c->nrows; r++) {
     val *v = cell(g, ct, r, from);

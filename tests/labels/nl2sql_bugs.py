@@ -81,7 +81,17 @@ def main():
         sys.exit(__doc__)
     sqlsim, data_path = args
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-    data = json.load(open(data_path, encoding='utf-8'))
+    try:
+        data = json.load(open(data_path, encoding='utf-8'))
+    except (OSError, ValueError) as e:
+        sys.exit(f'{data_path}: {e}')
+    if not isinstance(data, list) or not data:
+        sys.exit(f'{data_path}: not a list of judged pairs (data/NL2SQL-Bugs-with-evidence.json)')
+    for n, x in enumerate(data):
+        if not isinstance(x, dict) or any(k not in x for k in ('db_id', 'question', 'sql', 'label', 'error_types')):
+            sys.exit(f'{data_path}: pair {n} lacks db_id, question, sql, label or error_types')
+        if not x['label'] and (not x['error_types'] or any(e.get('sub_error_type') not in MAP for e in x['error_types'])):
+            sys.exit(f'{data_path}: pair {n} is judged wrong without an error type of the 31 known')
     dev = json.load(open(os.path.join(root, 'corpus', 'bird', 'dev.json'), encoding='utf-8'))
     by_question = {}
     for g in dev:

@@ -40,5 +40,8 @@ void diff_match(ftree *g, ftree *p);
 int diff_script(sqlsim_diff *d, const ftree *g, const ftree *p);
 /* BIS similarity and the calibrated weights and score of a script. */
 void diff_score(sqlsim_diff *d);
+/* Is edit e a move of an operand among the same operands in another order
+ * (x - y for y - x, a function's arguments swapped)? */
+int diff_swapped_operand(const sqlsim_diff *d, const sqlsim_edit *e);
 
 #endif

@@ -36,6 +36,21 @@ static int has_limit(const ftree *t) {
   return 0;
 }
 
+/* A move of an operand of x - y, x LIKE p, BETWEEN, or of a function's
+ * argument, among as many operands on both sides: the same operands in
+ * another order (an argument added or dropped shifts the others, and is
+ * weighed itself). */
+int diff_swapped_operand(const sqlsim_diff *d, const sqlsim_edit *e) {
+  if (e->action != SQLSIM_EDIT_MOVE || !e->ordered || e->clause == SQLSIM_SEL_ORDER) return 0;
+  const ftree *g = &d->priv->g, *p = &d->priv->p;
+  int gp = g->v[e->gold_index].parent, pp = p->v[e->pred_index].parent;
+  if (gp < 0 || pp < 0 || g->v[gp].nkids != p->v[pp].nkids) return 0;
+  const sqlsim_node *n = g->v[gp].n;
+  if (n->kind != SQLSIM_N_LIST) return 1;
+  int up = g->v[gp].parent;
+  return up >= 0 && g->v[up].slot < 0 && g->v[up].n->kind == SQLSIM_N_FUNC;
+}
+
 static void weigh(sqlsim_diff *d, sqlsim_edit *e, int limit) {
   const sqlsim_node *n = node_of(e);
   int cl = e->clause;
@@ -49,6 +64,7 @@ static void weigh(sqlsim_diff *d, sqlsim_edit *e, int limit) {
   if (e->action == SQLSIM_EDIT_MOVE) {
     const fnode *fg = &d->priv->g.v[e->gold_index], *fp = &d->priv->p.v[e->pred_index];
     if (e->ordered && cl == SQLSIM_SEL_ORDER) W(0.5, "order key position");
+    else if (diff_swapped_operand(d, e)) W(0.35, "operand order"); /* each moved operand: a swap weighs 0.7 */
     else if (fg->clause != fp->clause && fg->slot < 0) W(0.5, "moved between clauses");
     return;
   }

@@ -490,11 +490,25 @@ void diff_match(ftree *g, ftree *p) {
 
 /* ---------------------------------------------------------------- script */
 
+/* An operator whose operands do not commute and are not put in one order by
+ * normalization (x - y, x / y, x || y, x LIKE p): their order is meaning. */
+static int operands_ordered(const sqlsim_node *n) {
+  if (n->kind == SQLSIM_N_BETWEEN) return 1;
+  if (n->kind != SQLSIM_N_BINOP) return 0;
+  switch (n->op) {
+  case SQLSIM_OP_SUB: case SQLSIM_OP_DIV: case SQLSIM_OP_MOD: case SQLSIM_OP_CONCAT:
+  case SQLSIM_OP_SHL: case SQLSIM_OP_SHR: case SQLSIM_OP_LIKE: case SQLSIM_OP_NOTLIKE:
+  case SQLSIM_OP_GLOB: case SQLSIM_OP_NOTGLOB: case SQLSIM_OP_REGEXP: case SQLSIM_OP_NOTREGEXP:
+  case SQLSIM_OP_ILIKE: case SQLSIM_OP_NOTILIKE: case SQLSIM_OP_OTHER: return 1;
+  default: return 0;
+  }
+}
+
 static int ordered_parent(const ftree *t, int i) {
   int p = t->v[i].parent;
   return p >= 0 && !t->v[p].unordered && t->v[p].slot < 0 &&
          (t->v[p].clause == SQLSIM_SEL_ORDER || t->v[p].n->kind == SQLSIM_N_LIST ||
-          t->v[p].n->kind == SQLSIM_N_FUNC);
+          t->v[p].n->kind == SQLSIM_N_FUNC || operands_ordered(t->v[p].n));
 }
 
 /* A table added or removed counts as a change of table when the query block

@@ -11,6 +11,7 @@
  * then the timing metrics one pair at a time, since a timing taken while
  * other threads run measures them too. */
 #include "engine.h"
+#include "metrics/categories.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -575,6 +576,7 @@ static void score_structure(sqlsim_evaluator *ev, const gold_prep *g, sqlsim_que
     r->score = d->score;
     if (cats) {
       sqlsim_categorize_diff(d, g->schema, rec_arena(r), &r->cats);
+      if (ev->cfg.bird_semantics) categories_column_order(d, rec_arena(r), &r->cats);
       collect_spans(r, d);
     }
     sqlsim_diff_free(d);

@@ -9,6 +9,7 @@
  * caller's, who has the results. */
 #include "core.h"
 #include "diff/diff.h"
+#include "metrics/categories.h"
 #include "parser/frontend.h"
 
 #include <pthread.h>
@@ -809,7 +810,7 @@ static void part_add(sqlsim_arena *a, parts *ps, const sqlsim_diff *d, const sql
   }
   p->cats |= 1u << cat;
   if (!p->ev[cat]) p->ev[cat] = ev;
-  else if (strlen(p->ev[cat]) < 300) p->ev[cat] = sqlsim_arena_printf(a, "%s; %s", p->ev[cat], ev);
+  else if (strlen(p->ev[cat]) < 300 && !strstr(p->ev[cat], ev)) p->ev[cat] = sqlsim_arena_printf(a, "%s; %s", p->ev[cat], ev);
 }
 
 /* The category of a change of what is computed from columns, by the clause
@@ -1111,6 +1112,34 @@ static int count_argument(const sqlsim_diff *d, const sqlsim_edit *e) {
 
 static void fold_consequences(sqlsim_arena *a, sqlsim_categories *out);
 
+/* The select list of a tree's outer query block (a LIST node's index), -1. */
+static int outer_targets(const ftree *t) {
+  if (t->n == 0 || t->v[0].n->kind != SQLSIM_N_SELECT || t->v[0].n->op != SQLSIM_SET_NONE) return -1;
+  for (int k = 0; k < t->v[0].nkids; k++) {
+    int c = t->kids[t->v[0].first + k];
+    if (t->v[c].slot == SQLSIM_SEL_TARGETS && t->v[c].nkids == 1) return t->kids[t->v[c].first];
+  }
+  return -1;
+}
+
+/* The same columns returned in another order: "a, b -> b, a" in the arena, or
+ * NULL. Spider's EX matches columns by what they compute and does not see it;
+ * BIRD's compares rows as tuples and does. */
+static const char *columns_reordered(const sqlsim_diff *d, sqlsim_arena *a) {
+  const ftree *g = &d->priv->g, *p = &d->priv->p;
+  int gl = outer_targets(g), pl = outer_targets(p);
+  if (gl < 0 || pl < 0 || g->v[gl].nkids != p->v[pl].nkids || g->v[gl].nkids < 2) return NULL;
+  int moved = 0;
+  for (int k = 0; k < g->v[gl].nkids; k++) {
+    int m = g->v[g->kids[g->v[gl].first + k]].match;
+    if (m < 0 || p->v[m].parent != pl) return NULL;
+    moved |= p->v[m].pos != k;
+  }
+  return moved ? sqlsim_arena_printf(a, "SELECT columns in another order: %s -> %s", sql_of(a, g->v[gl].n),
+                                     sql_of(a, p->v[pl].n))
+               : NULL;
+}
+
 void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_arena *a, sqlsim_categories *out) {
   memset(out, 0, sizeof *out);
   out->main = -1;
@@ -1154,6 +1183,15 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     }
     if (ti >= 0 && in_window(t, ti)) {
       add(a, out, SQLSIM_CAT_GROUP_HAVING, ev); /* a window's partition or order: per-group ranking */
+      continue;
+    }
+    if (diff_swapped_operand(d, e)) { /* the same operands in another order */
+      const sqlsim_node *gp = e->gold_parent, *pp = e->pred_parent;
+      const char *sev = gp && pp ? sqlsim_arena_printf(a, "%s: operands in another order: %s -> %s", clause_word(cl),
+                                                       sql_of(a, gp), sql_of(a, pp))
+                                 : ev;
+      if (cl == SQLSIM_SEL_FROM) add(a, out, SQLSIM_CAT_JOIN, sev);
+      else part_add(a, &pv, d, e, cl == SQLSIM_SEL_GROUP ? SQLSIM_CAT_GROUP_HAVING : column_category(cl), sev);
       continue;
     }
     if (e->action == SQLSIM_EDIT_MOVE) {
@@ -1326,6 +1364,14 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       out->evidence[count_arg] = ev;
     }
   }
+}
+
+void categories_column_order(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out) {
+  const char *reordered = out->main < 0 ? columns_reordered(d, a) : NULL;
+  if (!reordered) return;
+  int k = SQLSIM_CAT_WRONG_COLUMN;
+  out->evidence[k] = out->weak & (1u << k) ? sqlsim_arena_printf(a, "%s; %s", out->evidence[k], reordered) : reordered;
+  out->weak |= 1u << k;
 }
 
 /* Categories that follow from another one found are not mistakes of their

@@ -89,6 +89,15 @@ static const struct {
      "SELECT T1.name, count(*) FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id "
      "GROUP BY T1.name",
      0.01, 0.99, 0.01, 0.99},
+    /* operands of an operator that does not commute, and a function's
+     * arguments, in another order: a move BIS does not count, a change of
+     * value the calibrated score does; commuting ones are one form */
+    {"SELECT age - singer_id FROM singer", "SELECT singer_id - age FROM singer", 1, 1, 0.3, 0.8},
+    {"SELECT name FROM singer WHERE substr(name, 1, 3) = 'abc'",
+     "SELECT name FROM singer WHERE substr(name, 3, 1) = 'abc'", 1, 1, 0.3, 0.8},
+    {"SELECT name FROM singer WHERE age BETWEEN 20 AND 30", "SELECT name FROM singer WHERE age BETWEEN 30 AND 20",
+     0.01, 1, 0.01, 0.8},
+    {"SELECT age + singer_id FROM singer", "SELECT singer_id + age FROM singer", 1, 1, 1, 1},
     /* what changes the result weighs more than what does not */
     {"SELECT name FROM singer ORDER BY age DESC LIMIT 1", "SELECT name FROM singer ORDER BY age ASC LIMIT 1",
      0.01, 0.99, 0.01, 0.5},

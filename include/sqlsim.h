@@ -518,7 +518,10 @@ typedef struct sqlsim_synth_opts {
 } sqlsim_synth_opts;
 
 typedef struct sqlsim_synth {
-  int databases;         /* generated and run (fewer than K when a query ran past its limits) */
+  int databases;         /* generated and run: K, one more where the two queries bound a column
+                            at one literal by different range operators (x >= 2.0, x > 2.0: its
+                            free values then miss the gold's range) and one of the K counted,
+                            fewer when a query ran past its limits */
   int informative;       /* ... where the gold returned rows and ties did not decide */
   int agree;             /* ... of those, where the prediction returned the same */
   int ties;              /* set aside: the gold's LIMIT cut through tied sort keys */
@@ -547,8 +550,9 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
  * error; an unparseable prediction still runs (its literals are not planted). */
 int sqlsim_synth_pair(sqlsim_synth_runner *x, const sqlsim_schema *schema, const char *gold, const char *pred,
                       sqlsim_synth *out, sqlsim_error *err);
-/* Builds database k (0-based) of a pair's run into a new SQLite file at path
- * (which must not exist), to look at what a pair ran on (tests/test_synth.c
+/* Builds database k (0-based; k = K is the extra database of a pair whose
+ * queries bound a column by different ranges) of a pair's run into a new
+ * SQLite file at path (which must not exist), to look at what a pair ran on (tests/test_synth.c
  * checks the generator's guarantees on these files). */
 int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char *pred,
                       const sqlsim_synth_opts *opts, int k, const char *path, sqlsim_error *err);

@@ -18,7 +18,9 @@
  * skewed: one parent gets T+1 children and another T (T+1 when the shape asks
  * for ties), where T is the largest number a COUNT is compared with, and one
  * parent gets none. Sorted columns are distinct, or have their extremes
- * repeated when the shape asks for ties. Everything comes from a seeded
+ * repeated when the shape asks for ties. On the database a pair gets when
+ * its queries bound a column by different ranges (shape.outside), that
+ * column's free values all miss the gold's range. Everything comes from a seeded
  * splitmix64 stream: the same facts and shape give the same rows. */
 #include "synth.h"
 
@@ -64,6 +66,9 @@ typedef struct gen {
   gtab *t;
   unsigned char *cls;
   double *lo, *hi;  /* numeric range of each column's literals (NaN when none) */
+  unsigned char *ranged; /* where the gold's range comparison with a literal fails, for a
+                          * column the two queries bound differently: R_BELOW (x > 2),
+                          * R_ABOVE (x < 2), both (BETWEEN), 0 none */
   sqlsim_arena *a;
 } gen;
 
@@ -429,9 +434,35 @@ static long long floor_int(double v) {
   return (long long)floor(v);
 }
 
+enum { R_BELOW = 1, R_ABOVE = 2 };
+
+/* A free value of column c (compared by range with its literals) for row r
+ * where the comparison fails: below the smallest literal, or above the
+ * largest (both: by row), by at least 1 (2 for integers, so x > 1 and x >= 2
+ * still agree). */
+static val outside(gen *g, int c, int r, int uniq) {
+  double lo = g->lo[c], hi = g->hi[c], span = hi - lo > 10 ? hi - lo : 10;
+  int down = g->ranged[c] == R_BELOW || (g->ranged[c] == (R_BELOW | R_ABOVE) && r % 2 == 0);
+  double step = uniq ? 3.0 * r + below(g, 3) : unit(g) * span;
+  switch (g->cls[c]) {
+  case C_INT: return v_int(down ? floor_int(lo) - 2 - floor_int(step) : floor_int(hi) + 2 + floor_int(step));
+  case C_REAL: return v_real(round((down ? lo - 1 - step : hi + 1 + step) * 100) / 100);
+  case C_NUMTEXT:
+    return v_text(sqlsim_arena_printf(g->a, "%lld", down ? floor_int(lo) - 2 - floor_int(step) : floor_int(hi) + 2 + floor_int(step)));
+  case C_DATE: {
+    int day = uniq ? 37 * r + below(g, 30) : below(g, 336);
+    long long y = down ? floor_int(lo) - 1 - floor_int(step) : floor_int(hi) + 1 + floor_int(step);
+    if (y < 1) y = 1;
+    if (y > 9999) y = 9999;
+    return v_text(sqlsim_arena_printf(g->a, "%04lld-%02d-%02d", y, 1 + (day / 28) % 12, 1 + day % 28));
+  }
+  default: return v_int(0); /* not reached: text columns have no range */
+  }
+}
+
 /* A free value of column c for row r of n (r is a shuffled row number, so
  * unique values do not grow with the planted rows). */
-static val free_value(gen *g, int c, int r, int n) {
+static val free_value(gen *g, int c, int r, int n, int out) {
   const sqlsim_column *col = &g->s->columns[c];
   unsigned role = g->f->role[c];
   int cls = g->cls[c];
@@ -439,6 +470,8 @@ static val free_value(gen *g, int c, int r, int n) {
   int pool = (role & SYNTH_GROUP) && !uniq ? (n / 3 > 2 ? n / 3 : 2) : 0;
   int k = pool ? group_index(g, r, pool) : uniq ? r : below(g, 8 * n + 8);
   double lo = g->lo[c], hi = g->hi[c];
+  /* not a sorted column: its edge rows would tie at the top */
+  if (out && g->ranged[c] && !(role & SYNTH_ORDER) && !isnan(lo)) return outside(g, c, r, uniq);
   switch (cls) {
   case C_INT:
     if (!isnan(lo)) {
@@ -670,7 +703,7 @@ static void fill_free(gen *g, int t) {
       /* one NULL in a sorted column (two would tie at the top of an ascending sort) */
       if (!v->kind && nulls && ((g->f->role[c] & SYNTH_ORDER) ? perm[r] == 1 : perm[r] % 3 == 1)) *v = v_null();
       for (int tries = 0; !v->kind && tries < 20; tries++) {
-        val w = free_value(g, c, perm[r] + tries * x->nrows, x->nrows);
+        val w = free_value(g, c, perm[r] + tries * x->nrows, x->nrows, g->sh->outside);
         if (may_hold(g, c, &w)) *v = w;
       }
       if (!v->kind) *v = v_text(sqlsim_arena_printf(g->a, "u%d_%d", r, below(g, 1000000)));
@@ -852,6 +885,36 @@ static int load(gen *g, sqlite3 *db, unsigned char *filled, char *why, size_t wn
 
 /* ---------------------------------------------------------------- entry points */
 
+static int range_fails(int op) {
+  return op == SQLSIM_OP_GT || op == SQLSIM_OP_GE ? R_BELOW : op == SQLSIM_OP_LT || op == SQLSIM_OP_LE ? R_ABOVE : 0;
+}
+
+/* Where the gold's range comparisons of column c with a literal fail
+ * (R_BELOW for x > 2, R_ABOVE for x < 2, both for BETWEEN) when the
+ * prediction compares c with one of the same literals by another range
+ * operator (> 2.0 against >= 2.0);
+ * else 0. */
+static int bounds_differ(const synth_facts *f, int c) {
+  int gold = 0, edge = 0;
+  for (int i = 0; i < f->nfacts; i++) {
+    const synth_fact *x = &f->facts[i];
+    if (x->column != c || !x->gold) continue;
+    gold |= range_fails(x->op);
+    for (int j = 0; j < f->nfacts && range_fails(x->op) && !edge; j++) {
+      const synth_fact *y = &f->facts[j];
+      edge = y->column == c && !y->gold && y->op != x->op && range_fails(y->op) && y->num == x->num && !y->fmt == !x->fmt &&
+             (x->num ? atof(x->text) == atof(y->text) : !strcmp(x->text, y->text));
+    }
+  }
+  return edge ? gold : 0;
+}
+
+int synth_wants_outside(const synth_facts *f) {
+  for (int c = 0; c < f->schema->ncolumns; c++)
+    if (bounds_differ(f, c)) return 1;
+  return 0;
+}
+
 synth_shape synth_shape_of(int k, uint64_t seed) {
   /* rows, ties: plain, larger, ties, tiny, larger with ties, mid */
   static const int rows[] = {8, 14, 8, 6, 12, 10};
@@ -875,6 +938,8 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
   g.cls = sqlsim_arena_alloc(g.a, (size_t)s->ncolumns + 1);
   g.lo = sqlsim_arena_alloc(g.a, sizeof(double) * (size_t)(s->ncolumns + 1));
   g.hi = sqlsim_arena_alloc(g.a, sizeof(double) * (size_t)(s->ncolumns + 1));
+  g.ranged = sqlsim_arena_alloc(g.a, (size_t)s->ncolumns + 1);
+  memset(g.ranged, 0, (size_t)s->ncolumns + 1);
   /* the tables read, and every table their keys lead to */
   for (int t = 0; t < s->ntables; t++) g.t[t].on = f->tables[t] && strncmp(s->tables[t].key, "sqlite_", 7) != 0;
   for (int round = 0; round < s->ntables; round++) {
@@ -911,6 +976,7 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
         tf++;
       }
     }
+    g.ranged[c] = (unsigned char)bounds_differ(f, c);
     g.cls[c] = (unsigned char)column_class(&s->columns[c], f->role[c], nf, tf, rf);
     if (g.cls[c] == C_DATE) { /* free dates fall on both sides of those years (born after 1930 is not
                                * true of every generated row); none named: NaN */
@@ -961,7 +1027,7 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
     for (int i = 0; i < x->ncols; i++)
       for (int r = 0; r < x->nrows; r++) {
         val *v = cell(&g, t, r, x->cls_first + i);
-        if (!v->kind) *v = free_value(&g, x->cls_first + i, r, x->nrows);
+        if (!v->kind) *v = free_value(&g, x->cls_first + i, r, x->nrows, 0);
       }
   }
   long rows = 0;

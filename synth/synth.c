@@ -277,9 +277,17 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   long limit = -1, offset = -1;
   double pred_s = 0; /* the prediction's time over the databases so far */
   int rc = 0;
-  out->databases = x->o.databases;
-  for (int k = 0; k < x->o.databases; k++) {
+  /* K databases, and one more where the two queries bound a column by
+   * different ranges: its free values miss the gold's range */
+  int nk = x->o.databases + synth_wants_outside(f);
+  out->databases = nk;
+  for (int k = 0; k < nk; k++) {
     synth_shape sh = synth_shape_of(k, x->o.seed);
+    sh.outside = k == x->o.databases;
+    if (sh.outside && !out->informative) { /* it may find a difference, not stand alone for a verdict */
+      out->databases = k;
+      break;
+    }
     char why[200];
     double t0 = now_s();
     void *saved;
@@ -358,7 +366,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     sqlsim_result_free(&g);
     sqlsim_result_free(&p);
     out->exec_s += now_s() - t1;
-    if (stop && k + 1 < x->o.databases) {
+    if (stop && k + 1 < nk) {
       out->databases = k + 1;
       if (!out->why[0])
         snprintf(out->why, sizeof out->why, "stopped after database %d: the prediction ran %.1f s, over the %g s limit "
@@ -418,6 +426,7 @@ int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char 
   if (!rc) {
     unsigned char *filled = calloc((size_t)schema->ntables + 1, 1);
     synth_shape sh = synth_shape_of(k, opts && opts->seed ? opts->seed : DEFAULT_SEED);
+    sh.outside = k >= (opts && opts->databases > 0 ? opts->databases : DEFAULT_K) && synth_wants_outside(f);
     char why[200];
     if (!filled || synth_fill(h, f, &sh, filled, why, sizeof why) < 0)
       rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "%s: %s", path, filled ? why : "out of memory");

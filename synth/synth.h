@@ -64,8 +64,17 @@ typedef struct synth_shape {
   int ties;          /* repeat the extreme values of sorted columns and the largest group size */
   int share;         /* rows planted for different SELECTs share their other values */
   int fanout;        /* children pile up under a few parents (else one each, but for one parent of two) */
+  int outside;       /* free values of a column the two queries bound at one literal by different
+                        range operators (x >= 2.0, x > 2.0) all where the gold's comparison fails (below 2.0), not around
+                        the literals: the rows planted at the edge are then the only ones that
+                        pass, so >= and > differ (one database more, synth_wants_outside) */
   uint64_t seed;
 } synth_shape;
+
+/* Whether the two queries bound a column at one literal by different range
+ * operators: then the pair gets a database more, with the shape of the next
+ * k and outside set. */
+int synth_wants_outside(const synth_facts *f);
 
 /* The shape of database k (0-based) for a run seeded with seed. */
 synth_shape synth_shape_of(int k, uint64_t seed);

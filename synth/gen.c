@@ -617,8 +617,12 @@ static void twice(gen *g, int t, int r, int grp) {
  * then the linked rows. */
 static void plan(gen *g) {
   const synth_facts *f = g->f;
+  int nt = g->s->ntables;
+  /* each SELECT's row per table, -1 */
+  int *own = sqlsim_arena_alloc(g->a, sizeof *own * (size_t)(f->ngroups * nt + 1));
   for (int grp = 0; grp < f->ngroups; grp++)
-    for (int t = 0; t < g->s->ntables; t++) {
+    for (int t = 0; t < nt; t++) {
+      own[grp * nt + t] = -1;
       if (!g->t[t].on) continue;
       int r = -1;
       for (int i = 0; i < f->nfacts; i++) {
@@ -630,6 +634,7 @@ static void plan(gen *g) {
         val s = satisfying(g, x);
         if (!v->kind && may_hold(g, x->column, &s) && plausible(g, x, &s, 0)) *v = s;
       }
+      own[grp * nt + t] = r;
       if (r >= 0) {
         other_branches(g, t, r, grp);
         twice(g, t, r, grp);
@@ -642,9 +647,13 @@ static void plan(gen *g) {
     if (!g->t[t].on || x->identity) continue;
     val near[4];
     int n = near_values(g, x, near);
+    /* on about half the databases (by seed), a near miss is a copy of its
+     * SELECT's row, so the SELECT's other conditions on the table hold there
+     * (subtypes = 'Angel Zq' where originalType = 'Summon - Angel') */
+    int mine = ((g->sh->seed >> 11) & 1) && x->group >= 0 && x->group < f->ngroups ? own[x->group * nt + t] : -1;
     for (int k = 0; k < n; k++) {
       if (!may_hold(g, x->column, &near[k]) || !plausible(g, x, &near[k], k > 0)) continue;
-      int r = new_row(g, t, -1);
+      int r = mine >= 0 ? copy_row(g, t, mine, -1) : new_row(g, t, -1);
       if (r < 0) break;
       *cell(g, t, r, x->column) = near[k];
     }

@@ -43,5 +43,9 @@ void diff_score(sqlsim_diff *d);
 /* Is edit e a move of an operand among the same operands in another order
  * (x - y for y - x, a function's arguments swapped)? */
 int diff_swapped_operand(const sqlsim_diff *d, const sqlsim_edit *e);
+/* Is edit e a column moved from one place to another where both places are
+ * in the other tree too (player_api_id and player_fifa_api_id swapped between
+ * a join and an ORDER BY): a change of column at each place, not a form? */
+int diff_leaf_moved(const sqlsim_diff *d, const sqlsim_edit *e);
 
 #endif

@@ -51,6 +51,49 @@ int diff_swapped_operand(const sqlsim_diff *d, const sqlsim_edit *e) {
   return up >= 0 && g->v[up].slot < 0 && g->v[up].n->kind == SQLSIM_N_FUNC;
 }
 
+/* The condition or item node i sits in (its ancestor under a clause, an AND
+ * or an OR), and the query block (SELECT) around it. */
+static int part_of(const ftree *t, int i, int *block) {
+  int c = i, a = t->v[i].parent;
+  for (; a >= 0; c = a, a = t->v[a].parent) {
+    const fnode *f = &t->v[a];
+    if (f->slot >= 0 || f->n->kind == SQLSIM_N_AND || f->n->kind == SQLSIM_N_OR) break;
+  }
+  *block = -1;
+  for (int b = a; b >= 0 && *block < 0; b = t->v[b].parent)
+    if (t->v[b].slot < 0 && t->v[b].n->kind == SQLSIM_N_SELECT) *block = b;
+  return c;
+}
+
+int diff_leaf_moved(const sqlsim_diff *d, const sqlsim_edit *e) {
+  if (e->action != SQLSIM_EDIT_MOVE || !e->gold || e->gold->kind != SQLSIM_N_COLUMN) return 0;
+  const ftree *g = &d->priv->g, *p = &d->priv->p;
+  int gp = g->v[e->gold_index].parent, pp = p->v[e->pred_index].parent;
+  if (gp < 0 || pp < 0 || g->v[gp].slot >= 0 || p->v[pp].slot >= 0 || g->v[gp].match < 0 || p->v[pp].match < 0 ||
+      g->v[gp].match == pp)
+    return 0;
+  /* in one query block (not into a subquery: a join written as a lookup),
+   * from one condition or item to another (not rearranged inside one:
+   * AVG(x) / 12 and AVG(x / 12)) */
+  for (int k = 0; k < 2; k++) {
+    const ftree *t = k ? p : g;
+    int at = k ? pp : gp, up = t->v[at].parent;
+    const sqlsim_node *n = t->v[at].n;
+    /* not a COUNT's argument where the other side counts rows (COUNT(x)
+     * for COUNT(*) weighs nothing) */
+    if (n->kind == SQLSIM_N_LIST && up >= 0 && t->v[up].slot < 0 && t->v[up].n->kind == SQLSIM_N_FUNC &&
+        t->v[up].n->text && !strcmp(t->v[up].n->text, "count") && t->v[up].match >= 0 &&
+        ((k ? g : p)->v[t->v[up].match].n->flags & SQLSIM_F_STAR))
+      return 0;
+    /* nor beside a subquery: x = (SELECT t.y ...) for a join on t.y */
+    for (uint32_t j = 0; j < n->nkids; j++)
+      if (n->kids[j] && (n->kids[j]->kind == SQLSIM_N_SUBLINK || n->kids[j]->kind == SQLSIM_N_SELECT)) return 0;
+  }
+  int gb, pb;
+  int gpart = part_of(g, e->gold_index, &gb), ppart = part_of(p, e->pred_index, &pb);
+  return gb >= 0 && g->v[gb].match == pb && g->v[gpart].match != ppart;
+}
+
 static void weigh(sqlsim_diff *d, sqlsim_edit *e, int limit) {
   const sqlsim_node *n = node_of(e);
   int cl = e->clause;
@@ -65,6 +108,7 @@ static void weigh(sqlsim_diff *d, sqlsim_edit *e, int limit) {
     const fnode *fg = &d->priv->g.v[e->gold_index], *fp = &d->priv->p.v[e->pred_index];
     if (e->ordered && cl == SQLSIM_SEL_ORDER) W(0.5, "order key position");
     else if (diff_swapped_operand(d, e)) W(0.35, "operand order"); /* each moved operand: a swap weighs 0.7 */
+    else if (diff_leaf_moved(d, e)) W(0.4, "column moved to another place"); /* two swapped: 0.8 */
     else if (fg->clause != fp->clause && fg->slot < 0) W(0.5, "moved between clauses");
     return;
   }

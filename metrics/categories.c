@@ -1194,6 +1194,21 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       else part_add(a, &pv, d, e, cl == SQLSIM_SEL_GROUP ? SQLSIM_CAT_GROUP_HAVING : column_category(cl), sev);
       continue;
     }
+    if (diff_leaf_moved(d, e)) { /* a column at another place: a change of column at each */
+      int sites[2] = {e->clause, e->pred_clause};
+      const sqlsim_node *par[2] = {e->gold_parent, e->pred_parent};
+      const char *mev = sqlsim_arena_printf(a, "%s: %s moved to %s", clause_word(e->clause), sql_of(a, e->gold),
+                                            clause_word(e->pred_clause));
+      for (int side = 0; side < 2; side++) {
+        int c = sites[side];
+        int cat = is_join_condition(par[side]) ? SQLSIM_CAT_JOIN
+                  : c == SQLSIM_SEL_GROUP    ? SQLSIM_CAT_GROUP_HAVING
+                  : c == SQLSIM_SEL_FROM     ? SQLSIM_CAT_JOIN
+                                             : column_category(c);
+        add(a, out, cat, mev);
+      }
+      continue;
+    }
     if (e->action == SQLSIM_EDIT_MOVE) {
       int pc = e->pred_clause;
       /* a condition moved between WHERE and a count's condition (FILTER, the

@@ -140,6 +140,15 @@ static const struct {
      C(FILTER_COLUMN)},
     {"SELECT substr(name, 1, 3) FROM singer", "SELECT substr(name, 3, 1) FROM singer", C(WRONG_COLUMN)},
     {"SELECT age * singer_id FROM singer", "SELECT singer_id * age FROM singer", 0},
+    /* two columns swapped between a filter and the order: a change of column
+     * at each place (the matcher pairs each column with itself, as a move) */
+    {"SELECT name FROM singer WHERE country = 'x' ORDER BY age", "SELECT name FROM singer WHERE age = 'x' ORDER BY country",
+     C(FILTER_COLUMN) | C(ORDER_LIMIT)},
+    /* ... but a join written as a lookup moves its key into the subquery: a
+     * form (under multisets not one form: nesting) */
+    {"SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE T2.concert_id = 1",
+     "SELECT name FROM singer WHERE singer_id IN (SELECT singer_id FROM singer_in_concert WHERE concert_id = 1)",
+     C(NESTING)},
     /* the select list in another order: weak where rows are tuples (test_column_order) */
     {"SELECT name, age FROM singer", "SELECT age, name FROM singer", 0},
     /* COUNT(x) for COUNT(*): weak alone (test_weak), evidence beside another change */

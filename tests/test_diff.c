@@ -98,6 +98,10 @@ static const struct {
     {"SELECT name FROM singer WHERE age BETWEEN 20 AND 30", "SELECT name FROM singer WHERE age BETWEEN 30 AND 20",
      0.01, 1, 0.01, 0.8},
     {"SELECT age + singer_id FROM singer", "SELECT singer_id + age FROM singer", 1, 1, 1, 1},
+    /* two columns swapped between a filter and the order: two moves BIS does
+     * not count, a change at each place the calibrated score does */
+    {"SELECT name FROM singer WHERE country = 'x' ORDER BY age", "SELECT name FROM singer WHERE age = 'x' ORDER BY country",
+     1, 1, 0.3, 0.6},
     /* what changes the result weighs more than what does not */
     {"SELECT name FROM singer ORDER BY age DESC LIMIT 1", "SELECT name FROM singer ORDER BY age ASC LIMIT 1",
      0.01, 0.99, 0.01, 0.5},

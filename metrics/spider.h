@@ -38,9 +38,10 @@ void sv_push(sqlsim_arena *a, sp_val *list, sp_val *v);
 int sv_eq(const sp_val *x, const sp_val *y);
 /* Python <, for sorting FROM table units; *err set if Python would raise. */
 int sv_lt(const sp_val *x, const sp_val *y, int *err);
-/* Index of the first element of list equal to v, or -1; and removal. */
-int sv_index(const sp_val *list, const sp_val *v);
-void sv_remove_at(sp_val *list, int i);
+/* How many items of pred find an equal item of gold, each gold item used
+ * once: what the official evaluator counts by `if u in gold: gold.remove(u)`
+ * (first equal or any: the count is the same), in linear time by hashing. */
+int sv_bag_common(sqlsim_arena *a, const sp_val *pred, const sp_val *gold);
 sp_val *sv_copy_list(sqlsim_arena *a, const sp_val *list);
 /* Python repr-ish text, for diagnostics. */
 void sv_dump(strbuf *sb, const sp_val *v);

@@ -22,25 +22,18 @@ static void score(sp_item_score *o, int k, int label_total, int pred_total, int 
 
 static sp_val *sel_units(const sp_val *sql) { return sql->items[SQ_SELECT]->items[1]; }
 
+/* The k-th item of each unit in l, as a list. */
+static sp_val *nth_items(sqlsim_arena *a, const sp_val *l, int k) {
+  sp_val *out = sv_list(a);
+  for (int i = 0; i < l->n; i++) sv_push(a, out, l->items[i]->items[k]);
+  return out;
+}
+
 static void eval_sel(sqlsim_arena *a, const sp_val *p, const sp_val *g, sp_item_score *o) {
-  sp_val *ps = sel_units(p), *gs = sv_copy_list(a, sel_units(g)), *gw = sv_list(a);
-  for (int i = 0; i < gs->n; i++) sv_push(a, gw, gs->items[i]->items[1]);
-  int label_total = gs->n, pred_total = ps->n, cnt = 0, cnt_wo = 0;
-  for (int i = 0; i < ps->n; i++) {
-    sp_val *u = ps->items[i];
-    int k = sv_index(gs, u);
-    if (k >= 0) {
-      cnt++;
-      sv_remove_at(gs, k);
-    }
-    k = sv_index(gw, u->items[1]);
-    if (k >= 0) {
-      cnt_wo++;
-      sv_remove_at(gw, k);
-    }
-  }
-  score(o, SP_SELECT, label_total, pred_total, cnt);
-  score(o, SP_SELECT_NO_AGG, label_total, pred_total, cnt_wo);
+  sp_val *ps = sel_units(p), *gs = sel_units(g);
+  int label_total = gs->n, pred_total = ps->n;
+  score(o, SP_SELECT, label_total, pred_total, sv_bag_common(a, ps, gs));
+  score(o, SP_SELECT_NO_AGG, label_total, pred_total, sv_bag_common(a, nth_items(a, ps, 1), nth_items(a, gs, 1)));
 }
 
 static sp_val *cond_units(sqlsim_arena *a, const sp_val *cond) {
@@ -51,24 +44,9 @@ static sp_val *cond_units(sqlsim_arena *a, const sp_val *cond) {
 
 static void eval_where(sqlsim_arena *a, const sp_val *p, const sp_val *g, sp_item_score *o) {
   sp_val *pc = cond_units(a, p->items[SQ_WHERE]), *gc = cond_units(a, g->items[SQ_WHERE]);
-  sp_val *gw = sv_list(a);
-  for (int i = 0; i < gc->n; i++) sv_push(a, gw, gc->items[i]->items[2]);
-  int label_total = gc->n, pred_total = pc->n, cnt = 0, cnt_wo = 0;
-  for (int i = 0; i < pc->n; i++) {
-    sp_val *u = pc->items[i];
-    int k = sv_index(gc, u);
-    if (k >= 0) {
-      cnt++;
-      sv_remove_at(gc, k);
-    }
-    k = sv_index(gw, u->items[2]);
-    if (k >= 0) {
-      cnt_wo++;
-      sv_remove_at(gw, k);
-    }
-  }
-  score(o, SP_WHERE, label_total, pred_total, cnt);
-  score(o, SP_WHERE_NO_OP, label_total, pred_total, cnt_wo);
+  int label_total = gc->n, pred_total = pc->n;
+  score(o, SP_WHERE, label_total, pred_total, sv_bag_common(a, pc, gc));
+  score(o, SP_WHERE_NO_OP, label_total, pred_total, sv_bag_common(a, nth_items(a, pc, 2), nth_items(a, gc, 2)));
 }
 
 /* GROUP BY keys by column name only: "__t.c__" becomes "c__". */
@@ -84,15 +62,7 @@ static sp_val *group_names(sqlsim_arena *a, const sp_val *sql) {
 
 static void eval_group(sqlsim_arena *a, const sp_val *p, const sp_val *g, sp_item_score *o) {
   sp_val *pc = group_names(a, p), *gc = group_names(a, g);
-  int label_total = gc->n, pred_total = pc->n, cnt = 0;
-  for (int i = 0; i < pc->n; i++) {
-    int k = sv_index(gc, pc->items[i]);
-    if (k >= 0) {
-      cnt++;
-      sv_remove_at(gc, k);
-    }
-  }
-  score(o, SP_GROUP_NO_HAVING, label_total, pred_total, cnt);
+  score(o, SP_GROUP_NO_HAVING, gc->n, pc->n, sv_bag_common(a, pc, gc));
 }
 
 static sp_val *group_cols(sqlsim_arena *a, const sp_val *sql) {

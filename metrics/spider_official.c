@@ -412,23 +412,38 @@ static tv tokenize(op_ctx *c, const char *sql) {
   for (int i = 0; i < nw; i++) {
     char *w = lower_dup(a, words[i]);
     words[i] = w;
-    for (int q = 0; q < k; q++)
-      if (!strcmp(w, keys[q])) {
-        words[i] = vals[q];
+    /* a key is __val_I_J__ with I its opening quote's offset: keys are in
+     * the order of I, so a word that is one is found by bisection */
+    if (strncmp(w, "__val_", 6) != 0) continue;
+    unsigned long at = strtoul(w + 6, NULL, 10);
+    int lo = 0, hi = k - 1;
+    while (lo <= hi) {
+      int mid = lo + (hi - lo) / 2;
+      unsigned long km = strtoul(keys[mid] + 6, NULL, 10);
+      if (km < at) lo = mid + 1;
+      else if (km > at) hi = mid - 1;
+      else {
+        if (!strcmp(w, keys[mid])) words[i] = vals[mid];
         break;
       }
-  }
-  /* != >= <= come out of NLTK as two tokens: join them, last first. */
-  for (int i = nw - 1; i >= 0; i--) {
-    if (strcmp(words[i], "=") != 0) continue;
-    int p = i - 1 < 0 ? nw - 1 : i - 1;
-    const char *pre = words[p];
-    if (i > 0 && (!strcmp(pre, "!") || !strcmp(pre, ">") || !strcmp(pre, "<"))) {
-      words[i - 1] = sqlsim_arena_printf(a, "%s=", pre);
-      memmove(words + i, words + i + 1, sizeof *words * (size_t)(nw - i - 1));
-      nw--;
     }
   }
+  /* != >= <= come out of NLTK as two tokens: join them, last first (one
+   * pass that marks the joined '=', then one that drops them) */
+  unsigned char *gone = sqlsim_arena_alloc(a, (size_t)nw + 1);
+  memset(gone, 0, (size_t)nw + 1);
+  for (int i = nw - 1; i > 0; i--) {
+    if (strcmp(words[i], "=") != 0) continue;
+    const char *pre = words[i - 1];
+    if (!strcmp(pre, "!") || !strcmp(pre, ">") || !strcmp(pre, "<")) {
+      words[i - 1] = sqlsim_arena_printf(a, "%s=", pre);
+      gone[i] = 1;
+    }
+  }
+  int kept = 0;
+  for (int i = 0; i < nw; i++)
+    if (!gone[i]) words[kept++] = words[i];
+  nw = kept;
   tv v = {words, nw};
   return v;
 }

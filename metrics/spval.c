@@ -112,15 +112,74 @@ int sv_lt(const sp_val *x, const sp_val *y, int *err) {
   }
 }
 
-int sv_index(const sp_val *l, const sp_val *v) {
-  for (int i = 0; i < l->n; i++)
-    if (sv_eq(l->items[i], v)) return i;
-  return -1;
+/* A hash that agrees with sv_eq: numbers and booleans by value, strings by
+ * their bytes, tuples, lists and queries by their kind and items. */
+static uint64_t sv_hash(const sp_val *x) {
+  if (!x) return 0x9e3779b97f4a7c15ULL;
+  uint64_t h;
+  if (is_number(x)) {
+    double d = x->num == 0 ? 0 : x->num; /* -0.0 == 0.0 */
+    memcpy(&h, &d, sizeof h);
+    return mix64(h);
+  }
+  h = 0xcbf29ce484222325ULL ^ x->t;
+  switch (x->t) {
+  case SV_NONE: return h;
+  case SV_STR:
+    for (const char *c = x->str; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+    return mix64(h);
+  default:
+    for (int i = 0; i < x->n; i++) h = mix64(h ^ sv_hash(x->items[i])) + (uint64_t)i;
+    return h;
+  }
 }
 
-void sv_remove_at(sp_val *l, int i) {
-  memmove(l->items + i, l->items + i + 1, sizeof *l->items * (size_t)(l->n - i - 1));
-  l->n--;
+int sv_bag_common(sqlsim_arena *a, const sp_val *pred, const sp_val *gold) {
+  if (!pred->n || !gold->n) return 0;
+  if (gold->n <= 16) { /* the usual few items: compared directly */
+    unsigned char used[16] = {0};
+    int common = 0;
+    for (int i = 0; i < pred->n; i++)
+      for (int k = 0; k < gold->n; k++)
+        if (!used[k] && sv_eq(gold->items[k], pred->items[i])) {
+          used[k] = 1;
+          common++;
+          break;
+        }
+    return common;
+  }
+  size_t cap = 16;
+  while (cap < (size_t)gold->n * 2) cap *= 2;
+  /* open addressing over the distinct gold values, each with how many times
+   * it is there and not yet matched */
+  int *slot = sqlsim_arena_alloc(a, sizeof *slot * cap);
+  uint64_t *hs = sqlsim_arena_alloc(a, sizeof *hs * cap);
+  int *left = sqlsim_arena_alloc(a, sizeof *left * cap);
+  for (size_t i = 0; i < cap; i++) slot[i] = -1;
+  for (int i = 0; i < gold->n; i++) {
+    uint64_t h = sv_hash(gold->items[i]);
+    size_t j = h & (cap - 1);
+    while (slot[j] >= 0 && !(hs[j] == h && sv_eq(gold->items[slot[j]], gold->items[i]))) j = (j + 1) & (cap - 1);
+    if (slot[j] < 0) {
+      slot[j] = i;
+      hs[j] = h;
+      left[j] = 0;
+    }
+    left[j]++;
+  }
+  int common = 0;
+  for (int i = 0; i < pred->n; i++) {
+    uint64_t h = sv_hash(pred->items[i]);
+    for (size_t j = h & (cap - 1); slot[j] >= 0; j = (j + 1) & (cap - 1))
+      if (hs[j] == h && sv_eq(gold->items[slot[j]], pred->items[i])) {
+        if (left[j] > 0) {
+          left[j]--;
+          common++;
+        }
+        break;
+      }
+  }
+  return common;
 }
 
 sp_val *sv_copy_list(sqlsim_arena *a, const sp_val *l) {

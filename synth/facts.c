@@ -30,15 +30,39 @@ typedef struct walk_ctx {
 
 static int column_of(const sqlsim_node *n, int depth);
 
+static uint64_t fact_hash(const synth_fact *x) {
+  uint64_t h = 0xcbf29ce484222325ULL ^ ((uint64_t)(unsigned)x->column << 32 | (unsigned)x->op);
+  h = (h ^ (uint64_t)(unsigned)x->group) * 0x100000001b3ULL;
+  h = (h ^ (uint64_t)(unsigned)x->sub) * 0x100000001b3ULL;
+  for (const char *c = x->text; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+  for (const char *c = x->fmt ? x->fmt : ""; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+  return mix64(h);
+}
+
+static int same_fact(const synth_fact *x, const synth_fact *y) {
+  return x->column == y->column && x->op == y->op && x->group == y->group && !strcmp(x->text, y->text) &&
+         x->sub == y->sub && !x->fmt == !y->fmt && (!x->fmt || !strcmp(x->fmt, y->fmt));
+}
+
+/* The slot of f->seen where fact y is, or the empty one where it would go. */
+static int seen_slot(const synth_facts *f, const synth_fact *y) {
+  int mask = f->seen_cap - 1, j = (int)(fact_hash(y) & (uint64_t)mask);
+  while (f->seen[j] >= 0 && !same_fact(&f->facts[f->seen[j]], y)) j = (j + 1) & mask;
+  return j;
+}
+
 static void add_fact_as(synth_facts *f, synth_fact y) {
   if (y.column < 0 || y.column >= f->schema->ncolumns || !y.text) return;
-  for (int i = 0; i < f->nfacts; i++) { /* the same literal on the same column once per group */
-    const synth_fact *x = &f->facts[i];
-    if (x->column == y.column && x->op == y.op && x->group == y.group && !strcmp(x->text, y.text) &&
-        x->sub == y.sub && !x->fmt == !y.fmt && (!x->fmt || !strcmp(x->fmt, y.fmt)))
-      return;
+  if (2 * (f->nfacts + 1) > f->seen_cap) { /* rehash at half full */
+    f->seen_cap = f->seen_cap ? 2 * f->seen_cap : 64;
+    f->seen = sqlsim_arena_alloc(f->arena, sizeof *f->seen * (size_t)f->seen_cap);
+    for (int j = 0; j < f->seen_cap; j++) f->seen[j] = -1;
+    for (int i = 0; i < f->nfacts; i++) f->seen[seen_slot(f, &f->facts[i])] = i;
   }
+  int j = seen_slot(f, &y);
+  if (f->seen[j] >= 0) return; /* the same literal on the same column once per group */
   f->facts = arena_array_grow(f->arena, f->facts, f->nfacts, &f->cap, sizeof *f->facts, 16);
+  f->seen[j] = f->nfacts;
   f->facts[f->nfacts++] = y;
 }
 
@@ -291,6 +315,70 @@ static void follow_keys(synth_facts *f) {
   }
 }
 
+static int range_fails(int op) {
+  return op == SQLSIM_OP_GT || op == SQLSIM_OP_GE   ? SYNTH_BELOW
+         : op == SQLSIM_OP_LT || op == SQLSIM_OP_LE ? SYNTH_ABOVE
+                                                    : 0;
+}
+
+/* A range fact's column and literal (its value, for a number), for finding
+ * the gold's literal again among the prediction's. */
+static uint64_t edge_hash(const synth_fact *x) {
+  uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)(unsigned)x->column ^ ((uint64_t)(x->fmt != NULL) << 40);
+  if (x->num) {
+    double d = atof(x->text);
+    uint64_t b;
+    d = d == 0 ? 0 : d;
+    memcpy(&b, &d, sizeof b);
+    return mix64(h ^ b);
+  }
+  for (const char *c = x->text; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
+  return mix64(h);
+}
+
+static int same_edge(const synth_fact *x, const synth_fact *y) {
+  return x->column == y->column && x->num == y->num && !x->fmt == !y->fmt &&
+         (x->num ? atof(x->text) == atof(y->text) : !strcmp(x->text, y->text));
+}
+
+/* f->edges, in linear time: the gold's range facts by column and literal
+ * (with the operators seen there), then the prediction's looked up. */
+static void find_edges(synth_facts *f) {
+  int cap = 16;
+  while (cap < 2 * f->nfacts) cap *= 2;
+  int *slot = sqlsim_arena_alloc(f->arena, sizeof *slot * (size_t)cap);
+  unsigned *ops = sqlsim_arena_alloc(f->arena, sizeof *ops * (size_t)cap);
+  unsigned char *fails = sqlsim_arena_alloc(f->arena, (size_t)f->schema->ncolumns + 1);
+  memset(fails, 0, (size_t)f->schema->ncolumns + 1);
+  for (int j = 0; j < cap; j++) slot[j] = -1;
+  for (int i = 0; i < f->nfacts; i++) {
+    const synth_fact *x = &f->facts[i];
+    if (!x->gold || !range_fails(x->op)) continue;
+    fails[x->column] |= (unsigned char)range_fails(x->op);
+    int j = (int)(edge_hash(x) & (uint64_t)(cap - 1));
+    while (slot[j] >= 0 && !same_edge(&f->facts[slot[j]], x)) j = (j + 1) & (cap - 1);
+    if (slot[j] < 0) {
+      slot[j] = i;
+      ops[j] = 0;
+    }
+    ops[j] |= 1u << x->op;
+  }
+  unsigned char *edges = NULL;
+  for (int i = 0; i < f->nfacts; i++) {
+    const synth_fact *y = &f->facts[i];
+    if (y->gold || !range_fails(y->op)) continue;
+    int j = (int)(edge_hash(y) & (uint64_t)(cap - 1));
+    while (slot[j] >= 0 && !same_edge(&f->facts[slot[j]], y)) j = (j + 1) & (cap - 1);
+    if (slot[j] < 0 || !(ops[j] & ~(1u << y->op))) continue;
+    if (!edges) {
+      edges = sqlsim_arena_alloc(f->arena, (size_t)f->schema->ncolumns + 1);
+      memset(edges, 0, (size_t)f->schema->ncolumns + 1);
+    }
+    edges[y->column] = fails[y->column];
+  }
+  f->edges = edges;
+}
+
 synth_facts *synth_facts_read(const sqlsim_schema *s, const sqlsim_query *gold, const sqlsim_query *pred) {
   sqlsim_arena *a = sqlsim_arena_new();
   if (!a) return NULL;
@@ -311,6 +399,7 @@ synth_facts *synth_facts_read(const sqlsim_schema *s, const sqlsim_query *gold, 
     sqlsim_walk(qs[i]->root, pre, post, &c);
   }
   follow_keys(f);
+  find_edges(f);
   return f;
 }
 

@@ -434,15 +434,13 @@ static long long floor_int(double v) {
   return (long long)floor(v);
 }
 
-enum { R_BELOW = 1, R_ABOVE = 2 };
-
 /* A free value of column c (compared by range with its literals) for row r
  * where the comparison fails: below the smallest literal, or above the
  * largest (both: by row), by at least 1 (2 for integers, so x > 1 and x >= 2
  * still agree). */
 static val outside(gen *g, int c, int r, int uniq) {
   double lo = g->lo[c], hi = g->hi[c], span = hi - lo > 10 ? hi - lo : 10;
-  int down = g->ranged[c] == R_BELOW || (g->ranged[c] == (R_BELOW | R_ABOVE) && r % 2 == 0);
+  int down = g->ranged[c] == SYNTH_BELOW || (g->ranged[c] == (SYNTH_BELOW | SYNTH_ABOVE) && r % 2 == 0);
   double step = uniq ? 3.0 * r + below(g, 3) : unit(g) * span;
   switch (g->cls[c]) {
   case C_INT: return v_int(down ? floor_int(lo) - 2 - floor_int(step) : floor_int(hi) + 2 + floor_int(step));
@@ -894,36 +892,6 @@ static int load(gen *g, sqlite3 *db, unsigned char *filled, char *why, size_t wn
 
 /* ---------------------------------------------------------------- entry points */
 
-static int range_fails(int op) {
-  return op == SQLSIM_OP_GT || op == SQLSIM_OP_GE ? R_BELOW : op == SQLSIM_OP_LT || op == SQLSIM_OP_LE ? R_ABOVE : 0;
-}
-
-/* Where the gold's range comparisons of column c with a literal fail
- * (R_BELOW for x > 2, R_ABOVE for x < 2, both for BETWEEN) when the
- * prediction compares c with one of the same literals by another range
- * operator (> 2.0 against >= 2.0);
- * else 0. */
-static int bounds_differ(const synth_facts *f, int c) {
-  int gold = 0, edge = 0;
-  for (int i = 0; i < f->nfacts; i++) {
-    const synth_fact *x = &f->facts[i];
-    if (x->column != c || !x->gold) continue;
-    gold |= range_fails(x->op);
-    for (int j = 0; j < f->nfacts && range_fails(x->op) && !edge; j++) {
-      const synth_fact *y = &f->facts[j];
-      edge = y->column == c && !y->gold && y->op != x->op && range_fails(y->op) && y->num == x->num && !y->fmt == !x->fmt &&
-             (x->num ? atof(x->text) == atof(y->text) : !strcmp(x->text, y->text));
-    }
-  }
-  return edge ? gold : 0;
-}
-
-int synth_wants_outside(const synth_facts *f) {
-  for (int c = 0; c < f->schema->ncolumns; c++)
-    if (bounds_differ(f, c)) return 1;
-  return 0;
-}
-
 synth_shape synth_shape_of(int k, uint64_t seed) {
   /* rows, ties: plain, larger, ties, tiny, larger with ties, mid */
   static const int rows[] = {8, 14, 8, 6, 12, 10};
@@ -985,7 +953,7 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
         tf++;
       }
     }
-    g.ranged[c] = (unsigned char)bounds_differ(f, c);
+    g.ranged[c] = f->edges ? f->edges[c] : 0;
     g.cls[c] = (unsigned char)column_class(&s->columns[c], f->role[c], nf, tf, rf);
     if (g.cls[c] == C_DATE) { /* free dates fall on both sides of those years (born after 1930 is not
                                * true of every generated row); none named: NaN */

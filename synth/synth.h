@@ -43,6 +43,11 @@ typedef struct synth_facts {
   unsigned char *role;    /* [ncolumns] SYNTH_* */
   synth_fact *facts;
   int nfacts, cap;
+  int *seen, seen_cap;    /* the facts by their contents (open addressing, -1 empty): each once a group */
+  unsigned char *edges;   /* [ncolumns] for a column the prediction compares with one of the gold's
+                             literals by another range operator (> 2.0 against >= 2.0): where the
+                             gold's range comparisons of it fail, SYNTH_BELOW (x > 2), SYNTH_ABOVE
+                             (x < 2) or both (BETWEEN); 0 elsewhere. NULL: no such column */
   int ngroups;
   int count_threshold;    /* the largest number compared with COUNT(..) (HAVING count(*) > N) */
   struct synth_null { int column, group, isnull; } *nulls; /* the gold's x IS [NOT] NULL tests, per SELECT */
@@ -71,10 +76,12 @@ typedef struct synth_shape {
   uint64_t seed;
 } synth_shape;
 
+enum { SYNTH_BELOW = 1, SYNTH_ABOVE = 2 };
+
 /* Whether the two queries bound a column at one literal by different range
- * operators: then the pair gets a database more, with the shape of the next
- * k and outside set. */
-int synth_wants_outside(const synth_facts *f);
+ * operators (f->edges): then the pair gets a database more, with the shape
+ * of the next k and outside set. */
+static inline int synth_wants_outside(const synth_facts *f) { return f->edges != NULL; }
 
 /* The shape of database k (0-based) for a run seeded with seed. */
 synth_shape synth_shape_of(int k, uint64_t seed);

@@ -1081,9 +1081,14 @@ static void weigh_tables(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_ar
    * `connected` rather than on molecule_id), named `join` */
   if (strong_extra && bridges_only && !any_missing && !(out->mask & (1u << SQLSIM_CAT_WRONG_TABLE)) &&
       gold_join_changed(d)) {
-    out->secondary |= 1u << SQLSIM_CAT_EXTRA_TABLE;
-    if (!(out->mask & (1u << SQLSIM_CAT_JOIN)))
-      add(a, out, SQLSIM_CAT_JOIN, "the gold joins these tables on other columns; the prediction joins them through the added table");
+    const char *why = "the gold joins these tables on other columns; the prediction joins them through the added table";
+    if (out->mask & ~((1u << SQLSIM_CAT_JOIN) | (1u << SQLSIM_CAT_EXTRA_TABLE) | out->secondary)) { /* beside another change: the join path, ranked low */
+      out->secondary |= 1u << SQLSIM_CAT_EXTRA_TABLE;
+      if (!(out->mask & (1u << SQLSIM_CAT_JOIN))) add(a, out, SQLSIM_CAT_JOIN, why);
+    } else { /* alone: people name the table added ("table redundancy", 6 to 0 on NL2SQL-BUGs) */
+      out->secondary |= 1u << SQLSIM_CAT_JOIN;
+      add(a, out, SQLSIM_CAT_EXTRA_TABLE, why);
+    }
     return;
   }
   if (!strong_missing) out->secondary |= 1u << SQLSIM_CAT_MISSING_TABLE;

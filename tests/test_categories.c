@@ -260,11 +260,16 @@ static void test_main(void **state) {
       {"SELECT max(age) - min(age) FROM singer", "SELECT max(age), min(age) FROM singer", SQLSIM_CAT_WRONG_COLUMN,
        C(WRONG_COLUMN) | C(EXTRA_COLUMN), "max"},
       /* a table added only to join through, where the gold joins the same two
-       * tables directly: one change of join path */
+       * tables directly: alone, the table added (people: "table redundancy");
+       * beside another change, a change of join path ranked low */
       {"SELECT T2.concert_name FROM singer AS T1 JOIN concert AS T2 ON T1.singer_id = T2.concert_id WHERE T1.age > 30",
        "SELECT T3.concert_name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id JOIN "
        "concert AS T3 ON T2.concert_id = T3.concert_id WHERE T1.age > 30",
-       SQLSIM_CAT_JOIN, C(JOIN), "singer_in_concert"},
+       SQLSIM_CAT_EXTRA_TABLE, C(EXTRA_TABLE), "singer_in_concert"},
+      {"SELECT T2.concert_name FROM singer AS T1 JOIN concert AS T2 ON T1.singer_id = T2.concert_id WHERE T1.age > 30",
+       "SELECT T3.concert_name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id JOIN "
+       "concert AS T3 ON T2.concert_id = T3.concert_id WHERE T1.age > 40",
+       SQLSIM_CAT_FILTER_VALUE, C(FILTER_VALUE) | C(JOIN), "40"},
       /* DISTINCT inside an aggregate */
       {"SELECT count(country) FROM singer", "SELECT count(DISTINCT country) FROM singer", SQLSIM_CAT_DISTINCT,
        C(DISTINCT), "DISTINCT"},

@@ -20,6 +20,12 @@ static inline uint64_t mix64(uint64_t h) {
   return h;
 }
 
+/* FNV-1a over a string's bytes, continuing from h (NULL: h). */
+static inline uint64_t fnv1a_str(uint64_t h, const char *s) {
+  for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+  return h;
+}
+
 typedef struct strbuf {
   char *buf;
   size_t len, cap;

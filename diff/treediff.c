@@ -35,11 +35,7 @@
  * what holds it (a select list is not an argument list) */
 enum { L_BOOL = 64, L_CLAUSE = 80, L_LIST = 128 };
 
-static uint64_t hash_str(const char *s) {
-  uint64_t h = 0x84222325cbf29ce4ULL;
-  for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-  return mix64(h);
-}
+static uint64_t hash_str(const char *s) { return mix64(fnv1a_str(0x84222325cbf29ce4ULL, s)); }
 
 static const char *op_value(const sqlsim_node *n) { return sqlsim_op_name(n->op); }
 

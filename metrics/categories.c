@@ -823,6 +823,14 @@ static int column_category(int clause) {
                                        : SQLSIM_CAT_WRONG_COLUMN;
 }
 
+/* The category of a column or operand changed at one place: a join key, a
+ * grouping, else by its clause (column_category). */
+static int place_category(int clause, const sqlsim_node *parent) {
+  if (is_join_condition(parent) || clause == SQLSIM_SEL_FROM) return SQLSIM_CAT_JOIN;
+  if (clause == SQLSIM_SEL_GROUP) return SQLSIM_CAT_GROUP_HAVING;
+  return column_category(clause);
+}
+
 /* An aggregate changed inside a part whose aggregates are the same on both
  * sides (the two counts for their difference, a count moved into a scalar
  * subquery) is a change of what is computed around them, named as the
@@ -1117,6 +1125,14 @@ static int count_argument(const sqlsim_diff *d, const sqlsim_edit *e) {
 
 static void fold_consequences(sqlsim_arena *a, sqlsim_categories *out);
 
+/* A weak difference (sqlsim_categories.weak): not in the mask, its evidence
+ * kept (after the evidence of another weak one of the same category). */
+static void add_weak(sqlsim_arena *a, sqlsim_categories *out, int cat, const char *ev) {
+  out->evidence[cat] =
+      (out->weak & (1u << cat)) && out->evidence[cat] ? sqlsim_arena_printf(a, "%s; %s", out->evidence[cat], ev) : ev;
+  out->weak |= 1u << cat;
+}
+
 /* The select list of a tree's outer query block (a LIST node's index), -1. */
 static int outer_targets(const ftree *t) {
   if (t->n == 0 || t->v[0].n->kind != SQLSIM_N_SELECT || t->v[0].n->op != SQLSIM_SET_NONE) return -1;
@@ -1195,23 +1211,16 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       const char *sev = gp && pp ? sqlsim_arena_printf(a, "%s: operands in another order: %s -> %s", clause_word(cl),
                                                        sql_of(a, gp), sql_of(a, pp))
                                  : ev;
-      if (cl == SQLSIM_SEL_FROM) add(a, out, SQLSIM_CAT_JOIN, sev);
-      else part_add(a, &pv, d, e, cl == SQLSIM_SEL_GROUP ? SQLSIM_CAT_GROUP_HAVING : column_category(cl), sev);
+      int cat = place_category(cl, gp);
+      if (cat == SQLSIM_CAT_JOIN) add(a, out, cat, sev);
+      else part_add(a, &pv, d, e, cat, sev);
       continue;
     }
     if (diff_leaf_moved(d, e)) { /* a column at another place: a change of column at each */
-      int sites[2] = {e->clause, e->pred_clause};
-      const sqlsim_node *par[2] = {e->gold_parent, e->pred_parent};
       const char *mev = sqlsim_arena_printf(a, "%s: %s moved to %s", clause_word(e->clause), sql_of(a, e->gold),
                                             clause_word(e->pred_clause));
-      for (int side = 0; side < 2; side++) {
-        int c = sites[side];
-        int cat = is_join_condition(par[side]) ? SQLSIM_CAT_JOIN
-                  : c == SQLSIM_SEL_GROUP    ? SQLSIM_CAT_GROUP_HAVING
-                  : c == SQLSIM_SEL_FROM     ? SQLSIM_CAT_JOIN
-                                             : column_category(c);
-        add(a, out, cat, mev);
-      }
+      add(a, out, place_category(e->clause, e->gold_parent), mev);
+      add(a, out, place_category(e->pred_clause, e->pred_parent), mev);
       continue;
     }
     if (e->action == SQLSIM_EDIT_MOVE) {
@@ -1380,18 +1389,14 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       if (out->evidence[out->main] && strlen(out->evidence[out->main]) < 400)
         out->evidence[out->main] = sqlsim_arena_printf(a, "%s; with it: %s", out->evidence[out->main], ev);
     } else {
-      out->weak = 1u << count_arg;
-      out->evidence[count_arg] = ev;
+      add_weak(a, out, count_arg, ev);
     }
   }
 }
 
 void categories_column_order(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out) {
   const char *reordered = out->main < 0 ? columns_reordered(d, a) : NULL;
-  if (!reordered) return;
-  int k = SQLSIM_CAT_WRONG_COLUMN;
-  out->evidence[k] = out->weak & (1u << k) ? sqlsim_arena_printf(a, "%s; %s", out->evidence[k], reordered) : reordered;
-  out->weak |= 1u << k;
+  if (reordered) add_weak(a, out, SQLSIM_CAT_WRONG_COLUMN, reordered);
 }
 
 /* Categories that follow from another one found are not mistakes of their

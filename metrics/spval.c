@@ -125,9 +125,7 @@ static uint64_t sv_hash(const sp_val *x) {
   h = 0xcbf29ce484222325ULL ^ x->t;
   switch (x->t) {
   case SV_NONE: return h;
-  case SV_STR:
-    for (const char *c = x->str; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
-    return mix64(h);
+  case SV_STR: return mix64(fnv1a_str(h, x->str));
   default:
     for (int i = 0; i < x->n; i++) h = mix64(h ^ sv_hash(x->items[i])) + (uint64_t)i;
     return h;

@@ -34,9 +34,7 @@ static uint64_t fact_hash(const synth_fact *x) {
   uint64_t h = 0xcbf29ce484222325ULL ^ ((uint64_t)(unsigned)x->column << 32 | (unsigned)x->op);
   h = (h ^ (uint64_t)(unsigned)x->group) * 0x100000001b3ULL;
   h = (h ^ (uint64_t)(unsigned)x->sub) * 0x100000001b3ULL;
-  for (const char *c = x->text; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
-  for (const char *c = x->fmt ? x->fmt : ""; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
-  return mix64(h);
+  return mix64(fnv1a_str(fnv1a_str(h, x->text), x->fmt));
 }
 
 static int same_fact(const synth_fact *x, const synth_fact *y) {
@@ -332,8 +330,7 @@ static uint64_t edge_hash(const synth_fact *x) {
     memcpy(&b, &d, sizeof b);
     return mix64(h ^ b);
   }
-  for (const char *c = x->text; *c; c++) h = (h ^ (unsigned char)*c) * 0x100000001b3ULL;
-  return mix64(h);
+  return mix64(fnv1a_str(h, x->text));
 }
 
 static int same_edge(const synth_fact *x, const synth_fact *y) {

@@ -19,8 +19,9 @@
  * for ties), where T is the largest number a COUNT is compared with, and one
  * parent gets none. Sorted columns are distinct, or have their extremes
  * repeated when the shape asks for ties. On the database a pair gets when
- * its queries bound a column by different ranges (shape.outside), that
- * column's free values all miss the gold's range. Everything comes from a seeded
+ * its queries bound a column at one literal by different range operators
+ * (shape.outside, facts.edges), that column's free values all miss the gold's
+ * range. Everything comes from a seeded
  * splitmix64 stream: the same facts and shape give the same rows. */
 #include "synth.h"
 
@@ -66,9 +67,6 @@ typedef struct gen {
   gtab *t;
   unsigned char *cls;
   double *lo, *hi;  /* numeric range of each column's literals (NaN when none) */
-  unsigned char *ranged; /* where the gold's range comparison with a literal fails, for a
-                          * column the two queries bound differently: R_BELOW (x > 2),
-                          * R_ABOVE (x < 2), both (BETWEEN), 0 none */
   sqlsim_arena *a;
 } gen;
 
@@ -434,13 +432,14 @@ static long long floor_int(double v) {
   return (long long)floor(v);
 }
 
-/* A free value of column c (compared by range with its literals) for row r
- * where the comparison fails: below the smallest literal, or above the
+/* A free value of column c (one of facts.edges) for row r where the gold's
+ * range comparison fails: below the smallest literal, or above the
  * largest (both: by row), by at least 1 (2 for integers, so x > 1 and x >= 2
  * still agree). */
 static val outside(gen *g, int c, int r, int uniq) {
   double lo = g->lo[c], hi = g->hi[c], span = hi - lo > 10 ? hi - lo : 10;
-  int down = g->ranged[c] == SYNTH_BELOW || (g->ranged[c] == (SYNTH_BELOW | SYNTH_ABOVE) && r % 2 == 0);
+  int fails = g->f->edges[c];
+  int down = fails == SYNTH_BELOW || (fails == (SYNTH_BELOW | SYNTH_ABOVE) && r % 2 == 0);
   double step = uniq ? 3.0 * r + below(g, 3) : unit(g) * span;
   switch (g->cls[c]) {
   case C_INT: return v_int(down ? floor_int(lo) - 2 - floor_int(step) : floor_int(hi) + 2 + floor_int(step));
@@ -469,7 +468,7 @@ static val free_value(gen *g, int c, int r, int n, int out) {
   int k = pool ? group_index(g, r, pool) : uniq ? r : below(g, 8 * n + 8);
   double lo = g->lo[c], hi = g->hi[c];
   /* not a sorted column: its edge rows would tie at the top */
-  if (out && g->ranged[c] && !(role & SYNTH_ORDER) && !isnan(lo)) return outside(g, c, r, uniq);
+  if (out && g->f->edges && g->f->edges[c] && !(role & SYNTH_ORDER) && !isnan(lo)) return outside(g, c, r, uniq);
   switch (cls) {
   case C_INT:
     if (!isnan(lo)) {
@@ -915,8 +914,6 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
   g.cls = sqlsim_arena_alloc(g.a, (size_t)s->ncolumns + 1);
   g.lo = sqlsim_arena_alloc(g.a, sizeof(double) * (size_t)(s->ncolumns + 1));
   g.hi = sqlsim_arena_alloc(g.a, sizeof(double) * (size_t)(s->ncolumns + 1));
-  g.ranged = sqlsim_arena_alloc(g.a, (size_t)s->ncolumns + 1);
-  memset(g.ranged, 0, (size_t)s->ncolumns + 1);
   /* the tables read, and every table their keys lead to */
   for (int t = 0; t < s->ntables; t++) g.t[t].on = f->tables[t] && strncmp(s->tables[t].key, "sqlite_", 7) != 0;
   for (int round = 0; round < s->ntables; round++) {
@@ -953,7 +950,6 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
         tf++;
       }
     }
-    g.ranged[c] = f->edges ? f->edges[c] : 0;
     g.cls[c] = (unsigned char)column_class(&s->columns[c], f->role[c], nf, tf, rf);
     if (g.cls[c] == C_DATE) { /* free dates fall on both sides of those years (born after 1930 is not
                                * true of every generated row); none named: NaN */

@@ -277,8 +277,9 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   long limit = -1, offset = -1;
   double pred_s = 0; /* the prediction's time over the databases so far */
   int rc = 0;
-  /* K databases, and one more where the two queries bound a column by
-   * different ranges: its free values miss the gold's range */
+  /* K databases, and one more where the two queries bound a column at one
+   * literal by different range operators: its free values miss the gold's
+   * range */
   int nk = x->o.databases + synth_wants_outside(f);
   out->databases = nk;
   for (int k = 0; k < nk; k++) {

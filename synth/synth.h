@@ -70,9 +70,10 @@ typedef struct synth_shape {
   int share;         /* rows planted for different SELECTs share their other values */
   int fanout;        /* children pile up under a few parents (else one each, but for one parent of two) */
   int outside;       /* free values of a column the two queries bound at one literal by different
-                        range operators (x >= 2.0, x > 2.0) all where the gold's comparison fails (below 2.0), not around
-                        the literals: the rows planted at the edge are then the only ones that
-                        pass, so >= and > differ (one database more, synth_wants_outside) */
+                        range operators (x >= 2.0, x > 2.0) all where the gold's comparison
+                        fails (below 2.0), not around the literals: the rows planted at the
+                        edge are then the only ones that pass, so >= and > differ (one
+                        database more, synth_wants_outside) */
   uint64_t seed;
 } synth_shape;
 

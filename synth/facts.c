@@ -82,11 +82,29 @@ static void access_of(const sqlsim_node *n, const char **fmt, int *sub) {
   }
 }
 
+/* Text that starts with a year and a month as dates are written (YYYY-MM). */
+static int date_prefix(const char *t) {
+  for (int i = 0; i < 7; i++)
+    if (i == 4 ? t[i] != '-' : !(t[i] >= '0' && t[i] <= '9')) return 0;
+  return 1;
+}
+
 static void add_fact(walk_ctx *c, const sqlsim_node *operand, int op, int num, const char *text, int group) {
   synth_facts *f = c->f;
   synth_fact y = {.column = column_of(operand, 0), .op = op, .num = num, .text = text, .group = group,
                   .gold = c->is_gold};
   access_of(operand, &y.fmt, &y.sub);
+  /* the gold compares the column, or its first characters, with a date
+   * (substr(d, 1, 7) BETWEEN '2008-08' AND '2008-10', d LIKE '2015-05-01%'):
+   * it holds dates, as where the gold reads it with a date function */
+  if (c->is_gold && y.column >= 0 && y.column < f->schema->ncolumns && !num && !y.fmt && y.sub <= 1 &&
+      date_prefix(text)) {
+    f->role[y.column] |= SYNTH_DATE;
+    /* substr(d, 1, 10) = '2014-09-18', d LIKE '2015-05-01%': a time follows the date */
+    size_t n = strlen(text);
+    if ((y.sub == 1 && n == 10) || (op == SQLSIM_OP_LIKE && n == 11 && text[10] == '%'))
+      f->role[y.column] |= SYNTH_TIME;
+  }
   add_fact_as(f, y);
   /* two columns in arithmetic compared with the literal (a / b > 29, a - b >
    * 30): the second takes the operator's identity in the same row (b = 1

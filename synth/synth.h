@@ -34,7 +34,10 @@ enum {
   SYNTH_ORDER = 4,   /* sorted by, or under MAX/MIN: ties matter */
   SYNTH_AGG = 8,     /* summed or averaged */
   SYNTH_NULLS = 16,  /* the gold tests it with IS [NOT] NULL: some rows hold NULL there */
-  SYNTH_DATE = 32    /* the gold reads it with a date function (strftime, date, ...): it holds dates */
+  SYNTH_DATE = 32,   /* the gold reads it with a date function (strftime, date, ...), or compares it
+                        or its first characters with a date ('2008-08'): it holds dates */
+  SYNTH_TIME = 64    /* the gold compares its first ten characters, or a LIKE 'YYYY-MM-DD%', with
+                        a whole date: it holds a time after the date */
 };
 
 typedef struct synth_facts {

@@ -218,10 +218,38 @@ static void count_threshold(synth_facts *f, const sqlsim_node *lit) {
   if (v > f->count_threshold && v <= 50) f->count_threshold = (int)v;
 }
 
+/* The one column a subquery returns (SELECT x FROM ..), or NULL. */
+static const sqlsim_node *sub_column(const sqlsim_node *sel) {
+  if (!sel || sel->kind != SQLSIM_N_SELECT || sel->nkids <= SQLSIM_SEL_TARGETS) return NULL;
+  const sqlsim_node *t = sel->kids[SQLSIM_SEL_TARGETS];
+  if (!t || t->nkids != 1) return NULL;
+  t = t->kids[0];
+  while (t && t->kind == SQLSIM_N_TARGET && t->nkids) t = t->kids[0];
+  return t && t->kind == SQLSIM_N_COLUMN ? t : NULL;
+}
+
+/* x IN (SELECT y ..) or x = (SELECT y ..), x and y columns: the subquery's
+ * SELECT (the next one the walk numbers: x holds none) joins this one (not
+ * NOT IN: its rows are the ones this one's must miss). */
+static void note_subquery(walk_ctx *c, int group, const sqlsim_node *col, const sqlsim_node *sel) {
+  synth_facts *f = c->f;
+  if (!col || col->kind != SQLSIM_N_COLUMN || !sub_column(sel) || f->nsub >= 64 || c->depth >= MAX_DEPTH) return;
+  f->sub = arena_array_grow(f->arena, f->sub, f->nsub, &f->sub_cap, sizeof *f->sub, 8);
+  f->sub[f->nsub++] = (struct synth_pair){group, f->ngroups};
+}
+
 static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
   walk_ctx *c = arg;
   synth_facts *f = c->f;
   int group = c->depth ? c->stack[c->depth - 1] : 0;
+  if (n->kind == SQLSIM_N_SUBLINK && n->op == SQLSIM_SUB_IN && !(n->flags & SQLSIM_F_NOT) && n->nkids >= 2)
+    note_subquery(c, group, n->kids[0], n->kids[1]);
+  else if (n->kind == SQLSIM_N_BINOP && n->op == SQLSIM_OP_EQ && n->nkids >= 2)
+    for (int k = 0; k < 2; k++) {
+      const sqlsim_node *s = n->kids[1 - k];
+      if (s && s->kind == SQLSIM_N_SUBLINK && s->op == SQLSIM_SUB_SCALAR && s->nkids >= 2)
+        note_subquery(c, group, n->kids[k], s->kids[1]);
+    }
   switch (n->kind) {
   case SQLSIM_N_SELECT:
     if (c->depth < MAX_DEPTH) c->stack[c->depth] = f->ngroups++;
@@ -394,6 +422,23 @@ static void find_edges(synth_facts *f) {
   f->edges = edges;
 }
 
+static int find_root(int *r, int g) {
+  while (r[g] != g) g = r[g] = r[r[g]];
+  return g;
+}
+
+/* f->related from the subquery joins: one representative per set. */
+static void relate_groups(synth_facts *f) {
+  f->related = sqlsim_arena_alloc(f->arena, sizeof *f->related * (size_t)(f->ngroups + 1));
+  for (int g = 0; g < f->ngroups; g++) f->related[g] = g;
+  for (int i = 0; i < f->nsub; i++) {
+    int a = f->sub[i].outer, b = f->sub[i].inner;
+    if (a < 0 || b < 0 || a >= f->ngroups || b >= f->ngroups) continue;
+    f->related[find_root(f->related, a)] = find_root(f->related, b);
+  }
+  for (int g = 0; g < f->ngroups; g++) f->related[g] = find_root(f->related, g);
+}
+
 synth_facts *synth_facts_read(const sqlsim_schema *s, const sqlsim_query *gold, const sqlsim_query *pred) {
   sqlsim_arena *a = sqlsim_arena_new();
   if (!a) return NULL;
@@ -415,6 +460,7 @@ synth_facts *synth_facts_read(const sqlsim_schema *s, const sqlsim_query *gold, 
   }
   follow_keys(f);
   find_edges(f);
+  relate_groups(f);
   return f;
 }
 

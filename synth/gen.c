@@ -794,6 +794,12 @@ static void fill_key(gen *g, int k) {
       int grp = m->group >= 0 ? m->group : m->up;
       for (int q = 0; q < p->nplanned; q++)
         if (p->meta[q].group == grp) pr = q;
+      /* none of its own SELECT: one of a SELECT a key subquery joins it to
+       * (results.driverId = (SELECT driverId FROM drivers WHERE ..)) */
+      for (int q = 0; q < p->nplanned && pr < 0; q++) {
+        int h = p->meta[q].group;
+        if (h >= 0 && h < f->ngroups && grp < f->ngroups && f->related[h] == f->related[grp]) pr = q;
+      }
     }
     if (pr < 0 && m->link_fk >= 0 && m->shared) pr = 0;
     if (pr < 0 && unique) { /* one child per parent, and the last parent without one */

@@ -52,6 +52,11 @@ typedef struct synth_facts {
                              gold's range comparisons of it fail, SYNTH_BELOW (x > 2), SYNTH_ABOVE
                              (x < 2) or both (BETWEEN); 0 elsewhere. NULL: no such column */
   int ngroups;
+  int *related;           /* [ngroups] each SELECT's representative among the SELECTs a key subquery
+                             joins it to (x IN (SELECT x FROM t ..), x = (SELECT x ..)): a row of one
+                             whose own SELECT has no parent row takes one of the others' */
+  struct synth_pair { int outer, inner; } *sub; /* those subquery joins, while reading */
+  int nsub, sub_cap;
   int count_threshold;    /* the largest number compared with COUNT(..) (HAVING count(*) > N) */
   struct synth_null { int column, group, isnull; } *nulls; /* the gold's x IS [NOT] NULL tests, per SELECT */
   int nnulls, nulls_cap;

@@ -128,6 +128,14 @@ static int block_of(const ftree *t, int i) {
   return -1;
 }
 
+/* Node i sits in a subquery (IN, EXISTS, a scalar one, or one in FROM), not
+ * only in the top query or the arms of its set operations. */
+static int in_subquery(const ftree *t, int i) {
+  for (int a = t->v[i].parent; a >= 0; a = t->v[a].parent)
+    if (t->v[a].slot < 0 && (t->v[a].n->kind == SQLSIM_N_SUBLINK || t->v[a].n->kind == SQLSIM_N_SUBQUERY)) return 1;
+  return 0;
+}
+
 /* The gold block an edit's block corresponds to (for pairing a removed part
  * with an added one): its own for gold nodes, the matched one for inserts. */
 static int gold_block(const sqlsim_diff *d, const sqlsim_edit *e) {
@@ -1250,6 +1258,8 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
         order_form = with_evidence(a, order_form, ev);
       else if (slot == SQLSIM_SEL_ORDER || slot == SQLSIM_SEL_LIMIT || slot == SQLSIM_SEL_OFFSET)
         add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
+      else if (slot == SQLSIM_SEL_TARGETS && ti >= 0 && in_subquery(t, ti))
+        add(a, out, SQLSIM_CAT_NESTING, ev); /* a subquery's whole select list: its block matched another */
       else if (slot == SQLSIM_SEL_TARGETS) add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
       else if (slot == SQLSIM_SEL_FROM) add(a, out, ins ? SQLSIM_CAT_EXTRA_TABLE : SQLSIM_CAT_MISSING_TABLE, ev);
       else add(a, out, SQLSIM_CAT_NESTING, ev);

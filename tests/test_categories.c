@@ -335,6 +335,14 @@ static void test_main(void **state) {
       /* the column returned before its aggregate or the grouping it needs */
       {"SELECT country, max(age) FROM singer GROUP BY country", "SELECT country, age FROM singer",
        SQLSIM_CAT_AGGREGATE, C(AGGREGATE) | C(GROUP_HAVING), "max"},
+      /* a subquery's block matched to the prediction's top block (the diff
+       * pairs the blocks that read the same tables): the subquery's own
+       * select list is part of its form, not a column the query returns */
+      {"SELECT name FROM singer WHERE singer_id NOT IN (SELECT T1.singer_id FROM singer AS T1 JOIN singer_in_concert "
+       "AS T2 ON T1.singer_id = T2.singer_id WHERE T2.concert_id = 1)",
+       "SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE "
+       "T2.concert_id <> 1",
+       SQLSIM_CAT_FILTER_OPERATOR, C(FILTER_OPERATOR), "<> 1"},
       /* ... a rank within groups is grouping */
       {"SELECT name, rank() OVER (PARTITION BY country ORDER BY age DESC) FROM singer",
        "SELECT name, rank() OVER (ORDER BY age DESC) FROM singer", SQLSIM_CAT_GROUP_HAVING, C(GROUP_HAVING),

@@ -258,7 +258,10 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
     mark_columns(f, n->kids[SQLSIM_SEL_ORDER], SYNTH_ORDER, 0);
     break;
   case SQLSIM_N_TABLE:
-    if (n->table >= 0 && n->table < f->schema->ntables) f->tables[n->table] = 1;
+    if (n->table >= 0 && n->table < f->schema->ntables) {
+      f->tables[n->table] = 1;
+      if (c->is_gold) f->gold_tables[n->table] = 1;
+    }
     break;
   case SQLSIM_N_COLUMN:
     if (n->column >= 0 && n->column < f->schema->ncolumns) {
@@ -446,6 +449,7 @@ synth_facts *synth_facts_read(const sqlsim_schema *s, const sqlsim_query *gold, 
   f->arena = a;
   f->schema = s;
   f->tables = sqlsim_arena_alloc(a, (size_t)s->ntables + 1);
+  f->gold_tables = sqlsim_arena_alloc(a, (size_t)s->ntables + 1);
   f->role = sqlsim_arena_alloc(a, (size_t)s->ncolumns + 1);
   f->keys = sqlsim_arena_alloc(a, sizeof *f->keys * (size_t)(s->nfkeys + 64));
   for (int k = 0; k < s->nfkeys; k++) {

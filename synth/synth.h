@@ -43,6 +43,7 @@ enum {
 typedef struct synth_facts {
   const sqlsim_schema *schema;
   unsigned char *tables;  /* [ntables] 1: read by either query */
+  unsigned char *gold_tables; /* [ntables] 1: read by the gold */
   unsigned char *role;    /* [ncolumns] SYNTH_* */
   synth_fact *facts;
   int nfacts, cap;

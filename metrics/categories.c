@@ -136,6 +136,18 @@ static int in_subquery(const ftree *t, int i) {
   return 0;
 }
 
+/* The clause of the enclosing query where the subquery node i sits in is
+ * used (x = (SELECT ..), x IN (SELECT ..), EXISTS: WHERE or HAVING, ...);
+ * -1 when i is in no such subquery, or in a FROM one first. */
+static int condition_subquery(const ftree *t, int i) {
+  for (int a = t->v[i].parent; a >= 0; a = t->v[a].parent) {
+    if (t->v[a].slot >= 0) continue;
+    if (t->v[a].n->kind == SQLSIM_N_SUBQUERY) return -1;
+    if (t->v[a].n->kind == SQLSIM_N_SUBLINK) return t->v[a].clause;
+  }
+  return -1;
+}
+
 /* The gold block an edit's block corresponds to (for pairing a removed part
  * with an added one): its own for gold nodes, the matched one for inserts. */
 static int gold_block(const sqlsim_diff *d, const sqlsim_edit *e) {
@@ -1202,9 +1214,16 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     /* a condition inside COUNT(*) FILTER (WHERE c) is a condition on rows,
      * named as the WHERE it was or stands for */
     int cl = filt && e->clause != SQLSIM_SEL_HAVING ? SQLSIM_SEL_WHERE : e->clause;
-    const char *ev = describe(a, e, cl);
     int ins = e->action == SQLSIM_EDIT_INSERT, del = e->action == SQLSIM_EDIT_DELETE;
     int upd = e->action == SQLSIM_EDIT_UPDATE;
+    /* what a subquery compared in WHERE or HAVING returns is part of that
+     * condition (age = (SELECT max(age) ..) for date_of_birth = (SELECT
+     * max(date_of_birth) ..): the column filtered, not one returned) */
+    if (cl == SQLSIM_SEL_TARGETS && upd && ti >= 0) {
+      int sc = condition_subquery(t, ti);
+      if (sc == SQLSIM_SEL_WHERE || sc == SQLSIM_SEL_HAVING) cl = sc;
+    }
+    const char *ev = describe(a, e, cl);
     int whole = e->whole || filt == 1;
     if (e->table) {
       add(a, out, upd ? SQLSIM_CAT_WRONG_TABLE : del ? SQLSIM_CAT_MISSING_TABLE : SQLSIM_CAT_EXTRA_TABLE, ev);

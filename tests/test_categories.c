@@ -343,6 +343,14 @@ static void test_main(void **state) {
        "SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE "
        "T2.concert_id <> 1",
        SQLSIM_CAT_FILTER_OPERATOR, C(FILTER_OPERATOR), "<> 1"},
+      /* what a subquery in WHERE returns is part of the condition: the column
+       * filtered on, not a column the query returns */
+      {"SELECT name FROM stadium WHERE stadium_id NOT IN (SELECT stadium_id FROM concert WHERE year = 2014)",
+       "SELECT name FROM stadium WHERE stadium_id NOT IN (SELECT concert_id FROM concert WHERE year = 2014)",
+       SQLSIM_CAT_FILTER_COLUMN, C(FILTER_COLUMN), "concert_id"},
+      {"SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)",
+       "SELECT name FROM singer WHERE age = (SELECT max(singer_id) FROM singer)", SQLSIM_CAT_FILTER_COLUMN,
+       C(FILTER_COLUMN), "singer_id"},
       /* ... a rank within groups is grouping */
       {"SELECT name, rank() OVER (PARTITION BY country ORDER BY age DESC) FROM singer",
        "SELECT name, rank() OVER (ORDER BY age DESC) FROM singer", SQLSIM_CAT_GROUP_HAVING, C(GROUP_HAVING),

@@ -194,17 +194,22 @@ static void mark_columns(synth_facts *f, const sqlsim_node *n, unsigned role, in
 
 /* A join between two columns of different FROM items becomes a key: the
  * unique (or primary key) side is the parent, else the left one. */
-static void add_link(synth_facts *f, const sqlsim_node *l, const sqlsim_node *r) {
+static void add_link(synth_facts *f, const sqlsim_node *l, const sqlsim_node *r, int is_gold) {
   const sqlsim_schema *s = f->schema;
   if (!l || !r || l->kind != SQLSIM_N_COLUMN || r->kind != SQLSIM_N_COLUMN) return;
   int a = l->column, b = r->column;
   if (a < 0 || b < 0 || a >= s->ncolumns || b >= s->ncolumns || a == b) return;
   int child = a, parent = b;
   if (s->columns[a].unique && !s->columns[b].unique) child = b, parent = a;
+  int ta = s->columns[a].table, tb = s->columns[b].table;
   for (int k = 0; k < f->nkeys; k++) { /* a key already links them, either way */
     int x = f->keys[k].column, y = f->keys[k].ref_column;
     if ((x == a && y == b) || (x == b && y == a)) return;
     if (x == child) return; /* one parent per column */
+    /* the prediction joins two tables the schema or the gold already links
+     * on other columns: the data follow that key, not the prediction's */
+    int tx = s->columns[x].table, ty = s->columns[y].table;
+    if (!is_gold && ((tx == ta && ty == tb) || (tx == tb && ty == ta))) return;
   }
   if (f->nkeys >= s->nfkeys + 64) return;
   f->keys[f->nkeys++] = (sqlsim_fkey){.column = child, .ref_column = parent};
@@ -282,7 +287,7 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
     }
     break;
   case SQLSIM_N_BINOP:
-    if (n->op == SQLSIM_OP_EQ && n->nkids >= 2) add_link(f, n->kids[0], n->kids[1]);
+    if (n->op == SQLSIM_OP_EQ && n->nkids >= 2) add_link(f, n->kids[0], n->kids[1], c->is_gold);
     if (comparison(n->op) && n->nkids >= 2) {
       int num = 0, op = n->op == SQLSIM_OP_IS ? SQLSIM_OP_EQ : n->op == SQLSIM_OP_ISNOT ? SQLSIM_OP_NE : n->op;
       const char *lit;

@@ -136,9 +136,9 @@ static int in_subquery(const ftree *t, int i) {
   return 0;
 }
 
-/* The clause of the enclosing query where the subquery node i sits in is
- * used (x = (SELECT ..), x IN (SELECT ..), EXISTS: WHERE or HAVING, ...);
- * -1 when i is in no such subquery, or in a FROM one first. */
+/* For node i inside a subquery (x = (SELECT ..), x IN (SELECT ..), EXISTS):
+ * the clause of the enclosing query that holds the subquery (WHERE, HAVING,
+ * ...); -1 when i is in none, or in a FROM subquery first. */
 static int condition_subquery(const ftree *t, int i) {
   for (int a = t->v[i].parent; a >= 0; a = t->v[a].parent) {
     if (t->v[a].slot >= 0) continue;

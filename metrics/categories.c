@@ -574,7 +574,20 @@ static int subquery_lookup(const sqlsim_node *n, const sqlsim_node **x, const sq
  * same rows when the subquery finds one row, or y does not repeat), named
  * `nesting`, a form; the subquery's own conditions are paired as moved. The
  * join conditions left are `join`. */
-static void pair_lookups(conds *cs, conds *joins, sqlsim_arena *a, sqlsim_categories *out) {
+/* A lookup x = (SELECT y ..) or x IN (SELECT y ..) on columns x and y
+ * somewhere in tree t (a block of the other query the diff did not pair with
+ * the join's: the gold's lookups nested in a subquery the prediction wrote
+ * as one query of joins). */
+static int lookup_in(const ftree *t, const sqlsim_node *l, const sqlsim_node *r) {
+  for (int i = 0; i < t->n; i++) {
+    const sqlsim_node *x, *y;
+    if (t->v[i].slot >= 0 || !subquery_lookup(t->v[i].n, &x, &y)) continue;
+    if ((same_column(l, x) && same_column(r, y)) || (same_column(l, y) && same_column(r, x))) return 1;
+  }
+  return 0;
+}
+
+static void pair_lookups(const sqlsim_diff *d, conds *cs, conds *joins, sqlsim_arena *a, sqlsim_categories *out) {
   for (int i = 0; i < cs->n; i++) {
     cond *c = &cs->v[i];
     const sqlsim_node *x, *y;
@@ -591,6 +604,18 @@ static void pair_lookups(conds *cs, conds *joins, sqlsim_arena *a, sqlsim_catego
       c->used = jn->used = 1;
       break;
     }
+  }
+  for (int j = 0; j < joins->n; j++) {
+    cond *jn = &joins->v[j];
+    if (jn->used || !is_join_equality(jn->n)) continue;
+    const ftree *other = jn->action == SQLSIM_EDIT_INSERT ? &d->priv->g : &d->priv->p;
+    if (!lookup_in(other, jn->n->kids[0], jn->n->kids[1])) continue;
+    add(a, out, SQLSIM_CAT_NESTING,
+        sqlsim_arena_printf(a, "%s %s: %s (%s)", clause_word(jn->clause),
+                            jn->action == SQLSIM_EDIT_INSERT ? "added" : "missing", sql_of(a, jn->n),
+                            jn->action == SQLSIM_EDIT_INSERT ? "the gold's lookup subquery written as a join"
+                                                             : "a join written as a lookup subquery"));
+    jn->used = 1;
   }
   for (int j = 0; j < joins->n; j++)
     if (!joins->v[j].used)
@@ -1372,7 +1397,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       add(a, out, SQLSIM_CAT_NESTING, ev);
     }
   }
-  pair_lookups(&cs, &joins, a, out);
+  pair_lookups(d, &cs, &joins, a, out);
   pair_conditions(&cs, a, out);
   parts_categories(d, &pv, a, out);
   /* a select item removed and one added in the same block: one changed item */

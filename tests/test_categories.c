@@ -351,6 +351,16 @@ static void test_main(void **state) {
       {"SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)",
        "SELECT name FROM singer WHERE age = (SELECT max(singer_id) FROM singer)", SQLSIM_CAT_FILTER_COLUMN,
        C(FILTER_COLUMN), "singer_id"},
+      /* the gold's lookups nested in a subquery, written as one query of
+       * joins (the diff pairs the prediction's block with the gold's inner
+       * lookup): each join is a lookup written another way, not a join
+       * condition added; what differs is the ORDER BY ... LIMIT */
+      {"SELECT concert_name FROM concert WHERE concert_id IN (SELECT concert_id FROM singer_in_concert WHERE "
+       "singer_id = (SELECT singer_id FROM singer WHERE name = 'Ann' AND country = 'France'))",
+       "SELECT T3.concert_name FROM singer_in_concert AS T1 JOIN singer AS T2 ON T1.singer_id = T2.singer_id JOIN "
+       "concert AS T3 ON T1.concert_id = T3.concert_id WHERE T2.name = 'Ann' AND T2.country = 'France' ORDER BY "
+       "T3.year LIMIT 1",
+       SQLSIM_CAT_ORDER_LIMIT, C(ORDER_LIMIT), "LIMIT"},
       /* ... a rank within groups is grouping */
       {"SELECT name, rank() OVER (PARTITION BY country ORDER BY age DESC) FROM singer",
        "SELECT name, rank() OVER (ORDER BY age DESC) FROM singer", SQLSIM_CAT_GROUP_HAVING, C(GROUP_HAVING),

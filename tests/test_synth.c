@@ -360,6 +360,15 @@ static void test_bird_semantics(void **state) {
   run_cases(cases, sizeof cases / sizeof cases[0], 1);
 }
 
+/* The one schema of a tables.json text, kept in *c (freed by the caller). */
+static const sqlsim_schema *small_schema(const char *json, const char *db, sqlsim_catalog **c) {
+  sqlsim_error err = {0};
+  assert_int_equal(sqlsim_catalog_parse_tables_json(json, strlen(json), db, c, &err), 0);
+  const sqlsim_schema *s = sqlsim_catalog_find(*c, db);
+  assert_non_null(s);
+  return s;
+}
+
 /* A near miss copied from its SELECT's row sits under that SELECT's parents
  * on some databases: the gold's last month (October 2008) in a match of the
  * league it names, where `date BETWEEN '2008-08' AND '2008-10'` (text order:
@@ -375,9 +384,7 @@ static void test_near_parents(void **state) {
       "\"primary_keys\":[1,3],\"foreign_keys\":[[4,1]]}]";
   sqlsim_catalog *c;
   sqlsim_error err = {0};
-  assert_int_equal(sqlsim_catalog_parse_tables_json(soccer, strlen(soccer), "soccer", &c, &err), 0);
-  const sqlsim_schema *s = sqlsim_catalog_find(c, "soccer");
-  assert_non_null(s);
+  const sqlsim_schema *s = small_schema(soccer, "soccer", &c);
   const char *gold = "SELECT count(T2.id) FROM League AS T1 JOIN Match AS T2 ON T1.id = T2.league_id "
                      "WHERE T1.name = 'Germany 1. Bundesliga' AND substr(T2.date, 1, 7) BETWEEN '2008-08' AND '2008-10'";
   const char *preds[] = {
@@ -448,9 +455,7 @@ static void test_other_join(void **state) {
       "\"primary_keys\":[1,6],\"foreign_keys\":[[4,6]]}]";
   sqlsim_catalog *c;
   sqlsim_error err = {0};
-  assert_int_equal(sqlsim_catalog_parse_tables_json(cards, strlen(cards), "cards", &c, &err), 0);
-  const sqlsim_schema *s = sqlsim_catalog_find(c, "cards");
-  assert_non_null(s);
+  const sqlsim_schema *s = small_schema(cards, "cards", &c);
   sqlsim_synth_opts o = {.bird = 1};
   sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
   assert_non_null(x);

@@ -128,24 +128,21 @@ static int block_of(const ftree *t, int i) {
   return -1;
 }
 
-/* Node i sits in a subquery (IN, EXISTS, a scalar one, or one in FROM), not
- * only in the top query or the arms of its set operations. */
-static int in_subquery(const ftree *t, int i) {
+/* The innermost subquery node i sits in (a SUBLINK: IN, EXISTS, a scalar
+ * one; or a SUBQUERY in FROM), not the top query or the arms of its set
+ * operations; -1 when none. */
+static int enclosing_subquery(const ftree *t, int i) {
   for (int a = t->v[i].parent; a >= 0; a = t->v[a].parent)
-    if (t->v[a].slot < 0 && (t->v[a].n->kind == SQLSIM_N_SUBLINK || t->v[a].n->kind == SQLSIM_N_SUBQUERY)) return 1;
-  return 0;
+    if (t->v[a].slot < 0 && (t->v[a].n->kind == SQLSIM_N_SUBLINK || t->v[a].n->kind == SQLSIM_N_SUBQUERY)) return a;
+  return -1;
 }
 
-/* For node i inside a subquery (x = (SELECT ..), x IN (SELECT ..), EXISTS):
- * the clause of the enclosing query that holds the subquery (WHERE, HAVING,
+/* For node i inside a subquery compared in the enclosing query (x = (SELECT
+ * ..), x IN (SELECT ..), EXISTS): the clause that holds it (WHERE, HAVING,
  * ...); -1 when i is in none, or in a FROM subquery first. */
 static int condition_subquery(const ftree *t, int i) {
-  for (int a = t->v[i].parent; a >= 0; a = t->v[a].parent) {
-    if (t->v[a].slot >= 0) continue;
-    if (t->v[a].n->kind == SQLSIM_N_SUBQUERY) return -1;
-    if (t->v[a].n->kind == SQLSIM_N_SUBLINK) return t->v[a].clause;
-  }
-  return -1;
+  int a = enclosing_subquery(t, i);
+  return a >= 0 && t->v[a].n->kind == SQLSIM_N_SUBLINK ? t->v[a].clause : -1;
 }
 
 /* The gold block an edit's block corresponds to (for pairing a removed part
@@ -546,57 +543,68 @@ static void collect_conditions(const sqlsim_diff *d, const sqlsim_edit *e, const
   }
 }
 
-/* x = (SELECT t.y FROM t ...) or x IN (SELECT t.y FROM t ...): the column
- * compared (*x) and the one the subquery returns (*y); else 0. */
+/* x = (SELECT t.y FROM t ...) or x IN (SELECT t.y FROM t ...), the subquery
+ * a plain block without grouping or LIMIT (so the same rows as a join when
+ * y does not repeat): the column compared (*x) and the one the subquery
+ * returns (*y); else 0. */
 static int subquery_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **y) {
-  const sqlsim_node *sub = NULL;
-  if (n->kind == SQLSIM_N_SUBLINK && n->op == SQLSIM_SUB_IN && !(n->flags & SQLSIM_F_NOT) && n->kids[0]) {
-    *x = n->kids[0];
-    sub = n->kids[1];
-  } else if (n->kind == SQLSIM_N_BINOP && n->op == SQLSIM_OP_EQ && n->nkids == 2) {
-    for (int s = 0; s < 2 && !sub; s++) {
-      const sqlsim_node *k = n->kids[s];
-      if (k->kind == SQLSIM_N_SUBLINK && k->op == SQLSIM_SUB_SCALAR) {
-        sub = k->kids[1];
-        *x = n->kids[1 - s];
-      }
-    }
-  }
-  if (!sub || sub->kind != SQLSIM_N_SELECT || sub->op != SQLSIM_SET_NONE || !sub->kids[SQLSIM_SEL_TARGETS] ||
-      sub->kids[SQLSIM_SEL_TARGETS]->nkids != 1 || sub->kids[SQLSIM_SEL_GROUP] || sub->kids[SQLSIM_SEL_LIMIT])
+  const sqlsim_node *sub;
+  if (!node_lookup(n, x, &sub) || sub->kind != SQLSIM_N_SELECT || sub->op != SQLSIM_SET_NONE ||
+      !sub->kids[SQLSIM_SEL_TARGETS] || sub->kids[SQLSIM_SEL_TARGETS]->nkids != 1 || sub->kids[SQLSIM_SEL_GROUP] ||
+      sub->kids[SQLSIM_SEL_LIMIT])
     return 0;
   *y = sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->kids[0];
   return (*x)->kind == SQLSIM_N_COLUMN && *y && (*y)->kind == SQLSIM_N_COLUMN;
 }
 
-/* A join on x = t.y on one side, x = (SELECT t.y FROM t WHERE c) or x IN
- * (SELECT t.y ...) on the other: the same lookup written as a subquery (the
- * same rows when the subquery finds one row, or y does not repeat), named
- * `nesting`, a form; the subquery's own conditions are paired as moved. The
- * join conditions left are `join`. */
-/* A lookup x = (SELECT y ..) or x IN (SELECT y ..) on columns x and y
- * somewhere in tree t (a block of the other query the diff did not pair with
- * the join's: the gold's lookups nested in a subquery the prediction wrote
- * as one query of joins). */
-static int lookup_in(const ftree *t, const sqlsim_node *l, const sqlsim_node *r) {
+/* The lookups of a tree (subquery_lookup's x and y of each), read once. */
+typedef struct lookup {
+  const sqlsim_node *x, *y;
+} lookup;
+typedef struct lookups {
+  lookup *v;
+  int n, cap, read;
+} lookups;
+
+static void lookups_of(sqlsim_arena *a, const ftree *t, lookups *l) {
+  l->read = 1;
   for (int i = 0; i < t->n; i++) {
-    const sqlsim_node *x, *y;
-    if (t->v[i].slot >= 0 || !subquery_lookup(t->v[i].n, &x, &y)) continue;
-    if ((same_column(l, x) && same_column(r, y)) || (same_column(l, y) && same_column(r, x))) return 1;
+    lookup k;
+    if (t->v[i].slot >= 0 || !subquery_lookup(t->v[i].n, &k.x, &k.y)) continue;
+    l->v = arena_array_grow(a, l->v, l->n, &l->cap, sizeof *l->v, 8);
+    l->v[l->n++] = k;
+  }
+}
+
+/* Does join equality j stand for one of the lookups l (either way round)? */
+static int joins_lookup(const sqlsim_node *j, const lookups *l) {
+  const sqlsim_node *a = j->kids[0], *b = j->kids[1];
+  for (int i = 0; i < l->n; i++) {
+    const lookup *k = &l->v[i];
+    if ((same_column(a, k->x) && same_column(b, k->y)) || (same_column(a, k->y) && same_column(b, k->x))) return 1;
   }
   return 0;
 }
 
+/* A join on x = t.y on one side, x = (SELECT t.y FROM t WHERE c) or x IN
+ * (SELECT t.y ...) on the other: the same lookup written as a subquery (the
+ * same rows when the subquery finds one row, or y does not repeat), named
+ * `nesting`, a form; the subquery's own conditions are paired as moved. A
+ * join left over that stands for a lookup anywhere in the other query (a
+ * block the diff did not pair with the join's: the gold's lookups nested in
+ * a subquery, written as one query of joins) is `nesting` too; the join
+ * conditions left after that are `join`. */
 static void pair_lookups(const sqlsim_diff *d, conds *cs, conds *joins, sqlsim_arena *a, sqlsim_categories *out) {
   for (int i = 0; i < cs->n; i++) {
     cond *c = &cs->v[i];
-    const sqlsim_node *x, *y;
-    if (c->used || !subquery_lookup(c->n, &x, &y)) continue;
+    lookup k;
+    if (c->used || !subquery_lookup(c->n, &k.x, &k.y)) continue;
+    const lookups one = {.v = &k, .n = 1};
     for (int j = 0; j < joins->n; j++) {
       cond *jn = &joins->v[j];
-      if (jn->used || jn->action == c->action || jn->block != c->block || !is_join_equality(jn->n)) continue;
-      const sqlsim_node *l = jn->n->kids[0], *r = jn->n->kids[1];
-      if (!((same_column(l, x) && same_column(r, y)) || (same_column(l, y) && same_column(r, x)))) continue;
+      if (jn->used || jn->action == c->action || jn->block != c->block || !is_join_equality(jn->n) ||
+          !joins_lookup(jn->n, &one))
+        continue;
       const cond *g = c->action == SQLSIM_EDIT_DELETE ? c : jn, *p = g == c ? jn : c;
       add(a, out, SQLSIM_CAT_NESTING,
           sqlsim_arena_printf(a, "%s: %s -> %s (%s)", clause_word(c->clause), sql_of(a, g->n), sql_of(a, p->n),
@@ -605,11 +613,13 @@ static void pair_lookups(const sqlsim_diff *d, conds *cs, conds *joins, sqlsim_a
       break;
     }
   }
+  lookups in[2] = {{0}, {0}}; /* the gold's, the prediction's */
   for (int j = 0; j < joins->n; j++) {
     cond *jn = &joins->v[j];
     if (jn->used || !is_join_equality(jn->n)) continue;
-    const ftree *other = jn->action == SQLSIM_EDIT_INSERT ? &d->priv->g : &d->priv->p;
-    if (!lookup_in(other, jn->n->kids[0], jn->n->kids[1])) continue;
+    lookups *other = &in[jn->action != SQLSIM_EDIT_INSERT];
+    if (!other->read) lookups_of(a, other == in ? &d->priv->g : &d->priv->p, other);
+    if (!joins_lookup(jn->n, other)) continue;
     add(a, out, SQLSIM_CAT_NESTING,
         sqlsim_arena_printf(a, "%s %s: %s (%s)", clause_word(jn->clause),
                             jn->action == SQLSIM_EDIT_INSERT ? "added" : "missing", sql_of(a, jn->n),
@@ -1302,7 +1312,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
         order_form = with_evidence(a, order_form, ev);
       else if (slot == SQLSIM_SEL_ORDER || slot == SQLSIM_SEL_LIMIT || slot == SQLSIM_SEL_OFFSET)
         add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
-      else if (slot == SQLSIM_SEL_TARGETS && ti >= 0 && in_subquery(t, ti))
+      else if (slot == SQLSIM_SEL_TARGETS && ti >= 0 && enclosing_subquery(t, ti) >= 0)
         add(a, out, SQLSIM_CAT_NESTING, ev); /* a subquery's whole select list: its block matched another */
       else if (slot == SQLSIM_SEL_TARGETS) add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
       else if (slot == SQLSIM_SEL_FROM) add(a, out, ins ? SQLSIM_CAT_EXTRA_TABLE : SQLSIM_CAT_MISSING_TABLE, ev);

@@ -102,6 +102,10 @@ int is_aggregate_name(const char *name);
 /* An aggregate call: such a name, not a window function, min/max with one
  * argument (min(a, b) is SQLite's scalar minimum). */
 int node_is_aggregate(const sqlsim_node *n);
+/* A lookup: x IN (SELECT ..) (not NOT IN), or x = (SELECT ..) with the
+ * scalar subquery on either side: the operand tested in *x and the
+ * subquery's query in *sub; 0 for anything else (parser/walk.c). */
+int node_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **sub);
 /* The comparison seen from the other side: a < b is b > a. */
 int op_mirror(int op);
 

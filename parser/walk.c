@@ -131,6 +131,26 @@ int node_is_aggregate(const sqlsim_node *n) {
   return (n->kids[0] && n->kids[0]->nkids == 1) || (n->flags & SQLSIM_F_STAR); /* min(a, b) is scalar */
 }
 
+int node_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **sub) {
+  if (!n || n->nkids < 2) return 0;
+  if (n->kind == SQLSIM_N_SUBLINK && n->op == SQLSIM_SUB_IN && !(n->flags & SQLSIM_F_NOT) && n->kids[0] &&
+      n->kids[1]) {
+    *x = n->kids[0];
+    *sub = n->kids[1];
+    return 1;
+  }
+  if (n->kind != SQLSIM_N_BINOP || n->op != SQLSIM_OP_EQ) return 0;
+  for (int s = 0; s < 2; s++) {
+    const sqlsim_node *k = n->kids[s];
+    if (k && k->kind == SQLSIM_N_SUBLINK && k->op == SQLSIM_SUB_SCALAR && k->nkids >= 2 && k->kids[1] && n->kids[1 - s]) {
+      *x = n->kids[1 - s];
+      *sub = k->kids[1];
+      return 1;
+    }
+  }
+  return 0;
+}
+
 int op_mirror(int op) {
   switch (op) {
   case SQLSIM_OP_LT: return SQLSIM_OP_GT;

@@ -233,9 +233,10 @@ static const sqlsim_node *sub_column(const sqlsim_node *sel) {
   return t && t->kind == SQLSIM_N_COLUMN ? t : NULL;
 }
 
-/* x IN (SELECT y ..) or x = (SELECT y ..), x and y columns: the subquery's
- * SELECT (the next one the walk numbers: x holds none) joins this one (not
- * NOT IN: its rows are the ones this one's must miss). */
+/* A lookup (node_lookup: x IN (SELECT y ..) or x = (SELECT y ..), not NOT
+ * IN, whose rows are the ones this SELECT's must miss), x and y columns: the
+ * subquery's SELECT (the next one the walk numbers: x holds none) joins this
+ * one. */
 static void note_subquery(walk_ctx *c, int group, const sqlsim_node *col, const sqlsim_node *sel) {
   synth_facts *f = c->f;
   if (!col || col->kind != SQLSIM_N_COLUMN || !sub_column(sel) || f->nsub >= 64 || c->depth >= MAX_DEPTH) return;
@@ -247,14 +248,8 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
   walk_ctx *c = arg;
   synth_facts *f = c->f;
   int group = c->depth ? c->stack[c->depth - 1] : 0;
-  if (n->kind == SQLSIM_N_SUBLINK && n->op == SQLSIM_SUB_IN && !(n->flags & SQLSIM_F_NOT) && n->nkids >= 2)
-    note_subquery(c, group, n->kids[0], n->kids[1]);
-  else if (n->kind == SQLSIM_N_BINOP && n->op == SQLSIM_OP_EQ && n->nkids >= 2)
-    for (int k = 0; k < 2; k++) {
-      const sqlsim_node *s = n->kids[1 - k];
-      if (s && s->kind == SQLSIM_N_SUBLINK && s->op == SQLSIM_SUB_SCALAR && s->nkids >= 2)
-        note_subquery(c, group, n->kids[k], s->kids[1]);
-    }
+  const sqlsim_node *looked, *sub;
+  if (node_lookup(n, &looked, &sub)) note_subquery(c, group, looked, sub);
   switch (n->kind) {
   case SQLSIM_N_SELECT:
     if (c->depth < MAX_DEPTH) c->stack[c->depth] = f->ngroups++;

@@ -400,12 +400,13 @@ static int near_values(gen *g, const synth_fact *x, val out[4]) {
   } else {
     const char *oc = other_case(g, x->text);
     int range = x->op != SQLSIM_OP_EQ && x->op != SQLSIM_OP_NE;
-    if (oc) out[n++] = v_text(oc);
     /* a code of digits compared by range ('201308' for a year and month) is
      * written in its width: its near misses are the codes either side */
-    if (!range || !all_digits(x->text)) out[n++] = v_text(sqlsim_arena_printf(g->a, "%s %s", x->text, "Zq"));
+    int code = range && all_digits(x->text);
+    if (oc) out[n++] = v_text(oc);
+    if (!code) out[n++] = v_text(sqlsim_arena_printf(g->a, "%s %s", x->text, "Zq"));
     if (range) out[n++] = shifted(g, x, 1);
-    if (range && all_digits(x->text)) out[n++] = shifted(g, x, -1);
+    if (code) out[n++] = shifted(g, x, -1);
   }
   return n;
 }

@@ -767,11 +767,48 @@ static int cond_shape_differs(const sqlsim_node *g, const sqlsim_node *p) {
   return g->kind != p->kind || g->op != p->op || (g->flags & SQLSIM_F_NOT) != (p->flags & SQLSIM_F_NOT);
 }
 
+/* A query block that keeps only the first rows of ORDER BY col DESC, with
+ * SQLite's NULLs last there. */
+static int limited_desc(const sqlsim_node *sel, const sqlsim_node *col) {
+  if (!sel || sel->kind != SQLSIM_N_SELECT || sel->op != SQLSIM_SET_NONE || !sel->kids[SQLSIM_SEL_LIMIT]) return 0;
+  const sqlsim_node *ord = sel->kids[SQLSIM_SEL_ORDER];
+  const sqlsim_node *k = ord && ord->nkids ? ord->kids[0] : NULL;
+  return k && k->kind == SQLSIM_N_SORT && k->op == SQLSIM_SORT_DESC && k->aux != SQLSIM_NULLS_FIRST && k->nkids &&
+         k->kids[0] && k->kids[0]->kind == SQLSIM_N_COLUMN && same_column(k->kids[0], col);
+}
+
+/* `c IS NOT NULL` in the WHERE of one query only, where either query orders
+ * by c DESC first and keeps only its first rows: those rows have a c, so in
+ * that query the condition is idle, and the two differ by it only when fewer
+ * rows than the LIMIT have a c (`ORDER BY dob DESC LIMIT 1` needs no `dob IS
+ * NOT NULL`; with ASC it does, NULLs come first). */
+static int null_test_limited_away(const sqlsim_diff *d, const cond *c) {
+  const sqlsim_node *n = c->n;
+  if (c->clause != SQLSIM_SEL_WHERE || c->block < 0 || n->kind != SQLSIM_N_ISNULL || n->op != SQLSIM_NOTNULL ||
+      !n->nkids || !n->kids[0] || n->kids[0]->kind != SQLSIM_N_COLUMN)
+    return 0;
+  const fnode *gb = &d->priv->g.v[c->block];
+  return limited_desc(gb->n, n->kids[0]) || (gb->match >= 0 && limited_desc(d->priv->p.v[gb->match].n, n->kids[0]));
+}
+
 /* A removed condition and an added one in the same clause of the same block
  * are one change: on the same column, of operator (`= x` for `IS NOT NULL`)
  * or of value (`= 'a'` for `= 'b'`); on another column, of column. The rest
- * are missing or extra conditions. */
-static void pair_conditions(conds *cs, sqlsim_arena *a, sqlsim_categories *out) {
+ * are missing or extra conditions. A NULL test the LIMIT makes idle
+ * (null_test_limited_away) is neither: its evidence goes to *idle, for the
+ * caller to keep beside another change or name weak alone. */
+static void pair_conditions(const sqlsim_diff *d, conds *cs, sqlsim_arena *a, sqlsim_categories *out,
+                            const char **idle, int *idle_cat) {
+  for (int i = 0; i < cs->n; i++) {
+    cond *c = &cs->v[i];
+    if (c->used || !null_test_limited_away(d, c)) continue;
+    int ins = c->action == SQLSIM_EDIT_INSERT;
+    *idle = with_evidence(a, *idle,
+                          sqlsim_arena_printf(a, "WHERE %s: %s (the rows kept by ORDER BY .. DESC LIMIT have a value)",
+                                              ins ? "added" : "missing", sql_of(a, c->n)));
+    *idle_cat = ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER;
+    c->used = 1;
+  }
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < cs->n; i++) {
       cond *g = &cs->v[i];
@@ -1188,6 +1225,16 @@ static void add_weak(sqlsim_arena *a, sqlsim_categories *out, int cat, const cha
   out->weak |= 1u << cat;
 }
 
+/* A difference that changes a result only on some data: beside another change
+ * it goes with the main one's evidence; alone it is weak. */
+static void keep_or_weak(sqlsim_arena *a, sqlsim_categories *out, int cat, const char *ev) {
+  if (out->main < 0) {
+    add_weak(a, out, cat, ev);
+  } else if (out->evidence[out->main] && strlen(out->evidence[out->main]) < 400) {
+    out->evidence[out->main] = sqlsim_arena_printf(a, "%s; with it: %s", out->evidence[out->main], ev);
+  }
+}
+
 /* The select list of a tree's outer query block (a LIST node's index), -1. */
 static int outer_targets(const ftree *t) {
   if (t->n == 0 || t->v[0].n->kind != SQLSIM_N_SELECT || t->v[0].n->op != SQLSIM_SET_NONE) return -1;
@@ -1408,7 +1455,9 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     }
   }
   pair_lookups(d, &cs, &joins, a, out);
-  pair_conditions(&cs, a, out);
+  const char *idle_ev = NULL; /* a NULL test the LIMIT makes idle: as count_arg */
+  int idle_cat = -1;
+  pair_conditions(d, &cs, a, out, &idle_ev, &idle_cat);
   parts_categories(d, &pv, a, out);
   /* a select item removed and one added in the same block: one changed item */
   for (int i = 0; i < targets.n; i++) {
@@ -1447,15 +1496,12 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
   if (out->mask & ~((1u << SQLSIM_CAT_NESTING) | out->secondary))
     out->secondary |= 1u << SQLSIM_CAT_NESTING; /* a form, beside a change that says what differs */
   fold_consequences(a, out);
-  if (count_arg >= 0) { /* COUNT(x) for COUNT(*): evidence beside another change, else weak */
-    const char *ev = sqlsim_arena_printf(a, "%s (COUNT of a column counts its non-NULL values)", count_ev);
-    if (out->main >= 0) {
-      if (out->evidence[out->main] && strlen(out->evidence[out->main]) < 400)
-        out->evidence[out->main] = sqlsim_arena_printf(a, "%s; with it: %s", out->evidence[out->main], ev);
-    } else {
-      add_weak(a, out, count_arg, ev);
-    }
-  }
+  /* COUNT(x) for COUNT(*), a NULL test the LIMIT makes idle: evidence beside
+   * another change, else weak */
+  if (count_arg >= 0)
+    keep_or_weak(a, out, count_arg,
+                 sqlsim_arena_printf(a, "%s (COUNT of a column counts its non-NULL values)", count_ev));
+  if (idle_cat >= 0) keep_or_weak(a, out, idle_cat, idle_ev);
 }
 
 void categories_column_order(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out) {

@@ -398,6 +398,35 @@ static void test_weak(void **state) {
                    C(FILTER_VALUE));
   assert_int_equal(c.weak, 0);
   assert_non_null(strstr(c.evidence[SQLSIM_CAT_FILTER_VALUE], "non-NULL"));
+  /* `c IS NOT NULL` where either query keeps the first rows of ORDER BY c
+   * DESC (NULLs last in SQLite): weak alone, evidence beside another change;
+   * with ASC (NULLs first) on both, or without a LIMIT, a missing filter */
+  assert_int_equal(categorize("SELECT name FROM singer WHERE age IS NOT NULL ORDER BY age DESC LIMIT 1",
+                              "SELECT name FROM singer ORDER BY age DESC LIMIT 1", a, &c),
+                   0);
+  assert_int_equal(c.weak, C(MISSING_FILTER));
+  assert_non_null(strstr(c.evidence[SQLSIM_CAT_MISSING_FILTER], "IS NOT NULL"));
+  assert_int_equal(categorize("SELECT name FROM singer ORDER BY age DESC LIMIT 3",
+                              "SELECT name FROM singer WHERE age IS NOT NULL ORDER BY age DESC LIMIT 3", a, &c),
+                   0);
+  assert_int_equal(c.weak, C(EXTRA_FILTER));
+  assert_int_equal(categorize("SELECT name FROM singer WHERE age IS NOT NULL ORDER BY age ASC LIMIT 1",
+                              "SELECT name FROM singer ORDER BY age DESC LIMIT 1", a, &c),
+                   C(ORDER_LIMIT));
+  assert_int_equal(c.weak, 0);
+  assert_non_null(strstr(c.evidence[SQLSIM_CAT_ORDER_LIMIT], "IS NOT NULL"));
+  assert_int_equal(categorize("SELECT name FROM singer WHERE age IS NOT NULL ORDER BY age DESC LIMIT 1",
+                              "SELECT name FROM singer ORDER BY age ASC LIMIT 1", a, &c),
+                   C(ORDER_LIMIT));
+  assert_int_equal(categorize("SELECT name FROM singer WHERE age IS NOT NULL ORDER BY age ASC LIMIT 1",
+                              "SELECT name FROM singer ORDER BY age ASC LIMIT 1", a, &c),
+                   C(MISSING_FILTER));
+  assert_int_equal(categorize("SELECT name FROM singer WHERE age IS NOT NULL ORDER BY age DESC",
+                              "SELECT name FROM singer ORDER BY age DESC", a, &c),
+                   C(MISSING_FILTER));
+  assert_int_equal(categorize("SELECT name FROM singer WHERE age IS NOT NULL ORDER BY age DESC NULLS FIRST LIMIT 1",
+                              "SELECT name FROM singer ORDER BY age DESC NULLS FIRST LIMIT 1", a, &c),
+                   C(MISSING_FILTER));
   sqlsim_arena_free(a);
 }
 

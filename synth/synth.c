@@ -125,10 +125,11 @@ static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_err
 
 /* ---------------------------------------------------------------- ties */
 
-/* The gold with its sort keys as extra trailing columns and without LIMIT and
- * OFFSET, for a plain top-level SELECT with ORDER BY; its LIMIT and OFFSET
- * (-1 none). NULL when the gold is not of that form. malloc'd. */
-static char *keyed_gold(const sqlsim_query *gold, long *limit, long *offset, int *nkeys) {
+/* A query (the gold, or the prediction) with its sort keys as extra trailing
+ * columns and without LIMIT and OFFSET, for a plain top-level SELECT with
+ * ORDER BY; its LIMIT and OFFSET (-1 none). NULL when the query is not of
+ * that form. malloc'd. */
+static char *keyed_query(const sqlsim_query *gold, long *limit, long *offset, int *nkeys) {
   *limit = *offset = -1;
   *nkeys = 0;
   const sqlsim_node *root = gold ? gold->root : NULL;
@@ -216,6 +217,46 @@ static int tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, i
   return kind;
 }
 
+/* The gold keeps every row at the top by a lookup `c = (SELECT max(c) ..)`
+ * (min) in its WHERE, the prediction one of them by ORDER BY c DESC (ASC)
+ * LIMIT 1: the two differ only where the top value is shared. */
+static int lookup_column(const sqlsim_node *cond, const sqlsim_node *col, int *desc) {
+  const sqlsim_node *x, *sub;
+  if (!node_lookup(cond, &x, &sub) || cond->kind != SQLSIM_N_BINOP || x->kind != SQLSIM_N_COLUMN ||
+      x->column < 0 || x->column != col->column)
+    return 0;
+  if (sub->kind != SQLSIM_N_SELECT || sub->op != SQLSIM_SET_NONE || sub->kids[SQLSIM_SEL_GROUP] ||
+      sub->kids[SQLSIM_SEL_LIMIT] || !sub->kids[SQLSIM_SEL_TARGETS] || sub->kids[SQLSIM_SEL_TARGETS]->nkids != 1)
+    return 0;
+  const sqlsim_node *t = sub->kids[SQLSIM_SEL_TARGETS]->kids[0];
+  const sqlsim_node *f = t && t->nkids ? t->kids[0] : NULL;
+  if (!f || f->kind != SQLSIM_N_FUNC || !node_is_aggregate(f) || (f->flags & SQLSIM_F_DISTINCT) ||
+      (strcmp(f->text, "max") && strcmp(f->text, "min")))
+    return 0;
+  const sqlsim_node *arg = f->kids[0] && f->kids[0]->nkids == 1 ? f->kids[0]->kids[0] : NULL;
+  if (!arg || arg->kind != SQLSIM_N_COLUMN || arg->column != col->column) return 0;
+  *desc = !strcmp(f->text, "max");
+  return 1;
+}
+
+static int top_row_of_top_rows(const sqlsim_query *gold, const sqlsim_query *pred) {
+  const sqlsim_node *g = gold ? gold->root : NULL, *p = pred ? pred->root : NULL;
+  if (!g || !p || g->kind != SQLSIM_N_SELECT || p->kind != SQLSIM_N_SELECT || g->op != SQLSIM_SET_NONE ||
+      p->op != SQLSIM_SET_NONE || g->kids[SQLSIM_SEL_LIMIT] || p->kids[SQLSIM_SEL_OFFSET])
+    return 0;
+  const sqlsim_node *lim = p->kids[SQLSIM_SEL_LIMIT], *ord = p->kids[SQLSIM_SEL_ORDER];
+  if (!lim || lim->kind != SQLSIM_N_CONST || lim->op != SQLSIM_CONST_INT || strcmp(lim->text, "1") || !ord ||
+      !ord->nkids)
+    return 0;
+  const sqlsim_node *key = ord->kids[0], *col = key->nkids ? key->kids[0] : NULL;
+  if (key->kind != SQLSIM_N_SORT || !col || col->kind != SQLSIM_N_COLUMN || col->column < 0) return 0;
+  const sqlsim_node *w = g->kids[SQLSIM_SEL_WHERE];
+  int and = w && w->kind == SQLSIM_N_AND, desc;
+  for (uint32_t i = 0; w && i < (and ? w->nkids : 1); i++)
+    if (lookup_column(and ? w->kids[i] : w, col, &desc)) return desc == (key->op == SQLSIM_SORT_DESC);
+  return 0;
+}
+
 /* ---------------------------------------------------------------- a pair */
 
 static int informative(const sqlsim_result *r) {
@@ -272,9 +313,9 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   char *ptext = bird ? strdup(pred_sql) : sqlsim_spider_exec_text_opts(pred_sql, x->o.keep_distinct);
   int ordered = !bird && sqlsim_spider_order_matters(gtext);
   int gold_agg = one_row_aggregate(gold);
-  char *keyed = NULL;
-  int keyed_done = 0, nkeys = 0, empty = 0, zero = 0, ran = 0;
-  long limit = -1, offset = -1;
+  char *keyed = NULL, *pkeyed = NULL;
+  int keyed_done = 0, nkeys = 0, pnkeys = 0, empty = 0, zero = 0, ran = 0;
+  long limit = -1, offset = -1, plimit = -1, poffset = -1;
   double pred_s = 0; /* the prediction's time over the databases so far */
   int rc = 0;
   /* K databases, and one more where the two queries bound a column at one
@@ -340,12 +381,16 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     int set_aside = 0;
     if (!ok && p.status == SQLSIM_EXEC_OK) {
       if (!keyed_done) {
-        keyed = keyed_gold(gold, &limit, &offset, &nkeys);
+        keyed = keyed_query(gold, &limit, &offset, &nkeys);
+        pkeyed = top_row_of_top_rows(gold, pred) ? keyed_query(pred, &plimit, &poffset, &pnkeys) : NULL;
         keyed_done = 1;
       }
       int tie = keyed ? tie_kind(sl->db, keyed, limit, offset, nkeys) : TIE_NONE;
       if (tie == TIE_LIMIT) set_aside = 1;
       else if (tie == TIE_ORDER && !bird) ok = sqlsim_ex_spider(&g, &p, 0);
+      /* the top row for the rows at the top (top_row_of_top_rows), where
+       * several rows share the top */
+      if (!set_aside && pkeyed && tie_kind(sl->db, pkeyed, plimit, poffset, pnkeys) == TIE_LIMIT) set_aside = 1;
     }
     if (set_aside) {
       out->ties++;
@@ -393,6 +438,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     }
   }
   free(keyed);
+  free(pkeyed);
   free(gtext);
   free(ptext);
   synth_facts_free(f);

@@ -209,6 +209,12 @@ static void test_known_answers(void **state) {
        "SELECT country FROM singer GROUP BY country HAVING count(*) >= 3", 1},
       /* a LIMIT whose cut falls in a tie is not held against MAX */
       {"SELECT name FROM singer ORDER BY age DESC LIMIT 1", "SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)", 1},
+      /* ... nor is the other way round: the top row for the rows at the top */
+      {"SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)", "SELECT name FROM singer ORDER BY age DESC LIMIT 1", 1},
+      {"SELECT name FROM singer WHERE age = (SELECT min(age) FROM singer)", "SELECT name FROM singer ORDER BY age LIMIT 1", 1},
+      /* ... the other end, or the top rows of another column, are still wrong */
+      {"SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)", "SELECT name FROM singer ORDER BY age ASC LIMIT 1", 0},
+      {"SELECT name FROM singer WHERE age = (SELECT max(age) FROM singer)", "SELECT name FROM singer ORDER BY singer_id DESC LIMIT 1", 0},
       /* wrong filter, join, aggregate, LIMIT */
       {"SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age >= 30", 0},
       {"SELECT name FROM singer WHERE country = 'France'", "SELECT name FROM singer WHERE country LIKE 'france'", 0},

@@ -129,10 +129,10 @@ static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_err
  * columns and without LIMIT and OFFSET, for a plain top-level SELECT with
  * ORDER BY; its LIMIT and OFFSET (-1 none). NULL when the query is not of
  * that form. malloc'd. */
-static char *keyed_query(const sqlsim_query *gold, long *limit, long *offset, int *nkeys) {
+static char *keyed_query(const sqlsim_query *query, long *limit, long *offset, int *nkeys) {
   *limit = *offset = -1;
   *nkeys = 0;
-  const sqlsim_node *root = gold ? gold->root : NULL;
+  const sqlsim_node *root = query ? query->root : NULL;
   if (!root || root->kind != SQLSIM_N_SELECT || root->op != SQLSIM_SET_NONE) return NULL;
   const sqlsim_node *order = root->kids[SQLSIM_SEL_ORDER], *targets = root->kids[SQLSIM_SEL_TARGETS];
   if (!order || !order->nkids || !targets) return NULL;
@@ -145,7 +145,7 @@ static char *keyed_query(const sqlsim_query *gold, long *limit, long *offset, in
     if (off->kind != SQLSIM_N_CONST || off->op != SQLSIM_CONST_INT) return NULL;
     *offset = atol(off->text);
   }
-  sqlsim_query *q = sqlsim_query_clone(gold);
+  sqlsim_query *q = sqlsim_query_clone(query);
   if (!q) return NULL;
   sqlsim_node *r = q->root, *t = r->kids[SQLSIM_SEL_TARGETS], *o = r->kids[SQLSIM_SEL_ORDER];
   sqlsim_node **kids = sqlsim_arena_alloc(q->arena, sizeof *kids * (t->nkids + o->nkids));
@@ -217,9 +217,8 @@ static int tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, i
   return kind;
 }
 
-/* The gold keeps every row at the top by a lookup `c = (SELECT max(c) ..)`
- * (min) in its WHERE, the prediction one of them by ORDER BY c DESC (ASC)
- * LIMIT 1: the two differ only where the top value is shared. */
+/* cond is `col = (SELECT max(col) FROM ..)` (*desc 1) or min (*desc 0), the
+ * subquery a plain block without GROUP BY or LIMIT. */
 static int lookup_column(const sqlsim_node *cond, const sqlsim_node *col, int *desc) {
   const sqlsim_node *x, *sub;
   if (!node_lookup(cond, &x, &sub) || cond->kind != SQLSIM_N_BINOP || x->kind != SQLSIM_N_COLUMN ||
@@ -239,8 +238,12 @@ static int lookup_column(const sqlsim_node *cond, const sqlsim_node *col, int *d
   return 1;
 }
 
+/* The gold keeps every row at the top by such a lookup in its WHERE, the
+ * prediction one of them by ORDER BY col DESC (ASC for min) LIMIT 1: the two
+ * differ only where the top value is shared. */
 static int top_row_of_top_rows(const sqlsim_query *gold, const sqlsim_query *pred) {
-  const sqlsim_node *g = gold ? gold->root : NULL, *p = pred ? pred->root : NULL;
+  if (!gold || !pred || pred->schema != gold->schema) return 0;
+  const sqlsim_node *g = gold->root, *p = pred->root;
   if (!g || !p || g->kind != SQLSIM_N_SELECT || p->kind != SQLSIM_N_SELECT || g->op != SQLSIM_SET_NONE ||
       p->op != SQLSIM_SET_NONE || g->kids[SQLSIM_SEL_LIMIT] || p->kids[SQLSIM_SEL_OFFSET])
     return 0;
@@ -434,7 +437,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
       else if (out->gold_empty && !out->why[0])
         snprintf(out->why, sizeof out->why, "the gold returned no rows on any of the %d databases", out->databases);
       else if (!out->why[0])
-        snprintf(out->why, sizeof out->why, "every database was set aside (ties at the gold's LIMIT)");
+        snprintf(out->why, sizeof out->why, "every database was set aside (ties at a LIMIT)");
     }
   }
   free(keyed);

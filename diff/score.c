@@ -37,14 +37,17 @@ static int has_limit(const ftree *t) {
 }
 
 /* A move of an operand of x - y, x LIKE p, BETWEEN, or of a function's
- * argument, among as many operands on both sides: the same operands in
- * another order (an argument added or dropped shifts the others, and is
- * weighed itself). */
+ * argument, among as many operands on both sides under the same operator:
+ * the same operands in another order (an argument added or dropped shifts
+ * the others, and is weighed itself; under another operator, `a / b` for `b
+ * * a`, the order is that operator's, `*` sorted like every commutative one,
+ * and the operator's change is the edit). */
 int diff_swapped_operand(const sqlsim_diff *d, const sqlsim_edit *e) {
   if (e->action != SQLSIM_EDIT_MOVE || !e->ordered || e->clause == SQLSIM_SEL_ORDER) return 0;
   const ftree *g = &d->priv->g, *p = &d->priv->p;
   int gp = g->v[e->gold_index].parent, pp = p->v[e->pred_index].parent;
   if (gp < 0 || pp < 0 || g->v[gp].nkids != p->v[pp].nkids) return 0;
+  if (g->v[gp].n->kind != p->v[pp].n->kind || g->v[gp].n->op != p->v[pp].n->op) return 0;
   const sqlsim_node *n = g->v[gp].n;
   if (n->kind != SQLSIM_N_LIST) return 1;
   int up = g->v[gp].parent;

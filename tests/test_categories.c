@@ -430,6 +430,24 @@ static void test_weak(void **state) {
   sqlsim_arena_free(a);
 }
 
+/* Another operator over the same operands (`a / b` for `b * a`, the `*`
+ * sorted like every commutative one) is a change of operator, not also of
+ * operand order. */
+static void test_operator_not_order(void **state) {
+  (void)state;
+  sqlsim_arena *a = sqlsim_arena_new();
+  sqlsim_categories c;
+  assert_int_equal(categorize("SELECT age / singer_id FROM singer", "SELECT singer_id * age FROM singer", a, &c),
+                   C(WRONG_COLUMN));
+  assert_non_null(c.evidence[SQLSIM_CAT_WRONG_COLUMN]);
+  assert_null(strstr(c.evidence[SQLSIM_CAT_WRONG_COLUMN], "another order"));
+  /* the same operator, operands swapped: that is the change */
+  assert_int_equal(categorize("SELECT age / singer_id FROM singer", "SELECT singer_id / age FROM singer", a, &c),
+                   C(WRONG_COLUMN));
+  assert_non_null(strstr(c.evidence[SQLSIM_CAT_WRONG_COLUMN], "another order"));
+  sqlsim_arena_free(a);
+}
+
 /* Where rows are compared as tuples (BIRD), the same columns in another
  * order, found alone, are weak wrong_column; beside another change, nothing. */
 static void test_column_order(void **state) {
@@ -506,6 +524,7 @@ int main(void) {
       cmocka_unit_test(test_evidence),
       cmocka_unit_test(test_main),
       cmocka_unit_test(test_weak),
+      cmocka_unit_test(test_operator_not_order),
       cmocka_unit_test(test_column_order),
       cmocka_unit_test(test_dialect),
   };

@@ -279,6 +279,10 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
         mark_columns(f, n->kids[0], SYNTH_AGG, 0);
       else if (c->is_gold && date_function(n->text))
         mark_columns(f, n->kids[0], SYNTH_DATE, 0);
+      else if (c->is_gold && !strcmp(n->text, "instr") && n->kids[0] && n->kids[0]->nkids == 2 && n->kids[0]->kids[1] &&
+               n->kids[0]->kids[1]->kind == SQLSIM_N_CONST && n->kids[0]->kids[1]->op == SQLSIM_CONST_STRING &&
+               n->kids[0]->kids[1]->text && !strcmp(n->kids[0]->kids[1]->text, ":"))
+        mark_columns(f, n->kids[0]->kids[0], SYNTH_CLOCK, 0); /* instr(x, ':'): x holds m:ss times */
     }
     break;
   case SQLSIM_N_BINOP:

@@ -477,6 +477,10 @@ static val free_value(gen *g, int c, int r, int n, int out) {
   double lo = g->lo[c], hi = g->hi[c];
   /* not a sorted column: its edge rows would tie at the top */
   if (out && g->f->edges && g->f->edges[c] && !(role & SYNTH_ORDER) && !isnan(lo)) return outside(g, c, r, uniq);
+  if ((role & SYNTH_CLOCK) && (cls == C_TEXT || cls == C_NUMTEXT)) { /* m:ss.fff, one digit of minutes */
+    long ms = 60000 + (uniq ? 7919L * r + below(g, 1000) : pool ? 7919L * k : below(g, 480000));
+    return v_text(sqlsim_arena_printf(g->a, "%ld:%02ld.%03ld", 1 + (ms / 60000) % 9, ms / 1000 % 60, ms % 1000));
+  }
   switch (cls) {
   case C_INT:
     if (!isnan(lo)) {

@@ -36,8 +36,10 @@ enum {
   SYNTH_NULLS = 16,  /* the gold tests it with IS [NOT] NULL: some rows hold NULL there */
   SYNTH_DATE = 32,   /* the gold reads it with a date function (strftime, date, ...), or compares it
                         or its first characters with a date ('2008-08'): it holds dates */
-  SYNTH_TIME = 64    /* the gold compares its first ten characters, or a LIKE 'YYYY-MM-DD%', with
+  SYNTH_TIME = 64,   /* the gold compares its first ten characters, or a LIKE 'YYYY-MM-DD%', with
                         a whole date: it holds a time after the date */
+  SYNTH_CLOCK = 128  /* the gold looks for ':' in it (instr(x, ':')): it holds durations written
+                        m:ss.fff (a lap time, '1:27.452') */
 };
 
 typedef struct synth_facts {

@@ -1326,8 +1326,13 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       continue;
     }
     if (diff_leaf_moved(d, e)) { /* a column at another place: a change of column at each */
-      const char *mev = sqlsim_arena_printf(a, "%s: %s moved to %s", clause_word(e->clause), sql_of(a, e->gold),
-                                            clause_word(e->pred_clause));
+      const sqlsim_node *gp = e->gold_parent, *pp = e->pred_parent;
+      const char *mev =
+          gp && pp ? sqlsim_arena_printf(a, "%s: %s moved from %s to %s%s%s", clause_word(e->clause), sql_of(a, e->gold),
+                                         sql_of(a, gp), e->pred_clause != e->clause ? clause_word(e->pred_clause) : "",
+                                         e->pred_clause != e->clause ? " " : "", sql_of(a, pp))
+                   : sqlsim_arena_printf(a, "%s: %s moved to %s", clause_word(e->clause), sql_of(a, e->gold),
+                                         clause_word(e->pred_clause));
       add(a, out, place_category(e->clause, e->gold_parent), mev);
       add(a, out, place_category(e->pred_clause, e->pred_parent), mev);
       continue;

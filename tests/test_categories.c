@@ -332,6 +332,9 @@ static void test_main(void **state) {
        "SELECT T1.name FROM singer AS T1 JOIN singer_in_concert AS T2 ON T1.singer_id = T2.singer_id WHERE "
        "T2.concert_id IN (SELECT concert_id FROM concert WHERE year = 2015)",
        SQLSIM_CAT_FILTER_VALUE, C(FILTER_VALUE), "2015"},
+      /* a column moved between places: the evidence says from where to where */
+      {"SELECT name FROM singer WHERE country = 'x' ORDER BY age", "SELECT name FROM singer WHERE age = 'x' ORDER BY country",
+       SQLSIM_CAT_FILTER_COLUMN, C(FILTER_COLUMN) | C(ORDER_LIMIT), "moved from singer.country = 'x' to ORDER BY"},
       /* the column returned before its aggregate or the grouping it needs */
       {"SELECT country, max(age) FROM singer GROUP BY country", "SELECT country, age FROM singer",
        SQLSIM_CAT_AGGREGATE, C(AGGREGATE) | C(GROUP_HAVING), "max"},

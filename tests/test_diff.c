@@ -102,6 +102,11 @@ static const struct {
      * not count, a change at each place the calibrated score does */
     {"SELECT name FROM singer WHERE country = 'x' ORDER BY age", "SELECT name FROM singer WHERE age = 'x' ORDER BY country",
      1, 1, 0.3, 0.6},
+    /* COUNT of a join key counts the joined rows (the join's equality holds
+     * on each, so the key is never NULL there): COUNT(*) */
+    {"SELECT count(T1.stadium_id) FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id",
+     "SELECT count(*) FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id", 0.5, 0.99, 1, 1},
+    {"SELECT count(T1.stadium_id) FROM concert AS T1", "SELECT count(*) FROM concert AS T1", 0.5, 0.99, 0.01, 0.99},
     /* what changes the result weighs more than what does not */
     {"SELECT name FROM singer ORDER BY age DESC LIMIT 1", "SELECT name FROM singer ORDER BY age ASC LIMIT 1",
      0.01, 0.99, 0.01, 0.5},

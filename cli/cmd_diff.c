@@ -164,13 +164,10 @@ static int cmd_diff(int argc, char **argv) {
     }
     goto out;
   }
-  if (sqlsim_diff_trees(g->root, p->root, &plain, &err)) {
+  if (sqlsim_diff_pair(g, p, 0, &plain, &cal, &err)) {
     rc = error("%s", err.message);
     goto out;
   }
-  sqlsim_equiv_normalize(g);
-  sqlsim_equiv_normalize(p);
-  if (sqlsim_diff_trees(g->root, p->root, &cal, &err)) cal = NULL;
   if (json) {
     strbuf sb = {0};
     sb_printf(&sb, "{\"bis\":%.6g,\"score\":%.6g,\"counts\":{\"keep\":%d,\"move\":%d,\"update\":%d,"

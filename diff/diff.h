@@ -30,6 +30,7 @@ typedef struct ftree {
 
 struct diff_private {
   ftree g, p;
+  sqlsim_query *own[2]; /* sqlsim_diff_pair's normalized copies, freed with the diff */
 };
 
 /* Flattens a tree into the arena; -1 past the size bound. */

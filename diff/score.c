@@ -226,7 +226,36 @@ int sqlsim_diff_trees(const sqlsim_node *gold, const sqlsim_node *pred, sqlsim_d
 }
 
 void sqlsim_diff_free(sqlsim_diff *d) {
-  if (d) sqlsim_arena_free(d->arena);
+  if (!d) return;
+  if (d->priv) {
+    sqlsim_query_free(d->priv->own[0]);
+    sqlsim_query_free(d->priv->own[1]);
+  }
+  sqlsim_arena_free(d->arena);
+}
+
+int sqlsim_diff_pair(const sqlsim_query *gold, const sqlsim_query *pred, unsigned equiv_flags, sqlsim_diff **plain,
+                     sqlsim_diff **calibrated, sqlsim_error *err) {
+  *plain = *calibrated = NULL;
+  int rc = sqlsim_diff_trees(gold->root, pred->root, plain, err);
+  if (rc) return rc;
+  sqlsim_query *g = sqlsim_query_clone(gold), *p = g ? sqlsim_query_clone(pred) : NULL;
+  if (!g || !p) {
+    sqlsim_query_free(g);
+    sqlsim_diff_free(*plain);
+    *plain = NULL;
+    return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  }
+  sqlsim_equiv_normalize_as(g, equiv_flags);
+  sqlsim_equiv_normalize_as(p, equiv_flags);
+  if (sqlsim_diff_trees(g->root, p->root, calibrated, err)) { /* the copies grew past the bound */
+    sqlsim_query_free(g);
+    sqlsim_query_free(p);
+    return 0;
+  }
+  (*calibrated)->priv->own[0] = g; /* its edits point into them */
+  (*calibrated)->priv->own[1] = p;
+  return 0;
 }
 
 int sqlsim_similarity(const char *gold, const char *pred, const sqlsim_schema *schema, double *bis,
@@ -238,16 +267,12 @@ int sqlsim_similarity(const char *gold, const char *pred, const sqlsim_schema *s
     sqlsim_query_free(g);
     return 0;
   }
-  sqlsim_diff *d;
-  if (sqlsim_diff_trees(g->root, p->root, &d, err) == 0) {
-    *bis = d->bis;
-    sqlsim_diff_free(d);
-    sqlsim_equiv_normalize(g);
-    sqlsim_equiv_normalize(p);
-    if (sqlsim_diff_trees(g->root, p->root, &d, err) == 0) {
-      *score = d->score;
-      sqlsim_diff_free(d);
-    }
+  sqlsim_diff *plain, *cal;
+  if (sqlsim_diff_pair(g, p, 0, &plain, &cal, err) == 0) {
+    *bis = plain->bis;
+    if (cal) *score = cal->score;
+    sqlsim_diff_free(plain);
+    sqlsim_diff_free(cal);
   }
   sqlsim_query_free(g);
   sqlsim_query_free(p);

@@ -841,6 +841,17 @@ void sqlsim_equiv_normalize(sqlsim_query *q);
 enum { SQLSIM_EQUIV_SETS = 1u << 0, SQLSIM_EQUIV_NO_DISTINCT = 1u << 1 };
 void sqlsim_equiv_normalize_as(sqlsim_query *q, unsigned flags);
 
+/* The two comparisons of a pair of parsed queries, as `sqlsim eval` makes
+ * them: *plain diffs the trees as parsed (its bis is the paper's BIS),
+ * *calibrated diffs copies with the equivalent forms made one under
+ * equiv_flags (sqlsim_equiv_normalize_as; its score is the calibrated score;
+ * its edits point into those copies, which it owns and frees). gold and pred
+ * are not changed. Returns 0, or sqlsim_diff_trees' error on the trees as
+ * parsed (both NULL then); *calibrated alone is NULL, with err set and 0
+ * returned, when the copies grew past the size bound. */
+int sqlsim_diff_pair(const sqlsim_query *gold, const sqlsim_query *pred, unsigned equiv_flags, sqlsim_diff **plain,
+                     sqlsim_diff **calibrated, sqlsim_error *err);
+
 /* Both scores for one pair, parsing as needed: returns 0, or a negative code
  * when the gold cannot be parsed; an unparseable prediction gives bis = score
  * = 0 with err describing it (and return 0). */

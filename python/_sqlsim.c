@@ -418,7 +418,7 @@ static PyObject *do_diff(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|z", kwlist, &g, &p, &db)) return NULL;
   const sqlsim_schema *schema = schema_for(self, db);
   sqlsim_query *gq = NULL, *pq = NULL;
-  sqlsim_diff *d = NULL;
+  sqlsim_diff *plain = NULL, *d = NULL;
   sqlsim_error err = {0};
   int rc, which = 0;
   Py_BEGIN_ALLOW_THREADS rc = sqlsim_parse(g, strlen(g), schema, 0, &gq, &err);
@@ -427,10 +427,10 @@ static PyObject *do_diff(EvaluatorObject *self, PyObject *args, PyObject *kw) {
     rc = sqlsim_parse(p, strlen(p), schema, 0, &pq, &err);
   }
   if (!rc) {
-    sqlsim_equiv_normalize(gq);
-    sqlsim_equiv_normalize(pq);
     which = 2;
-    rc = sqlsim_diff_trees(gq->root, pq->root, &d, &err);
+    /* BIS on the trees as parsed, the score and its edits on the forms made one */
+    rc = sqlsim_diff_pair(gq, pq, 0, &plain, &d, &err);
+    if (!rc && !d) rc = err.code ? err.code : SQLSIM_EUNSUPPORTED;
   }
   Py_END_ALLOW_THREADS PyObject *res = NULL;
   if (rc) {
@@ -453,9 +453,10 @@ static PyObject *do_diff(EvaluatorObject *self, PyObject *args, PyObject *kw) {
     Py_XDECREF(ed);
   }
   if (edits)
-    res = Py_BuildValue("{s:d,s:d,s:O,s:N}", "bis", d->bis, "score", d->score, "table_changed",
-                        d->table_changed ? Py_True : Py_False, "edits", edits);
+    res = Py_BuildValue("{s:d,s:d,s:O,s:N}", "bis", plain->bis, "score", d->score, "table_changed",
+                        plain->table_changed ? Py_True : Py_False, "edits", edits);
 out:
+  sqlsim_diff_free(plain);
   sqlsim_diff_free(d);
   sqlsim_query_free(gq);
   sqlsim_query_free(pq);

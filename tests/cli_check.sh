@@ -282,4 +282,13 @@ grep -Eq "^eval: (scoring|timing) [0-9]+/[0-9]+ pairs" int.err && ok "progress l
 "$sqlsim" eval -q --metrics exec --gold g1.sql --pred p1.sql --db-dir one > /dev/null 2> q.err
 [ ! -s q.err ] && ok "--quiet: nothing on stderr" || fail "quiet: $(cat q.err)"
 
+# ---- diff: BIS's edits shown as parsed, not as the calibrated score's normalized copies
+# (connected.bond_id was printed bond.bond_id, its join partner, once the score had run)
+st=$(status "$sqlsim" diff --tables "$corpus/bird/dev_tables.json" --db toxicology \
+  "SELECT COUNT(T2.bond_id) FROM bond AS T1 INNER JOIN connected AS T2 ON T1.bond_id = T2.bond_id" \
+  "SELECT COUNT(b.bond_id) FROM connected c JOIN bond b ON c.bond_id = b.bond_id")
+[ "$st" = 0 ] && grep -q "changed  SELECT     connected.bond_id  ->  bond.bond_id" out.txt &&
+  grep -q "calibrated score 1.000" out.txt && ok "diff: the gold's column as written; COUNT of a join key counts rows" ||
+  fail "diff: status $st: $(cat out.txt err.txt)"
+
 [ "$fails" = 0 ] && echo "all checks passed" || { echo "$fails checks failed"; exit 1; }

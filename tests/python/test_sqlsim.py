@@ -199,6 +199,17 @@ class TestErrorsAndPickling(unittest.TestCase):
         self.assertEqual([e["action"] for e in d["edits"]], ["insert"])
         self.assertEqual(sqlsim.diff("SELECT a, b FROM t", "SELECT b, a FROM t")["score"], 1.0)
 
+    def test_diff_as_scored(self):
+        """diff's bis is BIS on the trees as parsed and its score the calibrated one, as score() gives them
+        (before, its bis came from the trees with the equivalent forms made one)."""
+        ev = sqlsim.Evaluator(tables=TABLES, metrics="bis")
+        g, p = "SELECT count(*) FROM singer", "SELECT count(Singer_ID) FROM singer"
+        d, r = ev.diff(g, p, "concert_singer"), ev.score(g, p, "concert_singer")
+        self.assertLess(d["bis"], 1)
+        self.assertEqual(d["score"], 1.0)
+        self.assertAlmostEqual(d["bis"], r["bis"], places=6)
+        self.assertAlmostEqual(d["score"], r["score"], places=6)
+
     def test_pickle(self):
         ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics=("exec", "bis"))
         ev2 = pickle.loads(pickle.dumps(ev))

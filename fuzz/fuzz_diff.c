@@ -1,5 +1,6 @@
-/* fuzz_diff.c -- the tree diff, the BIS similarity and calibrated score, the
- * equivalence rewriting and the error categories, over pairs of queries
+/* fuzz_diff.c -- the tree diff, the BIS similarity and calibrated score
+ * (sqlsim_diff_pair, which leaves the queries as parsed), the equivalence
+ * rewriting and the error categories, over pairs of queries
  * (gold, newline, prediction); and the test-suite texts of a pair (DISTINCT
  * removed or kept, the gold's values plugged into the prediction). */
 #include "fuzz_common.h"
@@ -12,16 +13,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   sqlsim_query *g = NULL, *p = NULL;
   if (sqlsim_parse(gold, strlen(gold), schema, 0, &g, NULL) == 0 &&
       sqlsim_parse(pred, strlen(pred), schema, 0, &p, NULL) == 0) {
-    sqlsim_diff *d = NULL;
-    if (sqlsim_diff_trees(g->root, p->root, &d, NULL) == 0) {
-      if (!(d->bis >= 0 && d->bis <= 1) || !(d->score >= 0 && d->score <= 1)) abort();
-      sqlsim_diff_free(d);
-    }
+    sqlsim_diff *plain = NULL, *d = NULL;
     /* the comparison in force, from the input's length: none, BIRD's sets, Spider without DISTINCT */
     unsigned flags = size % 3 == 0 ? 0 : size % 3 == 1 ? SQLSIM_EQUIV_SETS : SQLSIM_EQUIV_NO_DISTINCT;
-    sqlsim_equiv_normalize_as(g, flags);
-    sqlsim_equiv_normalize_as(p, flags);
-    if (sqlsim_diff_trees(g->root, p->root, &d, NULL) == 0) {
+    char *before = sqlsim_print_sql(p->root, 0);
+    if (sqlsim_diff_pair(g, p, flags, &plain, &d, NULL) == 0) {
+      if (!(plain->bis >= 0 && plain->bis <= 1) || !(plain->score >= 0 && plain->score <= 1)) abort();
+      sqlsim_diff_free(plain);
+    }
+    char *after = sqlsim_print_sql(p->root, 0); /* the queries are not changed */
+    if (!before != !after || (before && strcmp(before, after))) abort();
+    free(before);
+    free(after);
+    if (d) {
+      if (!(d->score >= 0 && d->score <= 1)) abort();
       sqlsim_arena *a = sqlsim_arena_new();
       sqlsim_categories cats;
       memset(&cats, 0, sizeof cats);

@@ -890,6 +890,64 @@ static void count_filter(eq_ctx *c, sqlsim_node *sel) {
   cnt->flags &= ~(uint32_t)SQLSIM_F_FILTER;
 }
 
+/* ---- SELECT AVG(x) ... WHERE x IS NOT NULL AND w, the block's one row
+ * computed only by aggregates that skip NULLs over x (AVG, SUM, MIN, MAX,
+ * TOTAL, GROUP_CONCAT(x); with constants around them: AVG(x) * 1.2), no
+ * grouping: the rows the test drops are ones those aggregates skip, so it
+ * goes. (With GROUP BY it would not: a group whose x are all NULL vanishes.
+ * COUNT(x) is left to the categories' weak COUNT argument: `COUNT(time) WHERE
+ * time IS NOT NULL` against `time IS NULL` reads as the operator changed.) */
+typedef struct skip_ctx {
+  const sqlsim_node *x; /* the column the aggregates read; NULL until the first */
+  int bad;
+} skip_ctx;
+
+static int skips_nulls(const char *f) {
+  static const char *const names[] = {"avg", "sum", "min", "max", "total", "group_concat"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(f, names[i])) return 1;
+  return 0;
+}
+
+static int null_skipping_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  skip_ctx *k = ctx;
+  if (n->kind == SQLSIM_N_FUNC && n->text && node_is_aggregate(n)) {
+    const sqlsim_node *a = n->kids[0] && n->kids[0]->nkids == 1 ? n->kids[0]->kids[0] : NULL;
+    if (!skips_nulls(n->text) || (n->flags & (SQLSIM_F_STAR | SQLSIM_F_FILTER)) || (n->nkids > 2 && n->kids[2]) ||
+        !a || a->kind != SQLSIM_N_COLUMN || a->column < 0 || (k->x && !tree_eq(k->x, a))) {
+      k->bad = 1;
+      return SQLSIM_WALK_ABORT;
+    }
+    k->x = a;
+    return SQLSIM_WALK_PRUNE;
+  }
+  if (n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR || n->kind == SQLSIM_N_SELECT ||
+      n->kind == SQLSIM_N_SUBLINK || (n->kind == SQLSIM_N_FUNC && n->nkids > 2 && n->kids[2])) {
+    k->bad = 1; /* a value read outside the aggregates, a subquery, a window */
+    return SQLSIM_WALK_ABORT;
+  }
+  return SQLSIM_WALK_CONTINUE;
+}
+
+static void null_test_under_aggregates(eq_ctx *c, sqlsim_node *sel) {
+  if (sel->op != SQLSIM_SET_NONE || !sel->kids[SQLSIM_SEL_TARGETS] || !sel->kids[SQLSIM_SEL_WHERE] ||
+      sel->kids[SQLSIM_SEL_GROUP] || sel->kids[SQLSIM_SEL_HAVING] || sel->kids[SQLSIM_SEL_WINDOW] ||
+      sel->kids[SQLSIM_SEL_VALUES] || sel->kids[SQLSIM_SEL_LIMIT] || sel->kids[SQLSIM_SEL_OFFSET])
+    return;
+  skip_ctx k = {NULL, 0};
+  sqlsim_walk(sel->kids[SQLSIM_SEL_TARGETS], null_skipping_pre, NULL, &k);
+  if (k.bad || !k.x) return;
+  sqlsim_node **w;
+  int nw = conjuncts(sel->kids[SQLSIM_SEL_WHERE], &w, c->a), m = 0;
+  for (int i = 0; i < nw; i++) {
+    const sqlsim_node *t = w[i];
+    int idle = t->kind == SQLSIM_N_ISNULL && t->op == SQLSIM_NOTNULL && t->nkids && tree_eq(t->kids[0], k.x);
+    if (!idle) w[m++] = w[i];
+  }
+  if (m < nw) sel->kids[SQLSIM_SEL_WHERE] = and_list(c, w, m);
+}
+
 /* ---- a select-list alias named in ORDER BY, GROUP BY, HAVING or WHERE is
  * the expression it names (SQLite evaluates that expression there): ORDER BY
  * n for ORDER BY COUNT(*) AS n. Not inside subqueries: their names are their
@@ -939,6 +997,7 @@ static void blocks(eq_ctx *c, sqlsim_node *n, int sets, int depth) {
   column_classes(c, n);
   group_by_key(c, n);
   count_filter(c, n);
+  null_test_under_aggregates(c, n);
 }
 
 void sqlsim_equiv_normalize_as(sqlsim_query *q, unsigned flags) {

@@ -170,20 +170,28 @@ static int cmd_diff(int argc, char **argv) {
   }
   if (json) {
     strbuf sb = {0};
-    sb_printf(&sb, "{\"bis\":%.6g,\"score\":%.6g,\"counts\":{\"keep\":%d,\"move\":%d,\"update\":%d,"
-                   "\"insert\":%d,\"delete\":%d},\"table_changed\":%s,\"edits\":",
-              plain->bis, cal ? cal->score : 0.0, plain->nkeep, plain->nmove, plain->nupdate,
-              plain->ninsert, plain->ndelete, plain->table_changed ? "true" : "false");
+    sb_printf(&sb, "{\"bis\":%.6g,\"score\":", plain->bis);
+    if (cal) sb_printf(&sb, "%.6g", cal->score);
+    else sb_puts(&sb, "null");
+    sb_printf(&sb, ",\"counts\":{\"keep\":%d,\"move\":%d,\"update\":%d,\"insert\":%d,\"delete\":%d},"
+                   "\"table_changed\":%s,\"edits\":",
+              plain->nkeep, plain->nmove, plain->nupdate, plain->ninsert, plain->ndelete,
+              plain->table_changed ? "true" : "false");
     json_edits(&sb, plain, 0);
     if (cal) {
       sb_printf(&sb, ",\"penalty\":%.6g,\"weighted\":", cal->penalty);
       json_edits(&sb, cal, 1);
+      sb_puts(&sb, ",\"error\":null}\n");
+    } else { /* the normalized copies grew past the diff's bound: no score, and why */
+      sb_puts(&sb, ",\"error\":{\"message\":");
+      sb_json_str(&sb, err.message);
+      sb_puts(&sb, ",\"offset\":null,\"side\":\"pred\"}}\n");
     }
-    sb_puts(&sb, ",\"error\":null}\n");
     fputs(sb.buf, stdout);
     sb_free(&sb);
   } else {
     print_text(plain, cal);
+    if (!cal) printf("%s\n", err.message);
   }
 out:
   sqlsim_diff_free(plain);

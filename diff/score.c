@@ -248,9 +248,11 @@ int sqlsim_diff_pair(const sqlsim_query *gold, const sqlsim_query *pred, unsigne
   }
   sqlsim_equiv_normalize_as(g, equiv_flags);
   sqlsim_equiv_normalize_as(p, equiv_flags);
-  if (sqlsim_diff_trees(g->root, p->root, calibrated, err)) { /* the copies grew past the bound */
+  sqlsim_error e2 = {0};
+  if (sqlsim_diff_trees(g->root, p->root, calibrated, &e2)) { /* the copies grew past the bound */
     sqlsim_query_free(g);
     sqlsim_query_free(p);
+    sqlsim_error_set(err, e2.code, -1, "no calibrated score: with the equivalent forms made one, %s", e2.message);
     return 0;
   }
   (*calibrated)->priv->own[0] = g; /* its edits point into them */

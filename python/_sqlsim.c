@@ -430,7 +430,6 @@ static PyObject *do_diff(EvaluatorObject *self, PyObject *args, PyObject *kw) {
     which = 2;
     /* BIS on the trees as parsed, the score and its edits on the forms made one */
     rc = sqlsim_diff_pair(gq, pq, 0, &plain, &d, &err);
-    if (!rc && !d) rc = err.code ? err.code : SQLSIM_EUNSUPPORTED;
   }
   Py_END_ALLOW_THREADS PyObject *res = NULL;
   if (rc) {
@@ -442,8 +441,10 @@ static PyObject *do_diff(EvaluatorObject *self, PyObject *args, PyObject *kw) {
     raise_err(&err, NULL);
     goto out;
   }
+  /* no calibrated diff (the normalized copies past the size bound): BIS
+   * alone, score None, and why */
   PyObject *edits = PyList_New(0);
-  for (int k = 0; edits && k < d->nedits; k++) {
+  for (int k = 0; edits && d && k < d->nedits; k++) {
     const sqlsim_edit *e = &d->edits[k];
     /* what changed: the first edit of an inserted or deleted subtree stands for it */
     if (e->action == SQLSIM_EDIT_KEEP || (!e->root && e->weight <= 0 && e->action != SQLSIM_EDIT_MOVE)) continue;
@@ -453,8 +454,10 @@ static PyObject *do_diff(EvaluatorObject *self, PyObject *args, PyObject *kw) {
     Py_XDECREF(ed);
   }
   if (edits)
-    res = Py_BuildValue("{s:d,s:d,s:O,s:N}", "bis", plain->bis, "score", d->score, "table_changed",
-                        plain->table_changed ? Py_True : Py_False, "edits", edits);
+    res = Py_BuildValue("{s:d,s:N,s:O,s:N,s:N}", "bis", plain->bis, "score",
+                        d ? PyFloat_FromDouble(d->score) : Py_NewRef(Py_None), "table_changed",
+                        plain->table_changed ? Py_True : Py_False, "edits", edits, "error",
+                        d ? Py_NewRef(Py_None) : PyUnicode_FromString(err.message));
 out:
   sqlsim_diff_free(plain);
   sqlsim_diff_free(d);

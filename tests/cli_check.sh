@@ -291,4 +291,17 @@ st=$(status "$sqlsim" diff --tables "$corpus/bird/dev_tables.json" --db toxicolo
   grep -q "calibrated score 1.000" out.txt && ok "diff: the gold's column as written; COUNT of a join key counts rows" ||
   fail "diff: status $st: $(cat out.txt err.txt)"
 
+# ---- diff: a prediction whose normalized form outgrows the diff: BIS, and why there is no score
+big=$(python3 -c "print('SELECT name FROM singer WHERE ' + ' AND '.join('age BETWEEN %d AND %d' % (i, i + 1) for i in range(4000)))")
+st=$(status "$sqlsim" diff --tables "$S/tables.json" --db concert_singer "SELECT name FROM singer" "$big")
+[ "$st" = 0 ] && grep -q "^BIS similarity" out.txt && grep -q "no calibrated score: with the equivalent forms made one" out.txt &&
+  ok "diff: no calibrated score past the size bound, and why" || fail "diff past the bound: status $st: $(tail -2 out.txt; cat err.txt)"
+st=$(status "$sqlsim" diff --format json --tables "$S/tables.json" --db concert_singer "SELECT name FROM singer" "$big")
+got=$(python3 -c "
+import json, sys
+d = json.load(open('out.txt'))
+print(d['score'] is None, 'no calibrated score' in d['error']['message'], d['bis'] > 0)" 2>&1)
+[ "$st" = 0 ] && [ "$got" = "True True True" ] && ok "diff --format json: score null with the error" ||
+  fail "diff json past the bound: status $st, got '$got'"
+
 [ "$fails" = 0 ] && echo "all checks passed" || { echo "$fails checks failed"; exit 1; }

@@ -148,7 +148,9 @@ class Evaluator:
 
     def diff(self, gold: str, pred: str, db_id: Optional[str] = None) -> dict:
         """The tree diff of two queries read with the schema of db_id: bis, score,
-        table_changed and the edits (action, weight, why, gold, pred)."""
+        table_changed, the edits (action, weight, why, gold, pred) and error (None,
+        or why there is no score: the queries with their equivalent forms made one
+        grew past the diff's size bound; score is None then)."""
         return self._c.diff(gold, pred, db_id)
 
 

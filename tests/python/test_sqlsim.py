@@ -210,6 +210,15 @@ class TestErrorsAndPickling(unittest.TestCase):
         self.assertAlmostEqual(d["bis"], r["bis"], places=6)
         self.assertAlmostEqual(d["score"], r["score"], places=6)
 
+    def test_diff_past_the_bound(self):
+        """A prediction whose normalized form outgrows the diff: BIS, no score, and why."""
+        big = "SELECT name FROM singer WHERE " + " AND ".join("age BETWEEN %d AND %d" % (i, i + 1) for i in range(4000))
+        d = sqlsim.diff("SELECT name FROM singer", big)
+        self.assertGreater(d["bis"], 0)
+        self.assertIsNone(d["score"])
+        self.assertIn("no calibrated score", d["error"])
+        self.assertIsNone(sqlsim.diff("SELECT name FROM singer", "SELECT name FROM singer")["error"])
+
     def test_pickle(self):
         ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics=("exec", "bis"))
         ev2 = pickle.loads(pickle.dumps(ev))

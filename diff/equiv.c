@@ -712,13 +712,12 @@ static int replace_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
-/* COUNT(x) for a member x of a class: the join's equality holds on every row
- * of the block, so x is never NULL there and the count is of rows
- * (COUNT(connected.bond_id) over bond JOIN connected ON bond_id). */
-static int count_member_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+/* After replace_pre, COUNT(x) for a member x of a class: the join's equality
+ * holds on every row of the block, so x is never NULL there and the count is
+ * of rows (COUNT(connected.bond_id) over bond JOIN connected ON bond_id). */
+static int count_member_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   classes_ctx *k = ctx;
-  if (n->kind == SQLSIM_N_SELECT) return SQLSIM_WALK_PRUNE;
   if (n->kind == SQLSIM_N_FUNC && n->text && !strcmp(n->text, "count") && !(n->flags & (SQLSIM_F_DISTINCT | SQLSIM_F_STAR)) &&
       !(n->nkids > 2 && n->kids[2]) && n->kids[0] && n->kids[0]->nkids == 1) {
     const sqlsim_node *x = n->kids[0]->kids[0];
@@ -774,10 +773,7 @@ static void column_classes(eq_ctx *c, sqlsim_node *sel) {
   if (!any) return;
   static const int slots[] = {SQLSIM_SEL_TARGETS, SQLSIM_SEL_GROUP, SQLSIM_SEL_HAVING, SQLSIM_SEL_ORDER};
   for (size_t s = 0; s < sizeof slots / sizeof slots[0]; s++)
-    if (sel->kids[slots[s]]) {
-      sqlsim_walk(sel->kids[slots[s]], replace_pre, NULL, &cc);
-      sqlsim_walk(sel->kids[slots[s]], count_member_pre, NULL, &cc);
-    }
+    if (sel->kids[slots[s]]) sqlsim_walk(sel->kids[slots[s]], replace_pre, count_member_post, &cc);
   /* the class's own join conditions written one way: every pair of its
    * members, in schema order (a = b AND a = c and a = b AND b = c say the
    * same). All pairs, so that a table joined on in addition only adds

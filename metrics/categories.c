@@ -548,13 +548,7 @@ static void collect_conditions(const sqlsim_diff *d, const sqlsim_edit *e, const
  * y does not repeat): the column compared (*x) and the one the subquery
  * returns (*y); else 0. */
 static int subquery_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **y) {
-  const sqlsim_node *sub;
-  if (!node_lookup(n, x, &sub) || sub->kind != SQLSIM_N_SELECT || sub->op != SQLSIM_SET_NONE ||
-      !sub->kids[SQLSIM_SEL_TARGETS] || sub->kids[SQLSIM_SEL_TARGETS]->nkids != 1 || sub->kids[SQLSIM_SEL_GROUP] ||
-      sub->kids[SQLSIM_SEL_LIMIT])
-    return 0;
-  *y = sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->kids[0];
-  return (*x)->kind == SQLSIM_N_COLUMN && *y && (*y)->kind == SQLSIM_N_COLUMN;
+  return node_lookup_item(n, x, y) && (*x)->kind == SQLSIM_N_COLUMN && (*y)->kind == SQLSIM_N_COLUMN;
 }
 
 /* The lookups of a tree (subquery_lookup's x and y of each), read once. */

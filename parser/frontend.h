@@ -106,6 +106,10 @@ int node_is_aggregate(const sqlsim_node *n);
  * scalar subquery on either side: the operand tested in *x and the
  * subquery's query in *sub; 0 for anything else (parser/walk.c). */
 int node_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **sub);
+/* A lookup whose subquery is a plain block (no set operation, GROUP BY or
+ * LIMIT) returning one item: the operand tested in *x, that item's expression
+ * in *item; 0 for anything else (parser/walk.c). */
+int node_lookup_item(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **item);
 /* The comparison seen from the other side: a < b is b > a. */
 int op_mirror(int op);
 

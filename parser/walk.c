@@ -151,6 +151,17 @@ int node_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node *
   return 0;
 }
 
+int node_lookup_item(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **item) {
+  const sqlsim_node *sub;
+  if (!node_lookup(n, x, &sub) || sub->kind != SQLSIM_N_SELECT || sub->op != SQLSIM_SET_NONE ||
+      sub->kids[SQLSIM_SEL_GROUP] || sub->kids[SQLSIM_SEL_LIMIT] || !sub->kids[SQLSIM_SEL_TARGETS] ||
+      sub->kids[SQLSIM_SEL_TARGETS]->nkids != 1)
+    return 0;
+  const sqlsim_node *t = sub->kids[SQLSIM_SEL_TARGETS]->kids[0];
+  *item = t && t->nkids ? t->kids[0] : NULL;
+  return *item != NULL;
+}
+
 int op_mirror(int op) {
   switch (op) {
   case SQLSIM_OP_LT: return SQLSIM_OP_GT;

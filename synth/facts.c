@@ -244,6 +244,13 @@ static void note_subquery(walk_ctx *c, int group, const sqlsim_node *col, const 
   f->sub[f->nsub++] = (struct synth_pair){group, f->ngroups};
 }
 
+/* instr(x, ':'): x is searched for a colon. */
+static int colon_searched(const sqlsim_node *n) {
+  const sqlsim_node *args = n->kids[0], *s = args && args->nkids == 2 ? args->kids[1] : NULL;
+  return !strcmp(n->text, "instr") && s && s->kind == SQLSIM_N_CONST && s->op == SQLSIM_CONST_STRING && s->text &&
+         !strcmp(s->text, ":");
+}
+
 static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
   walk_ctx *c = arg;
   synth_facts *f = c->f;
@@ -279,9 +286,7 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
         mark_columns(f, n->kids[0], SYNTH_AGG, 0);
       else if (c->is_gold && date_function(n->text))
         mark_columns(f, n->kids[0], SYNTH_DATE, 0);
-      else if (c->is_gold && !strcmp(n->text, "instr") && n->kids[0] && n->kids[0]->nkids == 2 && n->kids[0]->kids[1] &&
-               n->kids[0]->kids[1]->kind == SQLSIM_N_CONST && n->kids[0]->kids[1]->op == SQLSIM_CONST_STRING &&
-               n->kids[0]->kids[1]->text && !strcmp(n->kids[0]->kids[1]->text, ":"))
+      else if (c->is_gold && colon_searched(n))
         mark_columns(f, n->kids[0]->kids[0], SYNTH_CLOCK, 0); /* instr(x, ':'): x holds m:ss times */
     }
     break;

@@ -220,16 +220,11 @@ static int tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, i
 /* cond is `col = (SELECT max(col) FROM ..)` (*desc 1) or min (*desc 0), the
  * subquery a plain block without GROUP BY or LIMIT. */
 static int lookup_column(const sqlsim_node *cond, const sqlsim_node *col, int *desc) {
-  const sqlsim_node *x, *sub;
-  if (!node_lookup(cond, &x, &sub) || cond->kind != SQLSIM_N_BINOP || x->kind != SQLSIM_N_COLUMN ||
+  const sqlsim_node *x, *f;
+  if (!node_lookup_item(cond, &x, &f) || cond->kind != SQLSIM_N_BINOP || x->kind != SQLSIM_N_COLUMN ||
       x->column < 0 || x->column != col->column)
     return 0;
-  if (sub->kind != SQLSIM_N_SELECT || sub->op != SQLSIM_SET_NONE || sub->kids[SQLSIM_SEL_GROUP] ||
-      sub->kids[SQLSIM_SEL_LIMIT] || !sub->kids[SQLSIM_SEL_TARGETS] || sub->kids[SQLSIM_SEL_TARGETS]->nkids != 1)
-    return 0;
-  const sqlsim_node *t = sub->kids[SQLSIM_SEL_TARGETS]->kids[0];
-  const sqlsim_node *f = t && t->nkids ? t->kids[0] : NULL;
-  if (!f || f->kind != SQLSIM_N_FUNC || !node_is_aggregate(f) || (f->flags & SQLSIM_F_DISTINCT) ||
+  if (f->kind != SQLSIM_N_FUNC || !node_is_aggregate(f) || (f->flags & SQLSIM_F_DISTINCT) ||
       (strcmp(f->text, "max") && strcmp(f->text, "min")))
     return 0;
   const sqlsim_node *arg = f->kids[0] && f->kids[0]->nkids == 1 ? f->kids[0]->kids[0] : NULL;

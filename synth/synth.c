@@ -197,9 +197,10 @@ static int same_keys(const sqlsim_result *r, long a, long b, int nkeys) {
 enum { TIE_NONE, TIE_LIMIT, TIE_ORDER };
 
 /* Whether the gold's answer on this database hinges on ties. */
-static int tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, int nkeys) {
+static int tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, int nkeys, double *spent) {
   sqlsim_result r;
   sqlsim_exec(db, keyed, &r);
+  *spent = r.total_s;
   int kind = TIE_NONE;
   if (r.status == SQLSIM_EXEC_OK && r.ncols >= nkeys) {
     long o = offset > 0 ? offset : 0;
@@ -383,12 +384,18 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
         pkeyed = top_row_of_top_rows(gold, pred) ? keyed_query(pred, &plimit, &poffset, &pnkeys) : NULL;
         keyed_done = 1;
       }
-      int tie = keyed ? tie_kind(sl->db, keyed, limit, offset, nkeys) : TIE_NONE;
+      double spent;
+      int tie = keyed ? tie_kind(sl->db, keyed, limit, offset, nkeys, &spent) : TIE_NONE;
       if (tie == TIE_LIMIT) set_aside = 1;
       else if (tie == TIE_ORDER && !bird) ok = sqlsim_ex_spider(&g, &p, 0);
       /* the top row for the rows at the top (top_row_of_top_rows), where
-       * several rows share the top */
-      if (!set_aside && pkeyed && tie_kind(sl->db, pkeyed, plimit, poffset, pnkeys) == TIE_LIMIT) set_aside = 1;
+       * several rows share the top; this run of the prediction's own SQL
+       * counts towards its time like the other */
+      if (!set_aside && pkeyed) {
+        set_aside = tie_kind(sl->db, pkeyed, plimit, poffset, pnkeys, &spent) == TIE_LIMIT;
+        pred_s += spent;
+        stop |= pred_s > x->o.timeout_s;
+      }
     }
     if (set_aside) {
       out->ties++;

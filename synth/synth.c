@@ -188,15 +188,31 @@ fail:
   return NULL;
 }
 
-static int same_keys(const sqlsim_result *r, long a, long b, int nkeys) {
-  for (int c = r->ncols - nkeys; c < r->ncols; c++)
+/* Whether rows a and b agree on columns [from, to). */
+static int same_cells(const sqlsim_result *r, long a, long b, int from, int to) {
+  for (int c = from; c < to; c++)
     if (r->cells[a * r->ncols + c] != r->cells[b * r->ncols + c]) return 0;
   return 1;
 }
 
+/* Rows a and b (a < b) share their sort keys (the trailing nkeys columns) but
+ * return different values: the order between them, or which of them a LIMIT
+ * keeps, changes the answer. Rows that return the same values (a join
+ * repeating the top row) can be taken in any order. */
+static int tied_apart(const sqlsim_result *r, long a, long b, int nkeys) {
+  int ret = r->ncols - nkeys;
+  if (!same_cells(r, a, b, ret, r->ncols)) return 0;
+  long lo = a, hi = b; /* the whole run of rows with these keys */
+  while (lo > 0 && same_cells(r, lo - 1, a, ret, r->ncols)) lo--;
+  while (hi + 1 < r->nrows && same_cells(r, hi + 1, a, ret, r->ncols)) hi++;
+  for (long i = lo; i <= hi; i++)
+    if (!same_cells(r, i, a, 0, ret)) return 1;
+  return 0;
+}
+
 enum { TIE_NONE, TIE_LIMIT, TIE_ORDER };
 
-/* Whether the gold's answer on this database hinges on ties. */
+/* Whether the query's answer on this database hinges on ties. */
 static int tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, int nkeys, double *spent) {
   sqlsim_result r;
   sqlsim_exec(db, keyed, &r);
@@ -206,12 +222,13 @@ static int tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, i
     long o = offset > 0 ? offset : 0;
     if (limit >= 0) {
       long end = o + limit; /* rows [o, end) are the answer */
-      if ((end > 0 && end < r.nrows && same_keys(&r, end - 1, end, nkeys)) ||
-          (o > 0 && o < r.nrows && same_keys(&r, o - 1, o, nkeys)))
+      if ((end > 0 && end < r.nrows && tied_apart(&r, end - 1, end, nkeys)) ||
+          (o > 0 && o < r.nrows && tied_apart(&r, o - 1, o, nkeys)))
         kind = TIE_LIMIT;
     } else {
       for (long i = o + 1; i < r.nrows && kind == TIE_NONE; i++)
-        if (same_keys(&r, i - 1, i, nkeys)) kind = TIE_ORDER;
+        if (same_cells(&r, i - 1, i, r.ncols - nkeys, r.ncols) && !same_cells(&r, i - 1, i, 0, r.ncols - nkeys))
+          kind = TIE_ORDER;
     }
   }
   sqlsim_result_free(&r);

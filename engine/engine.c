@@ -738,6 +738,7 @@ static void set_only(sqlsim_record *r, int cat, const char *ev) {
   r->cats.mask = 1u << cat;
   r->cats.secondary = 0;
   r->cats.weak = 0;
+  r->cats.before_tables = 0;
   memset(r->cats.evidence, 0, sizeof r->cats.evidence);
   r->cats.evidence[cat] = ev;
 }

@@ -886,6 +886,9 @@ typedef struct sqlsim_categories {
                                             category where execution shows the results differ
                                             and nothing else was found; its evidence is in
                                             evidence[] */
+  uint32_t before_tables;                /* categories named before a table changed: another
+                                            attribute returned (a plain column for a column of
+                                            another name) before the table that brings it */
 } sqlsim_categories;
 
 /* Ranks the categories of c->mask (fills main, ranked, nranked): the errors

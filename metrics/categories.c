@@ -476,6 +476,37 @@ static const sqlsim_node *item_expr(const ftree *t, int i) {
   return up >= 0 && t->v[up].slot < 0 && t->v[up].n->kind == SQLSIM_N_TARGET ? n : NULL;
 }
 
+/* Columns a and b are named alike: the same name, or one inside the other
+ * (`lap` and `laps`, `DisplayName` and `UserDisplayName`). */
+static int same_attribute_name(const sqlsim_node *a, const sqlsim_node *b) {
+  return a->text && b->text && (strcasestr(a->text, b->text) || strcasestr(b->text, a->text));
+}
+
+/* A select item changed from g to p (either NULL: missing or added): 1 for
+ * another attribute (a plain column for a plain column of another name, or a
+ * plain column alone), 0 for the same attribute (a column of the same name in
+ * another table: `lap` and `laps`, `points` and `points`) or a column of no
+ * table of the schema (the table is what is wrong, or unknown), -1 for a
+ * change of what is computed. */
+static int attribute_changed(const sqlsim_node *g, const sqlsim_node *p) {
+  if ((g && g->kind != SQLSIM_N_COLUMN) || (p && p->kind != SQLSIM_N_COLUMN)) return -1;
+  if ((g && (g->column < 0 || (g->flags & SQLSIM_F_UNRESOLVED))) ||
+      (p && (p->column < 0 || (p->flags & SQLSIM_F_UNRESOLVED))))
+    return 0;
+  if (!g || !p) return 1;
+  return !same_attribute_name(g, p);
+}
+
+/* Counts the changed select items by attribute_changed. */
+typedef struct item_changes {
+  int other, computed;
+} item_changes;
+
+static void count_item(item_changes *ic, int r) {
+  if (r > 0) ic->other++;
+  else if (r < 0) ic->computed++;
+}
+
 static int in_list(const int *v, int n, int x) {
   for (int i = 0; i < n; i++)
     if (v[i] == x) return 1;
@@ -1239,6 +1270,19 @@ static int outer_targets(const ftree *t) {
   return -1;
 }
 
+/* Tree t's query returns a plain column named like col (its outer select
+ * list): a column missing on one side that the other returns from another
+ * table is the same attribute moved, not another one. */
+static int returns_like(const ftree *t, const sqlsim_node *col) {
+  int l = outer_targets(t);
+  for (int k = 0; l >= 0 && k < t->v[l].nkids; k++) {
+    const sqlsim_node *x = t->v[t->kids[t->v[l].first + k]].n;
+    if (x->kind == SQLSIM_N_TARGET) x = x->nkids ? x->kids[0] : NULL;
+    if (x && x->kind == SQLSIM_N_COLUMN && same_attribute_name(x, col)) return 1;
+  }
+  return 0;
+}
+
 /* The same columns returned in another order: "a, b -> b, a" in the arena, or
  * NULL. Spider's EX matches columns by what they compute and does not see it;
  * BIRD's compares rows as tuples and does. */
@@ -1277,6 +1321,9 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
   /* the columns each side's joins make equal, read when a column changes */
   eqpairs eqs[2];
   int eq_read = 0;
+  /* the items the query returns (its outer select list) changed: another
+   * attribute, or what is computed */
+  item_changes ic = {0, 0};
   /* COUNT(x) for COUNT(*) (count_argument): the category, its evidence */
   int count_arg = -1;
   const char *count_ev = NULL;
@@ -1397,6 +1444,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       continue;
     }
     if (is_aggregate(n) || (upd && is_aggregate(e->pred))) {
+      if (cl == SQLSIM_SEL_TARGETS && ti >= 0 && enclosing_subquery(t, ti) < 0) ic.computed++;
       if (cl == SQLSIM_SEL_HAVING && (ins || del) && whole) add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       else part_add(a, &pv, d, e, SQLSIM_CAT_AGGREGATE, ev); /* in any clause: select list, HAVING, ORDER BY */
       continue;
@@ -1417,8 +1465,18 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
         add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
         break;
       }
-      if ((ins || del) && n->kind == SQLSIM_N_TARGET) cond_add(a, &targets, n, e->action, cl, gold_block(d, e));
-      else part_add(a, &pv, d, e, SQLSIM_CAT_WRONG_COLUMN, ev);
+      if ((ins || del) && n->kind == SQLSIM_N_TARGET) {
+        cond_add(a, &targets, n, e->action, cl, gold_block(d, e));
+      } else {
+        part_add(a, &pv, d, e, SQLSIM_CAT_WRONG_COLUMN, ev);
+        const sqlsim_node *gx = e->gold_index >= 0 ? item_expr(&d->priv->g, e->gold_index) : NULL;
+        const sqlsim_node *px = e->pred_index >= 0 ? item_expr(&d->priv->p, e->pred_index) : NULL;
+        if (ti >= 0 && enclosing_subquery(t, ti) < 0) {
+          int r = (upd ? gx && px : gx || px) ? attribute_changed(gx, px) : -1;
+          if (r > 0 && !upd && returns_like(gx ? &d->priv->p : &d->priv->g, gx ? gx : px)) r = 0;
+          count_item(&ic, r);
+        }
+      }
       break;
     }
     case SQLSIM_SEL_FROM:
@@ -1466,6 +1524,8 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       cond *p = &targets.v[j];
       if (p->used || p->action != SQLSIM_EDIT_INSERT || p->block != g->block) continue;
       add(a, out, SQLSIM_CAT_WRONG_COLUMN, sqlsim_arena_printf(a, "SELECT: %s -> %s", sql_of(a, g->n), sql_of(a, p->n)));
+      if (g->block >= 0 && enclosing_subquery(&d->priv->g, g->block) < 0)
+        count_item(&ic, g->n->nkids && p->n->nkids ? attribute_changed(g->n->kids[0], p->n->kids[0]) : -1);
       g->used = p->used = 1;
       break;
     }
@@ -1492,6 +1552,10 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     add(a, out, SQLSIM_CAT_GROUP_HAVING, weak_grouping);
   }
   weigh_tables(d, s, a, out);
+  /* another attribute returned, nothing computed otherwise: the column is
+   * what a person names first, the table that holds it follows (NL2SQL-BUGs:
+   * "attribute" before "table" where sqlsim finds both, 8 to 2) */
+  if (ic.other && !ic.computed) out->before_tables |= 1u << SQLSIM_CAT_WRONG_COLUMN;
   if (out->mask & ~((1u << SQLSIM_CAT_NESTING) | out->secondary))
     out->secondary |= 1u << SQLSIM_CAT_NESTING; /* a form, beside a change that says what differs */
   fold_consequences(a, out);
@@ -1551,7 +1615,9 @@ void sqlsim_categories_rank(sqlsim_categories *c) {
   c->nranked = 0;
   for (int k = 0; k < SQLSIM_NCAT; k++)
     if (c->mask & (1u << k)) {
-      key[c->nranked] = priority[k] + ((c->secondary & (1u << k)) ? 100 : 0);
+      key[c->nranked] = 2 * priority[k] + ((c->secondary & (1u << k)) ? 200 : 0);
+      if ((c->before_tables & (1u << k)) && !(c->secondary & (1u << k)) && (c->mask & (1u << SQLSIM_CAT_WRONG_TABLE)))
+        key[c->nranked] = 2 * priority[SQLSIM_CAT_WRONG_TABLE] - 1;
       c->ranked[c->nranked++] = (signed char)k;
     }
   for (int i = 1; i < c->nranked; i++) /* insertion sort: at most 24 */

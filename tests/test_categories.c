@@ -221,6 +221,15 @@ static void test_main(void **state) {
     uint32_t want;
     const char *evidence; /* in the main category's evidence */
   } m[] = {
+      /* another attribute returned, from the table that replaces the
+       * gold's: the attribute is named first, the table beside it ... */
+      {"SELECT T2.capacity FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.year = 2014",
+       "SELECT T2.country FROM concert AS T1 JOIN singer AS T2 ON T1.stadium_id = T2.singer_id WHERE T1.year = 2014",
+       SQLSIM_CAT_WRONG_COLUMN, C(WRONG_COLUMN) | C(WRONG_TABLE), "stadium.capacity -> singer.country"},
+      /* ... the same attribute from another table is the table changed */
+      {"SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.year = 2014",
+       "SELECT T2.name FROM concert AS T1 JOIN singer AS T2 ON T1.stadium_id = T2.singer_id WHERE T1.year = 2014",
+       SQLSIM_CAT_WRONG_TABLE, C(WRONG_TABLE), "stadium AS t2 -> singer"},
       /* a join written as a lookup subquery: a form, named nesting, not a
        * missing join plus an extra filter */
       {"SELECT T2.name FROM concert AS T1 JOIN stadium AS T2 ON T1.stadium_id = T2.stadium_id WHERE T1.year = 2014",

@@ -254,7 +254,9 @@ static int colon_searched(const sqlsim_node *n) {
 static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
   walk_ctx *c = arg;
   synth_facts *f = c->f;
-  int group = c->depth ? c->stack[c->depth - 1] : 0;
+  /* the innermost SELECT followed (deeper ones, a long UNION chain's arms
+   * among them, share the group of the last one followed) */
+  int group = c->depth ? c->stack[(c->depth < MAX_DEPTH ? c->depth : MAX_DEPTH) - 1] : 0;
   const sqlsim_node *looked, *sub;
   if (node_lookup(n, &looked, &sub)) note_subquery(c, group, looked, sub);
   switch (n->kind) {

@@ -16,7 +16,9 @@
  *     unmapped prediction node of its label that shares most mapped
  *     descendants (Dice >= 0.5), and the roots to each other;
  *  3. recovery: unmapped children of mapped containers are paired by label
- *     and value, then by label alone, recursively.
+ *     and value, then by label alone, recursively; each with the candidate
+ *     that shares most of its leaves (a range condition with its rewritten
+ *     bound, not with a join condition added before it), the first on a tie.
  * The edit script (Chawathe et al.): a mapped pair is an update when values
  * differ, a move when its parents are not mapped to each other (or its place in
  * an ordered list changed), else a keep; unmapped gold nodes are deletes,
@@ -426,19 +428,61 @@ static double dice(match_ctx *m, int a, int b) {
   return da + db ? 2.0 * common / (da + db) : 0;
 }
 
+#define LEAVES 64     /* leaves of a subtree compared when recovery chooses */
+#define CHOICES 4096  /* child pairs past which recovery takes the first candidate */
+
+static int cmp_u64(const void *x, const void *y) {
+  uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+  return (a > b) - (a < b);
+}
+
+/* The hashes (label and value) of the first LEAVES leaves under node i, sorted. */
+static int leaves_of(const ftree *t, int i, uint64_t *out) {
+  int n = 0;
+  for (int d = i; d < i + t->v[i].size && n < LEAVES; d++)
+    if (!t->v[d].nkids) out[n++] = t->v[d].hash;
+  qsort(out, (size_t)n, sizeof *out, cmp_u64);
+  return n;
+}
+
+/* How many leaves (as a bag) gold subtree a and prediction subtree b share:
+ * recovery pairs a child with the candidate most like it, not the first one
+ * in order (a select item with the one added that reads its columns). */
+static int shared_leaves(match_ctx *m, int a, int b) {
+  uint64_t x[LEAVES], y[LEAVES];
+  int nx = leaves_of(m->g, a, x), ny = leaves_of(m->p, b, y), k = 0;
+  for (int i = 0, j = 0; i < nx && j < ny;) {
+    if (x[i] == y[j]) k++, i++, j++;
+    else if (x[i] < y[j]) i++;
+    else j++;
+  }
+  return k;
+}
+
 static void recover(match_ctx *m, int a, int b) {
   fnode *fa = &m->g->v[a], *fb = &m->p->v[b];
+  int choose = (long)fa->nkids * fb->nkids <= CHOICES;
   for (int pass = 0; pass < 2; pass++) {
     for (int k = 0; k < fa->nkids; k++) {
       int ca = m->g->kids[fa->first + k];
       if (m->g->v[ca].match >= 0) continue;
+      int best = -1, most = -1, first = -1;
       for (int j = 0; j < fb->nkids; j++) {
         int cb = m->p->kids[fb->first + j];
         if (m->p->v[cb].match >= 0 || m->p->v[cb].label != m->g->v[ca].label) continue;
         if (pass == 0 && strcmp(m->p->v[cb].value, m->g->v[ca].value)) continue;
-        map_pair(m, ca, cb);
-        recover(m, ca, cb);
-        break;
+        if (first < 0) { /* the leaves are read only where there is a choice */
+          first = best = cb;
+          if (!choose) break;
+          continue;
+        }
+        if (most < 0) most = shared_leaves(m, ca, first);
+        int s = shared_leaves(m, ca, cb);
+        if (s > most) most = s, best = cb;
+      }
+      if (best >= 0) {
+        map_pair(m, ca, best);
+        recover(m, ca, best);
       }
     }
   }

@@ -167,11 +167,40 @@ static void test_script(void **state) {
   sqlsim_query_free(p);
 }
 
+/* Recovery pairs the children of matched containers with the candidate most
+ * like them, not the first in order: each range condition with its own
+ * rewritten bound, not with the join condition the prediction added. */
+static void test_recovery_by_content(void **state) {
+  (void)state;
+  const char *a = "SELECT name FROM singer WHERE age < 60 AND age > 50",
+             *b = "SELECT T1.name FROM singer AS T1, singer_in_concert AS T2 WHERE T1.singer_id = T2.singer_id "
+                  "AND T1.age <= 59 AND T1.age >= 51";
+  sqlsim_query *g, *p;
+  assert_int_equal(sqlsim_parse(a, strlen(a), concert, 0, &g, NULL), 0);
+  assert_int_equal(sqlsim_parse(b, strlen(b), concert, 0, &p, NULL), 0);
+  sqlsim_diff *plain, *cal;
+  assert_int_equal(sqlsim_diff_pair(g, p, 0, &plain, &cal, NULL), 0);
+  assert_non_null(cal);
+  int bounds = 0;
+  for (int k = 0; k < cal->nedits; k++) {
+    const sqlsim_edit *e = &cal->edits[k];
+    if (e->action != SQLSIM_EDIT_UPDATE || e->gold->kind != SQLSIM_N_CONST) continue;
+    bounds += (!strcmp(e->gold->text, "60") && !strcmp(e->pred->text, "59")) ||
+              (!strcmp(e->gold->text, "50") && !strcmp(e->pred->text, "51"));
+  }
+  assert_int_equal(bounds, 2);
+  sqlsim_diff_free(plain);
+  sqlsim_diff_free(cal);
+  sqlsim_query_free(g);
+  sqlsim_query_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cases),
       cmocka_unit_test(test_unparseable),
       cmocka_unit_test(test_script),
+      cmocka_unit_test(test_recovery_by_content),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -19,7 +19,10 @@ one whose disagreements were read to write rules, half B was not read
   - wrong pairs: sqlsim's main category is one the person's first type maps
     to (MAP below); that type is among sqlsim's categories; any of the person's
     types is; categories per wrong pair;
-  - pairs judged correct: called correct or correct_other_form.
+  - pairs judged correct: called correct or correct_other_form;
+  - people among themselves: of two wrong pairs sqlsim reads as the same change
+    (the same categories and evidence), how often the annotators' first types
+    agree: what any reading of the structure alone can reach on such pairs.
 -b adds the figures per first type, -v every disagreement of half A."""
 import json, os, subprocess, sys, tempfile, zlib
 from collections import Counter, defaultdict
@@ -150,6 +153,23 @@ def main():
               f"any of the person's types among them {f['any']} ({100 * f['any'] / w:.1f}%), "
               f"{f['ncat'] / w:.2f} categories per pair; {f['correct']} pairs judged correct: called correct or "
               f"correct_other_form {f['accepted']} ({100 * f['accepted'] / (f['correct'] or 1):.1f}%)")
+    # People among themselves: wrong pairs that sqlsim reads as the same change
+    # (the same categories with the same evidence, for one question or another)
+    # can get only one main category from it; how often do their annotators'
+    # first types agree (map to a common category)?
+    same = defaultdict(list)
+    for n, x in enumerate(data):
+        if not x['label']:
+            same[(json.dumps(items[n]['categories']), json.dumps(items[n]['evidence'], sort_keys=True))].append(n)
+    pairs = agree = 0
+    for group in same.values():
+        for i in range(len(group)):
+            for j in range(i + 1, len(group)):
+                a, b = (MAP[data[k]['error_types'][0]['sub_error_type']] for k in (group[i], group[j]))
+                pairs += 1
+                agree += bool(a & b)
+    print(f"people among themselves: {pairs} pairs of wrong pairs sqlsim reads as the same change (same categories "
+          f"and evidence): their first types agree in {agree} ({100 * agree / (pairs or 1):.1f}%)")
     if by_type:
         for t, c in sorted(types.items(), key=lambda kv: -kv[1]['n']):
             print(f"  {t:32s} {c['n']:4d} pairs: main {c['main']:4d}, among {c['among']:4d}")

@@ -898,19 +898,13 @@ typedef struct skip_ctx {
   int bad;
 } skip_ctx;
 
-static int skips_nulls(const char *f) {
-  static const char *const names[] = {"avg", "sum", "min", "max", "total", "group_concat"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcmp(f, names[i])) return 1;
-  return 0;
-}
-
 static int null_skipping_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   skip_ctx *k = ctx;
   if (n->kind == SQLSIM_N_FUNC && n->text && node_is_aggregate(n)) {
     const sqlsim_node *a = n->kids[0] && n->kids[0]->nkids == 1 ? n->kids[0]->kids[0] : NULL;
-    if (!skips_nulls(n->text) || (n->flags & (SQLSIM_F_STAR | SQLSIM_F_FILTER)) || (n->nkids > 2 && n->kids[2]) ||
+    /* every aggregate but COUNT skips NULLs (node_is_aggregate's names) */
+    if (!strcmp(n->text, "count") || (n->flags & (SQLSIM_F_STAR | SQLSIM_F_FILTER)) || (n->nkids > 2 && n->kids[2]) ||
         !a || a->kind != SQLSIM_N_COLUMN || a->column < 0 || (k->x && !tree_eq(k->x, a))) {
       k->bad = 1;
       return SQLSIM_WALK_ABORT;

@@ -1469,9 +1469,9 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
         cond_add(a, &targets, n, e->action, cl, gold_block(d, e));
       } else {
         part_add(a, &pv, d, e, SQLSIM_CAT_WRONG_COLUMN, ev);
-        const sqlsim_node *gx = e->gold_index >= 0 ? item_expr(&d->priv->g, e->gold_index) : NULL;
-        const sqlsim_node *px = e->pred_index >= 0 ? item_expr(&d->priv->p, e->pred_index) : NULL;
-        if (ti >= 0 && enclosing_subquery(t, ti) < 0) {
+        if (ti >= 0 && enclosing_subquery(t, ti) < 0) { /* an item the query returns */
+          const sqlsim_node *gx = e->gold_index >= 0 ? item_expr(&d->priv->g, e->gold_index) : NULL;
+          const sqlsim_node *px = e->pred_index >= 0 ? item_expr(&d->priv->p, e->pred_index) : NULL;
           int r = (upd ? gx && px : gx || px) ? attribute_changed(gx, px) : -1;
           if (r > 0 && !upd && returns_like(gx ? &d->priv->p : &d->priv->g, gx ? gx : px)) r = 0;
           count_item(&ic, r);

@@ -120,4 +120,11 @@ int fold_eq(const char *a, const char *b);
  * CAST(x AS real) are one conversion. core/strbuf.c */
 int type_affinity(const char *declared);
 
+/* The value of an integer literal's text (optional sign, decimal digits, the
+ * whole string). Returns 1 and sets *v when it is one and fits in 64 bits;
+ * returns 0 otherwise, *v then holding the nearest end of the range for
+ * digits past it (9223372036854775808 -> LLONG_MAX) and 0 for text that is
+ * no integer. Never undefined: atol/atoll on such text are. core/strbuf.c */
+int int_literal(const char *text, long long *v);
+
 #endif

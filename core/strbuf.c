@@ -1,6 +1,7 @@
 /* strbuf.c -- growable malloc'd string used by printers and reports. */
 #include "core.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -144,4 +145,27 @@ int type_affinity(const char *t) {
   if (!*t || strcasestr(t, "blob")) return 'B';
   if (strcasestr(t, "real") || strcasestr(t, "floa") || strcasestr(t, "doub")) return 'R';
   return 'N';
+}
+
+int int_literal(const char *text, long long *v) {
+  *v = 0;
+  if (!text) return 0;
+  const char *p = text;
+  int neg = *p == '-';
+  if (*p == '-' || *p == '+') p++;
+  if (*p < '0' || *p > '9') return 0;
+  unsigned long long u = 0, lim = neg ? (unsigned long long)LLONG_MAX + 1 : (unsigned long long)LLONG_MAX;
+  int over = 0;
+  for (; *p >= '0' && *p <= '9'; p++) {
+    unsigned d = (unsigned)(*p - '0');
+    if (over || u > (lim - d) / 10) over = 1;
+    else u = u * 10 + d;
+  }
+  if (*p) return 0;
+  if (over) {
+    *v = neg ? LLONG_MIN : LLONG_MAX;
+    return 0;
+  }
+  *v = neg ? (u == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN : -(long long)u) : (long long)u;
+  return 1;
 }

@@ -283,7 +283,8 @@ static void integral_literal(eq_ctx *c, sqlsim_node *k) {
   char *end;
   errno = 0;
   double v = strtod(k->text, &end);
-  if (errno || *end || v != (double)(long long)v || v > 9007199254740992.0 || v < -9007199254740992.0) return;
+  /* the range test first: casting a double past long long's range is undefined */
+  if (errno || *end || !(v >= -9007199254740992.0 && v <= 9007199254740992.0) || v != (double)(long long)v) return;
   k->op = SQLSIM_CONST_INT;
   k->text = sqlsim_arena_printf(c->a, "%lld", (long long)v);
 }

@@ -431,10 +431,11 @@ static int nulls_in(const gen *g, int c) {
   return (g->f->role[c] & SYNTH_NULLS) && !col->notnull && !col->unique && !col->pk;
 }
 
-/* floor(v) as an integer, held within +-2^62 (a literal of a hundred digits
- * makes the range of a column: converting past the integers is undefined). */
+/* floor(v) as an integer, held within +-2^61 (a literal of a hundred digits
+ * makes the range of a column: converting past the integers is undefined),
+ * so that two of them and a row number add up within 64 bits. */
 static long long floor_int(double v) {
-  const double lim = 4611686018427387904.0; /* 2^62: room left to add a row number */
+  const double lim = 2305843009213693952.0; /* 2^61 */
   if (!(v > -lim)) return -(long long)lim; /* NaN too */
   if (v > lim) return (long long)lim;
   return (long long)floor(v);
@@ -450,6 +451,7 @@ static val outside(gen *g, int c, int r, int uniq) {
   int down = fails == SYNTH_BELOW || (fails == (SYNTH_BELOW | SYNTH_ABOVE) && r % 2 == 0);
   double step = uniq ? 3.0 * r + below(g, 3) : unit(g) * span;
   switch (g->cls[c]) {
+  /* each term within +-2^61 (floor_int), so the sums stay within 64 bits */
   case C_INT: return v_int(down ? floor_int(lo) - 2 - floor_int(step) : floor_int(hi) + 2 + floor_int(step));
   case C_REAL: return v_real(round((down ? lo - 1 - step : hi + 1 + step) * 100) / 100);
   case C_NUMTEXT:

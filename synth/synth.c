@@ -14,6 +14,7 @@
 #include "synth.h"
 #include "parser/frontend.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,11 +140,15 @@ static char *keyed_query(const sqlsim_query *query, long *limit, long *offset, i
   const sqlsim_node *lim = root->kids[SQLSIM_SEL_LIMIT], *off = root->kids[SQLSIM_SEL_OFFSET];
   if (lim) {
     if (lim->kind != SQLSIM_N_CONST || lim->op != SQLSIM_CONST_INT) return NULL;
-    *limit = atol(lim->text);
+    long long v;
+    int_literal(lim->text, &v); /* past 64 bits: the end of the range */
+    *limit = (long)v; /* negative: no limit, as SQLite reads it */
   }
   if (off) {
     if (off->kind != SQLSIM_N_CONST || off->op != SQLSIM_CONST_INT) return NULL;
-    *offset = atol(off->text);
+    long long v;
+    int_literal(off->text, &v);
+    *offset = (long)v;
   }
   sqlsim_query *q = sqlsim_query_clone(query);
   if (!q) return NULL;
@@ -221,7 +226,7 @@ static int tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, i
   if (r.status == SQLSIM_EXEC_OK && r.ncols >= nkeys) {
     long o = offset > 0 ? offset : 0;
     if (limit >= 0) {
-      long end = o + limit; /* rows [o, end) are the answer */
+      long end = limit > LONG_MAX - o ? LONG_MAX : o + limit; /* rows [o, end) are the answer */
       if ((end > 0 && end < r.nrows && tied_apart(&r, end - 1, end, nkeys)) ||
           (o > 0 && o < r.nrows && tied_apart(&r, o - 1, o, nkeys)))
         kind = TIE_LIMIT;

@@ -25,7 +25,7 @@
 #include <errno.h>
 #include <limits.h>
 
-#include "parser/frontend.h"
+#include "parser/tree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +37,7 @@ typedef struct eq_ctx {
 } eq_ctx;
 
 static sqlsim_node *mk(eq_ctx *c, int kind, int op, int nkids) {
-  sqlsim_node *n = node_new(c->a, kind, nkids);
+  sqlsim_node *n = tree_node_new(c->a, kind, nkids);
   n->op = (uint16_t)op;
   return n;
 }
@@ -570,7 +570,7 @@ static int join_equality(const sqlsim_node *sel, const sqlsim_node *x) {
 static int aggregate_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   if (n->kind == SQLSIM_N_SELECT) return SQLSIM_WALK_PRUNE;
-  if (n->kind == SQLSIM_N_FUNC && (is_aggregate_name(n->text) || (n->nkids > 2 && n->kids[2]))) {
+  if (n->kind == SQLSIM_N_FUNC && (tree_is_aggregate_name(n->text) || (n->nkids > 2 && n->kids[2]))) {
     *(int *)ctx = 1;
     return SQLSIM_WALK_ABORT;
   }
@@ -801,8 +801,8 @@ static void column_classes(eq_ctx *c, sqlsim_node *sel) {
     for (int x = 0; x < cl->n; x++)
       for (int y = x + 1; y < cl->n; y++) {
         sqlsim_node *eq = mk(c, SQLSIM_N_BINOP, SQLSIM_OP_EQ, 2);
-        eq->kids[0] = node_clone(c->a, cl->member[x]);
-        eq->kids[1] = node_clone(c->a, cl->member[y]);
+        eq->kids[0] = tree_clone(c->a, cl->member[x]);
+        eq->kids[1] = tree_clone(c->a, cl->member[y]);
         out = arena_array_grow(c->a, out, m, &cap, sizeof *out, 16);
         out[m++] = eq;
       }
@@ -853,7 +853,7 @@ static int only_count_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     found[1] = n; /* something else read */
     return SQLSIM_WALK_ABORT;
   }
-  if (n->kind == SQLSIM_N_FUNC && (is_aggregate_name(n->text) || (n->nkids > 2 && n->kids[2]))) {
+  if (n->kind == SQLSIM_N_FUNC && (tree_is_aggregate_name(n->text) || (n->nkids > 2 && n->kids[2]))) {
     if (found[0] || strcmp(n->text, "count") || !(n->flags & SQLSIM_F_STAR) || (n->nkids > 2 && n->kids[2])) {
       found[1] = n;
       return SQLSIM_WALK_ABORT;
@@ -902,9 +902,9 @@ typedef struct skip_ctx {
 static int null_skipping_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   skip_ctx *k = ctx;
-  if (n->kind == SQLSIM_N_FUNC && n->text && node_is_aggregate(n)) {
+  if (n->kind == SQLSIM_N_FUNC && n->text && tree_is_aggregate(n)) {
     const sqlsim_node *a = n->kids[0] && n->kids[0]->nkids == 1 ? n->kids[0]->kids[0] : NULL;
-    /* every aggregate but COUNT skips NULLs (node_is_aggregate's names) */
+    /* every aggregate but COUNT skips NULLs (tree_is_aggregate's names) */
     if (!strcmp(n->text, "count") || (n->flags & (SQLSIM_F_STAR | SQLSIM_F_FILTER)) || (n->nkids > 2 && n->kids[2]) ||
         !a || a->kind != SQLSIM_N_COLUMN || a->column < 0 || (k->x && !tree_eq(k->x, a))) {
       k->bad = 1;
@@ -949,7 +949,7 @@ static void expand_alias_refs(eq_ctx *c, sqlsim_node **at, int depth) {
   const sqlsim_node *t = k->source;
   if (k->kind == SQLSIM_N_COLUMN && (k->flags & SQLSIM_F_ALIASREF) && t && t->kind == SQLSIM_N_TARGET &&
       t->nkids && t->kids[0]) {
-    sqlsim_node *e = node_clone(c->a, t->kids[0]);
+    sqlsim_node *e = tree_clone(c->a, t->kids[0]);
     e->start = k->start;
     e->end = k->end;
     *at = e;
@@ -999,7 +999,7 @@ void sqlsim_equiv_normalize_as(sqlsim_query *q, unsigned flags) {
   blocks(&c, root, sets, 0);
   /* the top block's DISTINCT, where the comparison ignores duplicates */
   if (flags & (SQLSIM_EQUIV_SETS | SQLSIM_EQUIV_NO_DISTINCT)) drop_distinct(root);
-  normalize_reorder(q);
+  tree_reorder(q);
 }
 
 void sqlsim_equiv_normalize(sqlsim_query *q) { sqlsim_equiv_normalize_as(q, 0); }

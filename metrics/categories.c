@@ -10,7 +10,7 @@
 #include "core.h"
 #include "diff/diff.h"
 #include "metrics/categories.h"
-#include "parser/frontend.h"
+#include "parser/tree.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -56,7 +56,7 @@ static const char *describe(sqlsim_arena *a, const sqlsim_edit *e, int clause) {
 
 /* A call of an aggregate's name (windows and min(a, b) included: a change of
  * that function is named as one of aggregate). */
-static int is_aggregate(const sqlsim_node *n) { return n && n->kind == SQLSIM_N_FUNC && is_aggregate_name(n->text); }
+static int is_aggregate(const sqlsim_node *n) { return n && n->kind == SQLSIM_N_FUNC && tree_is_aggregate_name(n->text); }
 
 /* col = col between two different FROM items: a join condition; so is an OR
  * of them (a join on either of two keys). */
@@ -579,7 +579,7 @@ static void collect_conditions(const sqlsim_diff *d, const sqlsim_edit *e, const
  * y does not repeat): the column compared (*x) and the one the subquery
  * returns (*y); else 0. */
 static int subquery_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **y) {
-  return node_lookup_item(n, x, y) && (*x)->kind == SQLSIM_N_COLUMN && (*y)->kind == SQLSIM_N_COLUMN;
+  return tree_lookup_item(n, x, y) && (*x)->kind == SQLSIM_N_COLUMN && (*y)->kind == SQLSIM_N_COLUMN;
 }
 
 /* The lookups of a tree (subquery_lookup's x and y of each), read once. */

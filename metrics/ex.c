@@ -10,7 +10,7 @@
  * differs, which removes only permutations that cannot match, so the answer
  * is the same. Both work on the executor's cell hashes. */
 #include "core.h"
-#include "parser/frontend.h"
+#include "parser/tree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -303,35 +303,25 @@ int sqlsim_ex_bird_item(sqlsim_db *db, const char *gold, const char *pred, char 
 
 /* ---------------------------------------------------------------- plug_value */
 
-/* The literals of sql (strings and numbers, as the front end reads them):
- * their spans in toks order. */
-static int literals(sqlsim_arena *a, const char *sql, fe_result *fr) {
-  sqlsim_error err = {0};
-  if (fe_translate(a, sql, (int)strlen(sql), fr, &err)) return -1;
-  int n = 0;
-  for (int k = 0; k < fr->ntoks; k++) n += fr->toks[k].type == FT_STRING || fr->toks[k].type == FT_NUMBER;
-  return n;
-}
-
 int sqlsim_plug_values(const char *gold, const char *pred, int max, char ***out) {
   *out = NULL;
   sqlsim_arena *a = arena_new_sized(4096);
-  fe_result gr, pr;
-  int ng = literals(a, gold, &gr), np = literals(a, pred, &pr);
+  /* the literals of each text (strings and numbers, as the front end reads
+   * them): (start, length) pairs in text order */
+  int *gl, *pl;
+  int ng = tree_literal_spans(a, gold, &gl), np = tree_literal_spans(a, pred, &pl);
   if (ng < 0 || np < 0 || np == 0 || ng == 0) {
     sqlsim_arena_free(a);
     return 0;
   }
-  /* the gold's distinct values, as written */
-  const fe_tok **vals = sqlsim_arena_alloc(a, sizeof *vals * (size_t)ng);
+  /* the gold's distinct values, as written: indices into gl */
+  int *vals = sqlsim_arena_alloc(a, sizeof *vals * (size_t)ng);
   int nv = 0;
-  for (int k = 0; k < gr.ntoks; k++) {
-    const fe_tok *t = &gr.toks[k];
-    if (t->type != FT_STRING && t->type != FT_NUMBER) continue;
+  for (int k = 0; k < ng; k++) {
     int seen = 0;
     for (int j = 0; j < nv && !seen; j++)
-      seen = vals[j]->len == t->len && !memcmp(gold + vals[j]->start, gold + t->start, (size_t)t->len);
-    if (!seen) vals[nv++] = t;
+      seen = gl[2 * vals[j] + 1] == gl[2 * k + 1] && !memcmp(gold + gl[2 * vals[j]], gold + gl[2 * k], (size_t)gl[2 * k + 1]);
+    if (!seen) vals[nv++] = k;
   }
   double total = 1;
   for (int s = 0; s < np; s++) total *= nv;
@@ -341,18 +331,15 @@ int sqlsim_plug_values(const char *gold, const char *pred, int max, char ***out)
   }
   int n = (int)total;
   char **alts = malloc(sizeof *alts * (size_t)n);
-  int *slot = sqlsim_arena_alloc(a, sizeof *slot * (size_t)np), *choice = sqlsim_arena_alloc(a, sizeof *choice * (size_t)np);
-  for (int k = 0, s = 0; k < pr.ntoks; k++)
-    if (pr.toks[k].type == FT_STRING || pr.toks[k].type == FT_NUMBER) slot[s++] = k;
-  memset(choice, 0, sizeof *choice * (size_t)np);
+  int *choice = sqlsim_arena_alloc(a, sizeof *choice * (size_t)np);
   for (int i = 0; i < n; i++) {
     strbuf sb = {0};
     int at = 0;
-    for (int s = 0; s < np; s++) {
-      const fe_tok *t = &pr.toks[slot[s]], *v = vals[choice[s]];
-      sb_putn(&sb, pred + at, (size_t)(t->start - at));
-      sb_putn(&sb, gold + v->start, (size_t)v->len);
-      at = t->start + t->len;
+    for (int s = 0; s < np; s++) { /* slot s: the prediction's literal s */
+      int ts = pl[2 * s], tl = pl[2 * s + 1], v = vals[choice[s]];
+      sb_putn(&sb, pred + at, (size_t)(ts - at));
+      sb_putn(&sb, gold + gl[2 * v], (size_t)gl[2 * v + 1]);
+      at = ts + tl;
     }
     sb_puts(&sb, pred + at);
     alts[i] = sb_take(&sb);

@@ -1,6 +1,6 @@
 /* build.c -- libpg_query's parse tree -> the sqlsim tree.
  *
- * build_tree() reads PostgreSQL's parse tree as the document of the JSON
+ * parse_build_tree() reads PostgreSQL's parse tree as the document of the JSON
  * libpg_query writes for it (pgnodes.c reads the nodes into that document, or
  * pgjson.c the JSON itself) and converts each PostgreSQL node into a sqlsim
  * node in the query's arena. One
@@ -10,7 +10,8 @@
  * later work stops early. Locations are mapped back to the user's text through
  * the front end's offset map, and names that PostgreSQL lowercased, truncated
  * or that the front end replaced are recovered from the original tokens. */
-#include "frontend.h"
+#include "build.h"
+#include "tree.h"
 #include "pgjson.h"
 
 #include <stdlib.h>
@@ -24,7 +25,7 @@ typedef struct build_ctx {
   int rc;
 } build_ctx;
 
-sqlsim_node *node_new(sqlsim_arena *a, int kind, int nkids) {
+sqlsim_node *tree_node_new(sqlsim_arena *a, int kind, int nkids) {
   sqlsim_node *n = sqlsim_arena_alloc(a, sizeof *n);
   n->kind = (uint16_t)kind;
   n->nkids = (uint32_t)nkids;
@@ -151,7 +152,7 @@ typedef sqlsim_node *(*build_fn)(build_ctx *c, const pj *w);
 /* A LIST node of the items of a JSON array, each built with fn. */
 static sqlsim_node *build_list(build_ctx *c, const pj *arr, build_fn fn) {
   int n = pj_size(arr);
-  sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, n);
+  sqlsim_node *l = tree_node_new(c->a, SQLSIM_N_LIST, n);
   int i = 0;
   const pj *it;
   pj_foreach(it, arr) {
@@ -192,7 +193,7 @@ static const char *int_from_source(build_ctx *c, int at) {
 }
 
 static sqlsim_node *build_const(build_ctx *c, const pj *b) {
-  sqlsim_node *n = node_new(c->a, SQLSIM_N_CONST, 0);
+  sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_CONST, 0);
   n->start = loc(c, b);
   const pj *v;
   if (jbool(b, "isnull")) {
@@ -236,7 +237,7 @@ static sqlsim_node *build_columnref(build_ctx *c, const pj *b) {
   const pj *lb;
   jtype(last, &lb);
   int star = TYPE_IS(lb, "A_Star");
-  sqlsim_node *n = node_new(c->a, star ? SQLSIM_N_STAR : SQLSIM_N_COLUMN, 0);
+  sqlsim_node *n = tree_node_new(c->a, star ? SQLSIM_N_STAR : SQLSIM_N_COLUMN, 0);
   n->start = start;
   const char *name = star ? NULL : jsval(last);
   const char *qual = nf >= 2 ? jsval(pj_item(fields, nf - 2)) : NULL;
@@ -277,7 +278,7 @@ static int binop_code(const char *name) {
 }
 
 static sqlsim_node *binop(build_ctx *c, int op, sqlsim_node *l, sqlsim_node *r, int start) {
-  sqlsim_node *n = node_new(c->a, SQLSIM_N_BINOP, 2);
+  sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_BINOP, 2);
   n->op = (uint16_t)op;
   n->kids[0] = l;
   n->kids[1] = r;
@@ -327,7 +328,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     }
     sqlsim_node *x = build_expr(c, rw);
     if (c->rc) return NULL;
-    sqlsim_node *n = node_new(c->a, SQLSIM_N_UNOP, 1);
+    sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_UNOP, 1);
     n->kids[0] = x;
     n->start = start;
     n->op = streq(name, "-") ? SQLSIM_OP_NEG : streq(name, "+") ? SQLSIM_OP_PLUS : SQLSIM_OP_BITNOT;
@@ -339,7 +340,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     jtype(rw, &rb);
     sqlsim_node *list = build_list(c, jget(rb, "items"), build_expr);
     if (c->rc) return NULL;
-    sqlsim_node *n = node_new(c->a, SQLSIM_N_IN, 2);
+    sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_IN, 2);
     n->kids[0] = x;
     n->kids[1] = list;
     list->flags |= SQLSIM_F_UNORDERED;
@@ -355,7 +356,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
     sqlsim_node *lo = build_expr(c, pj_item(items, 0));
     sqlsim_node *hi = build_expr(c, pj_item(items, 1));
     if (c->rc) return NULL;
-    sqlsim_node *n = node_new(c->a, SQLSIM_N_BETWEEN, 3);
+    sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_BETWEEN, 3);
     n->kids[0] = x;
     n->kids[1] = lo;
     n->kids[2] = hi;
@@ -388,9 +389,9 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
   if (ak == AK_NOT_DISTINCT) op = SQLSIM_OP_IS;
   else if (ak == AK_DISTINCT) op = SQLSIM_OP_ISNOT;
   else if (ak == AK_NULLIF) {
-    sqlsim_node *f = node_new(c->a, SQLSIM_N_FUNC, 1);
+    sqlsim_node *f = tree_node_new(c->a, SQLSIM_N_FUNC, 1);
     f->text = "nullif";
-    f->kids[0] = node_new(c->a, SQLSIM_N_LIST, 2);
+    f->kids[0] = tree_node_new(c->a, SQLSIM_N_LIST, 2);
     f->kids[0]->kids[0] = l;
     f->kids[0]->kids[1] = r;
     f->start = start;
@@ -409,7 +410,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
   }
   sqlsim_node *n = binop(c, op, l, r, start);
   if (esc) {
-    sqlsim_node *n3 = node_new(c->a, SQLSIM_N_BINOP, 3);
+    sqlsim_node *n3 = tree_node_new(c->a, SQLSIM_N_BINOP, 3);
     *n3 = *n;
     n3->nkids = 3;
     n3->kids = sqlsim_arena_alloc(c->a, sizeof *n3->kids * 3);
@@ -441,12 +442,12 @@ static sqlsim_node *build_boolexpr(build_ctx *c, const pj *b) {
       if (start >= 0 && (x->start < 0 || start < x->start)) x->start = start;
       return x;
     }
-    sqlsim_node *n = node_new(c->a, SQLSIM_N_NOT, 1);
+    sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_NOT, 1);
     n->kids[0] = x;
     n->start = start;
     return n;
   }
-  sqlsim_node *n = node_new(c->a, op && streq(op, "OR_EXPR") ? SQLSIM_N_OR : SQLSIM_N_AND, 0);
+  sqlsim_node *n = tree_node_new(c->a, op && streq(op, "OR_EXPR") ? SQLSIM_N_OR : SQLSIM_N_AND, 0);
   n->kids = args->kids;
   n->nkids = args->nkids;
   n->start = start;
@@ -459,7 +460,7 @@ static sqlsim_node *build_funccall(build_ctx *c, const pj *b) {
   const char *name = jsval(pj_item(names, nn - 1));
   const char *schema = nn > 1 ? jsval(pj_item(names, 0)) : NULL;
   int start = loc(c, b);
-  sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
+  sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_FUNC, 3);
   name = raw_name(c, name ? name : "");
   n->raw = sqlsim_arena_strdup(c->a, name);
   n->text = fold(c, name);
@@ -480,7 +481,7 @@ static sqlsim_node *build_funccall(build_ctx *c, const pj *b) {
   }
   const pj *over = jget(b, "over");
   if (over) {
-    sqlsim_node *w = node_new(c->a, SQLSIM_N_WINDOW, 4);
+    sqlsim_node *w = tree_node_new(c->a, SQLSIM_N_WINDOW, 4);
     const char *wn = jstr(over, "refname");
     if (!wn) wn = jstr(over, "name");
     if (wn) w->text = fold(c, raw_name(c, wn));
@@ -505,7 +506,7 @@ static sqlsim_node *build_sublink(build_ctx *c, const pj *b) {
   sqlsim_node *sel = build_select(c, sb, -1);
   sqlsim_node *test = jget(b, "testexpr") ? build_expr(c, jget(b, "testexpr")) : NULL;
   if (c->rc) return NULL;
-  sqlsim_node *n = node_new(c->a, SQLSIM_N_SUBLINK, 2);
+  sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_SUBLINK, 2);
   n->kids[0] = test;
   n->kids[1] = sel;
   n->start = start;
@@ -540,7 +541,7 @@ static sqlsim_node *build_sublink(build_ctx *c, const pj *b) {
 static sqlsim_node *build_case(build_ctx *c, const pj *b) {
   const pj *args = jget(b, "args");
   int nw = pj_size(args);
-  sqlsim_node *n = node_new(c->a, SQLSIM_N_CASE, 2 + nw);
+  sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_CASE, 2 + nw);
   n->start = loc(c, b);
   if (jget(b, "arg")) n->kids[0] = build_expr(c, jget(b, "arg"));
   if (jget(b, "defresult")) n->kids[1] = build_expr(c, jget(b, "defresult"));
@@ -549,7 +550,7 @@ static sqlsim_node *build_case(build_ctx *c, const pj *b) {
   pj_foreach(it, args) {
     const pj *wb;
     jtype(it, &wb);
-    sqlsim_node *w = node_new(c->a, SQLSIM_N_WHEN, 2);
+    sqlsim_node *w = tree_node_new(c->a, SQLSIM_N_WHEN, 2);
     w->kids[0] = build_expr(c, jget(wb, "expr"));
     w->kids[1] = build_expr(c, jget(wb, "result"));
     w->start = loc(c, wb);
@@ -595,7 +596,7 @@ static const char *type_text(build_ctx *c, const pj *tn) {
 static sqlsim_node *build_typecast(build_ctx *c, const pj *b) {
   sqlsim_node *x = build_expr(c, jget(b, "arg"));
   if (c->rc) return NULL;
-  sqlsim_node *n = node_new(c->a, SQLSIM_N_CAST, 1);
+  sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_CAST, 1);
   n->kids[0] = x;
   n->start = loc(c, b);
   n->text = type_text(c, jget(b, "typeName"));
@@ -625,14 +626,14 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
   case 'A':
     if (TYPE_IS(b, "A_Const")) return build_const(c, b);
     if (TYPE_IS(b, "A_Expr")) return build_aexpr(c, b);
-    if (TYPE_IS(b, "A_Star")) return node_new(c->a, SQLSIM_N_STAR, 0);
+    if (TYPE_IS(b, "A_Star")) return tree_node_new(c->a, SQLSIM_N_STAR, 0);
     break;
   case 'B':
     if (TYPE_IS(b, "BoolExpr")) return build_boolexpr(c, b);
     if (TYPE_IS(b, "BooleanTest")) {
       static const char *tests[] = {"IS_TRUE", "IS_NOT_TRUE", "IS_FALSE",
                                     "IS_NOT_FALSE", "IS_UNKNOWN", "IS_NOT_UNKNOWN"};
-      sqlsim_node *n = node_new(c->a, SQLSIM_N_BOOLTEST, 1);
+      sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_BOOLTEST, 1);
       n->kids[0] = build_expr(c, jget(b, "arg"));
       for (int i = 0; i < 6; i++)
         if (jis(b, "booltesttype", tests[i])) n->op = (uint16_t)i;
@@ -644,7 +645,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     if (TYPE_IS(b, "ColumnRef")) return build_columnref(c, b);
     if (TYPE_IS(b, "CaseExpr")) return build_case(c, b);
     if (TYPE_IS(b, "CollateClause")) {
-      sqlsim_node *n = node_new(c->a, SQLSIM_N_COLLATE, 1);
+      sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_COLLATE, 1);
       n->kids[0] = build_expr(c, jget(b, "arg"));
       const pj *cn = jget(b, "collname");
       const char *s = jsval(pj_item(cn, pj_size(cn) - 1));
@@ -653,7 +654,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
       return c->rc ? NULL : n;
     }
     if (TYPE_IS(b, "CoalesceExpr")) {
-      sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
+      sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_FUNC, 3);
       n->text = "coalesce";
       n->kids[0] = build_list(c, jget(b, "args"), build_expr);
       n->start = loc(c, b);
@@ -665,7 +666,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     break;
   case 'M':
     if (TYPE_IS(b, "MinMaxExpr")) {
-      sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
+      sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_FUNC, 3);
       n->text = jis(b, "op", "IS_GREATEST") ? "greatest" : "least";
       n->kids[0] = build_list(c, jget(b, "args"), build_expr);
       n->flags |= SQLSIM_F_DIALECT;
@@ -675,7 +676,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     break;
   case 'N':
     if (TYPE_IS(b, "NullTest")) {
-      sqlsim_node *n = node_new(c->a, SQLSIM_N_ISNULL, 1);
+      sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_ISNULL, 1);
       n->kids[0] = build_expr(c, jget(b, "arg"));
       n->op = jis(b, "nulltesttype", "IS_NOT_NULL") ? SQLSIM_NOTNULL : SQLSIM_ISNULL;
       n->start = loc(c, b);
@@ -684,7 +685,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     break;
   case 'P':
     if (TYPE_IS(b, "ParamRef")) {
-      sqlsim_node *n = node_new(c->a, SQLSIM_N_PARAM, 0);
+      sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_PARAM, 0);
       n->start = loc(c, b);
       int tk = n->start >= 0 ? fe_token_at(c->fe, n->start) : -1;
       n->text = tk >= 0 ? fe_ident_text(c->a, c->fe, tk)
@@ -696,7 +697,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
     if (TYPE_IS(b, "RowExpr")) {
       sqlsim_node *l = build_list(c, jget(b, "args"), build_expr);
       if (c->rc) return NULL;
-      sqlsim_node *n = node_new(c->a, SQLSIM_N_ROW, 0);
+      sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_ROW, 0);
       n->kids = l->kids;
       n->nkids = l->nkids;
       n->start = loc(c, b);
@@ -707,7 +708,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
   case 'S':
     if (TYPE_IS(b, "SubLink")) return build_sublink(c, b);
     if (TYPE_IS(b, "SortBy")) {
-      sqlsim_node *n = node_new(c->a, SQLSIM_N_SORT, 1);
+      sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_SORT, 1);
       n->kids[0] = build_expr(c, jget(b, "node"));
       if (jis(b, "sortby_dir", "SORTBY_ASC")) n->op = SQLSIM_SORT_ASC;
       else if (jis(b, "sortby_dir", "SORTBY_DESC")) n->op = SQLSIM_SORT_DESC;
@@ -721,7 +722,7 @@ static sqlsim_node *build_expr(build_ctx *c, const pj *w) {
       static const char *ops[][2] = {
           {"SVFOP_CURRENT_DATE", "current_date"}, {"SVFOP_CURRENT_TIME", "current_time"},
           {"SVFOP_CURRENT_TIMESTAMP", "current_timestamp"}};
-      sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNC, 3);
+      sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_FUNC, 3);
       n->aux = 1; /* keyword form: no parentheses */
       n->start = loc(c, b);
       n->flags |= SQLSIM_F_DIALECT;
@@ -771,7 +772,7 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
   const pj *b;
   const char *t = jtype(w, &b);
   if (TYPE_IS(b, "RangeVar")) {
-    sqlsim_node *n = node_new(c->a, SQLSIM_N_TABLE, 0);
+    sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_TABLE, 0);
     const char *rel = raw_name(c, jstr(b, "relname") ? jstr(b, "relname") : "");
     n->start = loc(c, b);
     int tok = n->start >= 0 ? fe_token_at(c->fe, n->start) : -1;
@@ -784,23 +785,23 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
   if (TYPE_IS(b, "RangeSubselect")) {
     const pj *sb;
     jtype(jget(b, "subquery"), &sb);
-    sqlsim_node *n = node_new(c->a, SQLSIM_N_SUBQUERY, 1);
+    sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_SUBQUERY, 1);
     n->kids[0] = build_select(c, sb, -1);
     n->alias = alias_of(c, b, &n->flags);
     if (n->kids[0]) n->start = n->kids[0]->start;
     return c->rc ? NULL : n;
   }
   if (TYPE_IS(b, "JoinExpr")) {
-    sqlsim_node *n = node_new(c->a, SQLSIM_N_JOIN, 4);
+    sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_JOIN, 4);
     n->kids[0] = build_from(c, jget(b, "larg"));
     n->kids[1] = build_from(c, jget(b, "rarg"));
     if (jget(b, "quals")) n->kids[2] = build_expr(c, jget(b, "quals"));
     if (jget(b, "usingClause")) {
       const pj *u = jget(b, "usingClause"), *it;
-      sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, pj_size(u));
+      sqlsim_node *l = tree_node_new(c->a, SQLSIM_N_LIST, pj_size(u));
       int i = 0;
       pj_foreach(it, u) {
-        sqlsim_node *col = node_new(c->a, SQLSIM_N_COLUMN, 0);
+        sqlsim_node *col = tree_node_new(c->a, SQLSIM_N_COLUMN, 0);
         const char *s = raw_name(c, jsval(it) ? jsval(it) : "");
         col->raw = sqlsim_arena_strdup(c->a, s);
         col->text = fold(c, s);
@@ -829,7 +830,7 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
     const pj *pb;
     jtype(pair, &pb);
     const pj *fw = pj_item(jget(pb, "items"), 0);
-    sqlsim_node *n = node_new(c->a, SQLSIM_N_FUNCTABLE, 1);
+    sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_FUNCTABLE, 1);
     n->kids[0] = build_expr(c, fw);
     n->alias = alias_of(c, b, &n->flags);
     if (n->kids[0]) n->start = n->kids[0]->start;
@@ -844,7 +845,7 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
 static sqlsim_node *build_target(build_ctx *c, const pj *w) {
   const pj *b;
   jtype(w, &b);
-  sqlsim_node *n = node_new(c->a, SQLSIM_N_TARGET, 1);
+  sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_TARGET, 1);
   n->kids[0] = build_expr(c, jget(b, "val"));
   const char *name = jstr(b, "name");
   n->start = loc(c, b);
@@ -859,7 +860,7 @@ static sqlsim_node *build_target(build_ctx *c, const pj *w) {
 static sqlsim_node *build_cte(build_ctx *c, const pj *w) {
   const pj *b;
   jtype(w, &b);
-  sqlsim_node *n = node_new(c->a, SQLSIM_N_CTE, 2);
+  sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_CTE, 2);
   const char *name = raw_name(c, jstr(b, "ctename") ? jstr(b, "ctename") : "");
   n->raw = sqlsim_arena_strdup(c->a, name);
   n->text = fold(c, name);
@@ -868,10 +869,10 @@ static sqlsim_node *build_cte(build_ctx *c, const pj *w) {
   n->kids[0] = build_select(c, qb, -1);
   if (jget(b, "aliascolnames")) {
     const pj *u = jget(b, "aliascolnames"), *it;
-    sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, pj_size(u));
+    sqlsim_node *l = tree_node_new(c->a, SQLSIM_N_LIST, pj_size(u));
     int i = 0;
     pj_foreach(it, u) {
-      sqlsim_node *col = node_new(c->a, SQLSIM_N_COLUMN, 0);
+      sqlsim_node *col = tree_node_new(c->a, SQLSIM_N_COLUMN, 0);
       const char *s = raw_name(c, jsval(it) ? jsval(it) : "");
       col->raw = sqlsim_arena_strdup(c->a, s);
       col->text = fold(c, s);
@@ -941,7 +942,7 @@ static sqlsim_node *build_select(build_ctx *c, const pj *b, int start) {
     build_fail(c, SQLSIM_EUNSUPPORTED, start, "missing SELECT", NULL);
     return NULL;
   }
-  sqlsim_node *n = node_new(c->a, SQLSIM_N_SELECT, SQLSIM_SEL__COUNT);
+  sqlsim_node *n = tree_node_new(c->a, SQLSIM_N_SELECT, SQLSIM_SEL__COUNT);
   n->start = start;
   const char *op = jstr(b, "op");
   if (op && !streq(op, "SETOP_NONE")) {
@@ -999,7 +1000,7 @@ static sqlsim_node *build_select(build_ctx *c, const pj *b, int start) {
   if (jget(b, "limitOffset")) n->kids[SQLSIM_SEL_OFFSET] = build_expr(c, jget(b, "limitOffset"));
   if (jget(b, "valuesLists")) {
     const pj *vl = jget(b, "valuesLists"), *it;
-    sqlsim_node *v = node_new(c->a, SQLSIM_N_VALUES, pj_size(vl));
+    sqlsim_node *v = tree_node_new(c->a, SQLSIM_N_VALUES, pj_size(vl));
     int i = 0;
     pj_foreach(it, vl) {
       const pj *lb;
@@ -1013,12 +1014,12 @@ static sqlsim_node *build_select(build_ctx *c, const pj *b, int start) {
   }
   if (jget(b, "windowClause")) {
     const pj *wl = jget(b, "windowClause"), *it;
-    sqlsim_node *l = node_new(c->a, SQLSIM_N_LIST, pj_size(wl));
+    sqlsim_node *l = tree_node_new(c->a, SQLSIM_N_LIST, pj_size(wl));
     int i = 0;
     pj_foreach(it, wl) {
       const pj *wb;
       jtype(it, &wb);
-      sqlsim_node *w = node_new(c->a, SQLSIM_N_WINDOW, 4);
+      sqlsim_node *w = tree_node_new(c->a, SQLSIM_N_WINDOW, 4);
       const char *nm = jstr(wb, "name");
       w->alias = nm ? fold(c, raw_name(c, nm)) : NULL; /* the window's own name */
       if (jstr(wb, "refname")) w->text = fold(c, raw_name(c, jstr(wb, "refname")));
@@ -1067,7 +1068,7 @@ static int span_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
-int build_tree(sqlsim_arena *a, const fe_result *fe, const pj *doc, sqlsim_node **root,
+int parse_build_tree(sqlsim_arena *a, const fe_result *fe, const pj *doc, sqlsim_node **root,
                sqlsim_error *err) {
   build_ctx c = {a, fe, err, 0};
   *root = NULL;

@@ -1,5 +1,8 @@
-/* frontend.h -- the SQLite/MySQL dialect front end (parser/lexer.c) and the
- * tree builder (parser/build.c), internal to the parser module. */
+/* frontend.h -- the SQLite/MySQL dialect front end: the tokenizer and the
+ * input budget (parser/lexer.c), and the rewrite of the text into what
+ * PostgreSQL's parser reads, with an offset map back (parser/translate.c).
+ * Internal to the parser module: parse.c and build.c read it; other modules
+ * use parser/tree.h. */
 #ifndef SQLSIM_FRONTEND_H
 #define SQLSIM_FRONTEND_H
 
@@ -53,8 +56,12 @@ typedef struct fe_result {
 #define FE_MAX_BYTES 1000000
 #define FE_MAX_NESTING 1000
 
+/* Tokenizes sql (parser/lexer.c): the budget (length, no NUL, the depth
+ * bound) checked, tokens, parentheses paired. Returns 0 or the error
+ * fe_translate would give for those. r->out is not set. */
+int fe_tokenize(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err);
 /* Tokenizes sql and rewrites the SQLite/MySQL forms libpg_query does not
- * accept. Returns 0, or SQLSIM_ESYNTAX with err at the original offset
+ * accept (parser/translate.c). Returns 0, or SQLSIM_ESYNTAX with err at the original offset
  * (unterminated literal or comment), or SQLSIM_EUNSUPPORTED when the text is
  * over the budget ("nesting deeper than 1000 at offset N"). Everything lives
  * in the arena; the work is linear in the length of sql. */
@@ -79,38 +86,5 @@ int fe_next_sig(const fe_result *r, int i);
 
 /* Unescaped text of an identifier token (bare, "..", `..` or [..]). */
 char *fe_ident_text(sqlsim_arena *a, const fe_result *r, int tok);
-
-/* Builds the sqlsim tree into arena a from libpg_query's parse tree, as the
- * document of its JSON (parser/pgnodes.c makes it; strings are copied). */
-struct pj;
-int build_tree(sqlsim_arena *a, const fe_result *fe, const struct pj *doc, sqlsim_node **root,
-               sqlsim_error *err);
-
-/* Node helpers shared by build and normalize. */
-sqlsim_node *node_new(sqlsim_arena *a, int kind, int nkids);
-/* Resolves names and puts the tree in canonical order. Returns 0, or
- * SQLSIM_EUNSUPPORTED when resolving would pass the work budget. */
-int normalize_query(sqlsim_query *q, sqlsim_error *err);
-/* A deep copy of a subtree (parser/walk.c); sources into the subtree follow
- * the copy, sources outside it are kept. */
-sqlsim_node *node_clone(sqlsim_arena *a, const sqlsim_node *n);
-/* Puts a (modified) normalized tree back in canonical order. */
-void normalize_reorder(sqlsim_query *q);
-/* An aggregate function's name: count, sum, avg, min, max, total, group_concat
- * (parser/walk.c). */
-int is_aggregate_name(const char *name);
-/* An aggregate call: such a name, not a window function, min/max with one
- * argument (min(a, b) is SQLite's scalar minimum). */
-int node_is_aggregate(const sqlsim_node *n);
-/* A lookup: x IN (SELECT ..) (not NOT IN), or x = (SELECT ..) with the
- * scalar subquery on either side: the operand tested in *x and the
- * subquery's query in *sub; 0 for anything else (parser/walk.c). */
-int node_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **sub);
-/* A lookup whose subquery is a plain block (no set operation, GROUP BY or
- * LIMIT) returning one item: the operand tested in *x, that item's expression
- * in *item; 0 for anything else (parser/walk.c). */
-int node_lookup_item(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **item);
-/* The comparison seen from the other side: a < b is b > a. */
-int op_mirror(int op);
 
 #endif

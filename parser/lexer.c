@@ -1,40 +1,18 @@
-/* lexer.c -- dialect front end: SQLite/MySQL SQL as models write it, turned
- * into text PostgreSQL's parser (libpg_query) accepts, with an offset map back.
- *
- * The text is tokenized the way SQLite does (strings, "..", `..`, [..]
- * identifiers, comments, numbers, x'..' blobs, parameters). Rewrites are then
- * planned per token (replace it, drop it, add text after it, or move it, for
- * LIMIT a, b) and emitted in one pass that records, for every emitted piece,
- * which original byte it came from. Errors anywhere later (libpg_query's
- * cursor, node locations) are mapped back through fe_map(), so every position
- * a user sees is in the text the user wrote.
- *
- * Rewrites, each for a form SQLite accepts and PostgreSQL does not:
- *   `x` and [x] -> "x";  == -> =;  LIMIT a, b -> LIMIT b OFFSET a;
- *   (SELECT ..) in FROM without alias -> gets alias "#sqlsim_sqN";
- *   JOIN without ON/USING -> CROSS JOIN (LEFT/RIGHT/FULL: ON TRUE);
- *   a = b = c -> (a = b) = c;
- *   a IS b / a IS NOT b (b not NULL/TRUE/FALSE) -> IS [NOT] DISTINCT FROM;
- *   x NOT NULL -> x IS NOT NULL;  GLOB/REGEXP -> operators ~#, ~## (and !~#..);
- *   parameters ?, ?N, :name, @name, $name -> $1, $2, ...;
- *   AS 'name' -> AS "name";  0x1F -> 31;  "" -> '';  identifiers over 63 bytes -> placeholders;
- *   words PostgreSQL reserves but SQLite reads as names (user, both...) -> "..";
- *   PostgreSQL keywords with special call syntax used as plain SQLite
- *   functions (time(..), char(..), trim(..), coalesce(..)) -> quoted names. */
-#include "frontend.h"
+/* lexer.c -- the front end's tokenizer: SQLite/MySQL SQL as models write it,
+ * read into tokens the way SQLite reads it (strings, "..", `..`, [..]
+ * identifiers, comments, numbers, x'..' blobs, parameters), each word
+ * classified once against the keywords the rewrites look at; every '('
+ * paired with its ')'; and the input budget (the length, no NUL, a bound on
+ * the depth of the tree the text can make) checked in the same linear pass,
+ * before PostgreSQL's parser sees the text. translate.c plans and emits the
+ * rewrites on these tokens. Entry points: fe_tokenize (frontend.h),
+ * tree_literal_spans (tree.h). */
+#include "lexer.h"
+#include "tree.h"
 
-#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct plan {
-  int *opens;         /* per token: '(' emitted before it (a = b = c) */
-  const char **repl;  /* per token: replacement text, "" drops it, NULL keeps */
-  int *closes;        /* per token: ')' emitted after it (a = b = c) */
-  const char **after; /* per token: text emitted after it, after those ')' */
-  int *order;         /* emission order of token indices */
-} plan;
 
 /* Character classes, one table lookup each: 1 starts an identifier, 2
  * continues one, 4 is SQLite's white space. */
@@ -52,98 +30,16 @@ static int is_hex(unsigned char c) {
 
 /* ---------------------------------------------------------------- keywords */
 
-/* Words the rewrites look at, each classified once per token. Flags:
- * FROM_END ends a FROM clause at its depth; NOT_ALIAS cannot be a bare alias
- * after a FROM item; PG_RESERVED is reserved in PostgreSQL but an ordinary
- * name in SQLite; PG_FUNC has special call syntax in PostgreSQL but is a plain
- * function in SQLite; BOUND ends a run of comparisons (a = b = c); NEST can
- * put one expression inside another without parentheses (NOT x, x IS y, x
- * COLLATE c); RESET starts a new expression (a clause, WHEN, THEN). */
-enum { KF_FROM_END = 1, KF_NOT_ALIAS = 2, KF_PG_RESERVED = 4, KF_PG_FUNC = 8, KF_BOUND = 16, KF_NEST = 32,
-       KF_RESET = 64 };
-#define FE_KEYWORDS(X)                                                        \
-  X(ALL, "all", 0) X(ANALYSE, "analyse", KF_PG_RESERVED) X(AND, "and", KF_BOUND) \
-  X(ANY, "any", KF_PG_RESERVED)                                               \
-  X(ARRAY, "array", KF_PG_RESERVED) X(AS, "as", 0)                            \
-  X(ASYMMETRIC, "asymmetric", KF_PG_RESERVED)                                 \
-  X(AUTHORIZATION, "authorization", KF_PG_RESERVED)                           \
-  X(BETWEEN, "between", KF_BOUND | KF_NEST) X(BIGINT, "bigint", KF_PG_FUNC)             \
-  X(BINARY, "binary", KF_PG_RESERVED) X(BIT, "bit", KF_PG_FUNC)               \
-  X(BOOLEAN, "boolean", KF_PG_FUNC) X(BOTH, "both", KF_PG_RESERVED)           \
-  X(BY, "by", KF_BOUND) X(CASE, "case", KF_BOUND) X(CAST, "cast", 0)          \
-  X(CHAR, "char", KF_PG_FUNC) X(CHARACTER, "character", KF_PG_FUNC)           \
-  X(COALESCE, "coalesce", KF_PG_FUNC) X(COLLATE, "collate", KF_NEST)                 \
-  X(COLLATION, "collation", KF_PG_RESERVED) \
-  X(CONCURRENTLY, "concurrently", KF_PG_RESERVED) X(CROSS, "cross", KF_NOT_ALIAS) \
-  X(CURRENT_CATALOG, "current_catalog", KF_PG_RESERVED)                       \
-  X(CURRENT_ROLE, "current_role", KF_PG_RESERVED)                             \
-  X(CURRENT_SCHEMA, "current_schema", KF_PG_RESERVED)                         \
-  X(CURRENT_USER, "current_user", KF_PG_RESERVED) X(DEC, "dec", KF_PG_FUNC)   \
-  X(DECIMAL, "decimal", KF_PG_FUNC) X(DISTINCT, "distinct", 0)                \
-  X(DOCUMENT, "document", 0) X(ELSE, "else", KF_BOUND | KF_RESET) X(END, "end", KF_BOUND) \
-  X(ESCAPE, "escape", KF_BOUND | KF_NEST)                                     \
-  X(EXCEPT, "except", KF_FROM_END | KF_NOT_ALIAS) X(EXISTS, "exists", KF_NEST) \
-  X(FALSE, "false", 0) X(FETCH, "fetch", KF_PG_RESERVED)                      \
-  X(FLOAT, "float", KF_PG_FUNC) X(FREEZE, "freeze", KF_PG_RESERVED)           \
-  X(FROM, "from", KF_BOUND | KF_RESET) X(FULL, "full", KF_NOT_ALIAS)                     \
-  X(GLOB, "glob", KF_BOUND | KF_NEST) X(GRANT, "grant", KF_PG_RESERVED)                 \
-  X(GREATEST, "greatest", KF_PG_FUNC)                                         \
-  X(GROUP, "group", KF_FROM_END | KF_NOT_ALIAS | KF_RESET)                               \
-  X(HAVING, "having", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND | KF_RESET)        \
-  X(IN, "in", KF_BOUND | KF_NEST) \
-  X(INDEXED, "indexed", KF_NOT_ALIAS) X(INNER, "inner", KF_NOT_ALIAS)         \
-  X(INT, "int", KF_PG_FUNC) X(INTEGER, "integer", KF_PG_FUNC)                 \
-  X(INTERSECT, "intersect", KF_FROM_END | KF_NOT_ALIAS) X(IS, "is", KF_BOUND | KF_NEST) \
-  X(ISNULL, "isnull", KF_NEST) \
-  X(JOIN, "join", KF_NOT_ALIAS) X(JSON, "json", 0)                            \
-  X(LATERAL, "lateral", KF_PG_RESERVED) X(LEADING, "leading", KF_PG_RESERVED) \
-  X(LEAST, "least", KF_PG_FUNC) X(LEFT, "left", KF_NOT_ALIAS)                 \
-  X(LIKE, "like", KF_BOUND | KF_NEST)                                         \
-  X(LIMIT, "limit", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND | KF_RESET) \
-  X(LOCALTIME, "localtime", KF_PG_RESERVED)                                   \
-  X(LOCALTIMESTAMP, "localtimestamp", KF_PG_RESERVED) X(MATCH, "match", KF_BOUND | KF_NEST) \
-  X(NATIONAL, "national", KF_PG_FUNC) X(NATURAL, "natural", KF_NOT_ALIAS)     \
-  X(NCHAR, "nchar", KF_PG_FUNC) X(NORMALIZED, "normalized", 0)                \
-  X(NOT, "not", KF_NOT_ALIAS | KF_BOUND | KF_NEST)                            \
-  X(NOTNULL, "notnull", KF_NEST) X(NULL_, "null", 0)                  \
-  X(NULLIF, "nullif", KF_PG_FUNC) X(NUMERIC, "numeric", KF_PG_FUNC)           \
-  X(OF, "of", 0) X(OFFSET, "offset", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND | KF_RESET)   \
-  X(ON, "on", KF_NOT_ALIAS | KF_BOUND | KF_RESET) X(ONLY, "only", KF_PG_RESERVED)        \
-  X(OR, "or", KF_BOUND) X(ORDER, "order", KF_FROM_END | KF_NOT_ALIAS | KF_RESET)         \
-  X(OUTER, "outer", KF_NOT_ALIAS) X(OVERLAPS, "overlaps", KF_PG_RESERVED)     \
-  X(PLACING, "placing", KF_PG_RESERVED) X(REAL, "real", KF_PG_FUNC)           \
-  X(REGEXP, "regexp", KF_BOUND | KF_NEST)                                               \
-  X(RETURNING, "returning", KF_FROM_END | KF_NOT_ALIAS)                       \
-  X(RIGHT, "right", KF_NOT_ALIAS) X(SELECT, "select", KF_BOUND | KF_RESET)               \
-  X(SESSION_USER, "session_user", KF_PG_RESERVED) X(SET, "set", KF_BOUND)     \
-  X(SMALLINT, "smallint", KF_PG_FUNC) X(SOME, "some", KF_PG_RESERVED)        \
-  X(SUBSTRING, "substring", KF_PG_FUNC)                                       \
-  X(SYMMETRIC, "symmetric", KF_PG_RESERVED)                                   \
-  X(TABLESAMPLE, "tablesample", KF_PG_RESERVED) X(THEN, "then", KF_BOUND | KF_RESET)     \
-  X(TIME, "time", KF_PG_FUNC) X(TIMESTAMP, "timestamp", KF_PG_FUNC)           \
-  X(TRAILING, "trailing", KF_PG_RESERVED) X(TRIM, "trim", KF_PG_FUNC)         \
-  X(TRUE, "true", 0) X(UNION, "union", KF_FROM_END | KF_NOT_ALIAS)            \
-  X(UNKNOWN, "unknown", 0) X(USER, "user", KF_PG_RESERVED)                    \
-  X(USING, "using", KF_NOT_ALIAS) X(VALUES, "values", KF_BOUND | KF_RESET)               \
-  X(VARCHAR, "varchar", KF_PG_FUNC) X(VARIADIC, "variadic", KF_PG_RESERVED)   \
-  X(VERBOSE, "verbose", KF_PG_RESERVED) X(WHEN, "when", KF_BOUND | KF_RESET)             \
-  X(WHERE, "where", KF_FROM_END | KF_NOT_ALIAS | KF_BOUND | KF_RESET)                    \
-  X(WINDOW, "window", KF_FROM_END | KF_NOT_ALIAS | KF_RESET) X(WITH, "with", KF_RESET)
-
-enum {
-  KW_NONE,
-#define X(id, name, flags) KW_##id,
-  FE_KEYWORDS(X)
+static const char *const kw_names[] = {
+    "",
+#define X(id, name, flags) name,
+    FE_KEYWORDS(X)
 #undef X
-  KW__COUNT
 };
 
-static const struct {
-  const char *name;
-  unsigned flags;
-} keywords[] = {
-    {"", 0},
-#define X(id, name, flags) {name, flags},
+const unsigned fe_kw_flags[KW__COUNT] = {
+    0,
+#define X(id, name, flags) flags,
     FE_KEYWORDS(X)
 #undef X
 };
@@ -163,8 +59,8 @@ static unsigned kw_hash(const char *low, int len) {
 
 static void kw_init(void) {
   for (int k = 1; k < KW__COUNT; k++) {
-    kw_len[k] = (uint8_t)strlen(keywords[k].name);
-    unsigned h = kw_hash(keywords[k].name, kw_len[k]) % KW_SLOTS;
+    kw_len[k] = (uint8_t)strlen(kw_names[k]);
+    unsigned h = kw_hash(kw_names[k], kw_len[k]) % KW_SLOTS;
     while (kw_slots[h]) h = (h + 1) % KW_SLOTS;
     kw_slots[h] = (uint8_t)k;
   }
@@ -176,20 +72,20 @@ static int keyword_of(const char *s, int len) {
   for (int i = 0; i < len; i++) low[i] = ascii_lower(s[i]);
   for (unsigned h = kw_hash(low, len) % KW_SLOTS; kw_slots[h]; h = (h + 1) % KW_SLOTS) {
     int k = kw_slots[h];
-    if (kw_len[k] == len && !memcmp(keywords[k].name, low, (size_t)len)) return k;
+    if (kw_len[k] == len && !memcmp(kw_names[k], low, (size_t)len)) return k;
   }
   return KW_NONE;
 }
 
 int fe_keywords_sorted(void) {
   for (int i = 2; i < KW__COUNT; i++)
-    if (strcmp(keywords[i - 1].name, keywords[i].name) >= 0) return 0;
+    if (strcmp(kw_names[i - 1], kw_names[i]) >= 0) return 0;
   return 1;
 }
 
 /* ---------------------------------------------------------------- tokenizer */
 
-static int tokenize(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_error *err) {
+static int scan_tokens(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_error *err) {
   pthread_once(&kw_once, kw_init);
   int cap = n / 2 + 8;
   fe_tok *toks = arena_alloc_raw(a, sizeof *toks * (size_t)cap); /* each written whole */
@@ -355,31 +251,9 @@ int fe_next_sig(const fe_result *r, int i) {
   return r->ntoks; /* the EOF sentinel */
 }
 
-static int prev_sig(const fe_result *r, int i) {
-  for (i--; i >= 0; i--)
-    if (r->toks[i].type != FT_WS && r->toks[i].type != FT_COMMENT) return i;
-  return -1;
+int fe_token_at(const fe_result *r, int off) {
+  return off >= 0 && off < r->orig_len && r->tok_of ? r->tok_of[off] : -1;
 }
-
-/* Is token i the keyword kw? */
-static int tok_is(const fe_result *r, int i, int kw) {
-  return i >= 0 && i < r->ntoks && r->toks[i].type == FT_WORD && r->toks[i].kw == kw;
-}
-
-/* Is token i a keyword with one of the flags? */
-static int tok_in(const fe_result *r, int i, unsigned flags) {
-  return i >= 0 && i < r->ntoks && r->toks[i].type == FT_WORD && r->toks[i].kw &&
-         (keywords[r->toks[i].kw].flags & flags);
-}
-
-static inline int tok_op(const fe_result *r, int i, const char *op) {
-  if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_OP) return 0;
-  int l = (int)strlen(op); /* op is a literal: folded where this is inlined */
-  return r->toks[i].len == l && !memcmp(r->orig + r->toks[i].start, op, (size_t)l);
-}
-
-/* Index of the ')' matching the '(' at i, or ntoks. */
-static int match_paren(const fe_result *r, int i) { return r->match[i]; }
 
 /* Pairs every '(' with its ')' in one pass (a stack of open parentheses). */
 static void pair_parens(sqlsim_arena *a, fe_result *r) {
@@ -480,9 +354,9 @@ static int nesting_check(sqlsim_arena *a, fe_result *r, sqlsim_error *err) {
     } else if (kw == KW_UNION || kw == KW_INTERSECT || kw == KW_EXCEPT || kw == KW_JOIN) {
       f->links++;
       f->run = 0;
-    } else if (kw && (keywords[kw].flags & KF_RESET)) {
+    } else if (kw && (fe_kw_flags[kw] & KF_RESET)) {
       f->run = 0;
-    } else if (t->type == FT_OP || (kw && (keywords[kw].flags & KF_NEST))) {
+    } else if (t->type == FT_OP || (kw && (fe_kw_flags[kw] & KF_NEST))) {
       if (kw == KW_BETWEEN) f->between = 1;
       if (++f->run > f->maxrun) f->maxrun = f->run;
     }
@@ -519,612 +393,9 @@ char *fe_ident_text(sqlsim_arena *a, const fe_result *r, int i) {
   return out;
 }
 
+/* ---------------------------------------------------------------- entry points */
 
-/* ---------------------------------------------------------------- planning */
-
-static char *quoted_copy(sqlsim_arena *a, const char *text) {
-  strbuf sb = {0};
-  sb_ident(&sb, text);
-  char *s = sqlsim_arena_strdup(a, sb.buf);
-  sb_free(&sb);
-  return s;
-}
-
-static void add_longid(sqlsim_arena *a, fe_result *r, int i, const char *text, plan *p) {
-  int n = r->nlongids;
-  const char **ids = sqlsim_arena_alloc(a, sizeof *ids * (size_t)(n + 1));
-  char *q = sqlsim_arena_alloc(a, (size_t)n + 1);
-  if (n) {
-    memcpy(ids, r->longids, sizeof *ids * (size_t)n);
-    memcpy(q, r->longquote, (size_t)n);
-  }
-  ids[n] = text;
-  q[n] = r->toks[i].type == FT_QUOTED ? r->toks[i].quote : 0;
-  r->longids = ids;
-  r->longquote = q;
-  r->nlongids = n + 1;
-  p->repl[i] = sqlsim_arena_printf(a, "\"" FE_LONGID "%d\"", n);
-}
-
-/* End of a FROM item starting at token i (a name, or a parenthesized group,
- * with its alias): returns the index of its last token. */
-static int from_item_end(const fe_result *r, int i) {
-  int last = i;
-  if (r->toks[i].type == FT_LPAREN) {
-    last = match_paren(r, i);
-  } else {
-    int j = i;
-    while (fe_next_sig(r, j) < r->ntoks && r->toks[fe_next_sig(r, j)].type == FT_DOT)
-      j = fe_next_sig(r, fe_next_sig(r, j));
-    last = j;
-    int k = fe_next_sig(r, last);
-    if (k < r->ntoks && r->toks[k].type == FT_LPAREN) last = match_paren(r, k);
-  }
-  int k = fe_next_sig(r, last);
-  if (tok_is(r, k, KW_AS)) return fe_next_sig(r, k);
-  if (k < r->ntoks && ((r->toks[k].type == FT_WORD && !tok_in(r, k, KF_NOT_ALIAS)) ||
-                       r->toks[k].type == FT_QUOTED || r->toks[k].type == FT_STRING))
-    return k;
-  return last;
-}
-
-static void append(sqlsim_arena *a, const char **slot, const char *text) {
-  *slot = *slot ? sqlsim_arena_printf(a, "%s%s", *slot, text) : text;
-}
-
-/* SQLite class of a comparison operator token: 1 for = == <> !=, 2 for
- * < <= > >=, 0 otherwise. */
-static int cmp_class(const fe_result *r, int i) {
-  if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_OP) return 0;
-  const char *s = r->orig + r->toks[i].start;
-  int len = r->toks[i].len;
-  if (s[0] == '=' || (len == 2 && ((s[0] == '<' && s[1] == '>') || (s[0] == '!' && s[1] == '='))))
-    return 1;
-  if ((s[0] == '<' || s[0] == '>') && (len == 1 || s[1] == '=')) return 2;
-  return 0;
-}
-
-/* Comparison runs. SQLite's comparisons associate to the left and come in
- * two precedence levels, < <= > >= above = == <> !=: a = b = c is
- * (a = b) = c, and a = b < c is a = (b < c). PostgreSQL's comparisons share
- * one level and do not associate, so the front end writes SQLite's grouping
- * out: the left part of every run of one level in parentheses, and a run of
- * the upper level that is an operand of the lower one in parentheses.
- *
- * Per parenthesis depth: s1/n1 the first token and operator count of the
- * current run of = operators, s2/n2 those of the current run of < operators
- * (the = run's current operand), and whether an operand has just ended. A
- * comma, a keyword that ends an operand list, a word or literal right after
- * an operand (an alias, DESC), or the end of the group ends the run. A
- * parenthesized operand, (x) or f(x), is one operand of the run around it.
- * Linear at any depth. */
-typedef struct chain_level {
-  int s1, n1, s2, n2;
-  int after; /* an operand has just ended */
-  int dead;  /* two operands side by side (an alias, DESC, or no SQL at all): the
-              * rest of the run is left to PostgreSQL as written, since a '('
-              * opened after a word would make it a call (ROW ($1 < 2)) */
-} chain_level;
-
-static const chain_level chain_none = {-1, 0, -1, 0, 0, 0};
-
-static void chain_wrap(plan *p, int from, int to) {
-  p->opens[from]++;
-  p->closes[to]++;
-}
-
-static void chain_end(plan *p, chain_level *l, int last) {
-  if (l->n1 > 0 && l->n2 > 0 && last >= l->s2) chain_wrap(p, l->s2, last); /* a = b < c */
-  *l = chain_none;
-}
-
-static int rel_keyword(const fe_result *r, int i) {
-  return tok_is(r, i, KW_LIKE) || tok_is(r, i, KW_GLOB) || tok_is(r, i, KW_REGEXP) || tok_is(r, i, KW_MATCH) ||
-         tok_is(r, i, KW_IN) || tok_is(r, i, KW_BETWEEN);
-}
-
-static void chain_operand(chain_level *l, int i) {
-  if (l->dead) return;
-  if (l->s1 < 0) l->s1 = i;
-  if (l->s2 < 0) l->s2 = i;
-}
-
-static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
-  int maxd = 0;
-  for (int i = 0; i < r->ntoks; i++)
-    if (r->toks[i].depth > maxd) maxd = r->toks[i].depth;
-  chain_level *lv = arena_alloc_raw(a, sizeof *lv * (size_t)(maxd + 2));
-  for (int d = 0; d < maxd + 2; d++) lv[d] = chain_none;
-  int last = -1; /* the last significant token */
-  int skip = -1;
-  for (int i = 0; i < r->ntoks; i++) {
-    const fe_tok *t = &r->toks[i];
-    if (t->type == FT_WS || t->type == FT_COMMENT) continue;
-    int d = t->depth < 0 ? 0 : t->depth;
-    chain_level *l = &lv[d];
-    if (i == skip) { /* the LIKE of NOT LIKE: the operator is already counted */
-      last = i;
-      continue;
-    }
-    int c = cmp_class(r, i);
-    /* SQLite puts LIKE, GLOB, REGEXP, MATCH, IN and BETWEEN (and their NOT
-     * forms) on the level of =; PostgreSQL puts them above < */
-    /* ... when they stand where an operator can (a table named match can not) */
-    if (!c && l->after && rel_keyword(r, i)) c = 1;
-    if (!c && l->after && tok_is(r, i, KW_NOT) && rel_keyword(r, fe_next_sig(r, i))) {
-      c = 1;
-      skip = fe_next_sig(r, i);
-    }
-    if (t->type == FT_RPAREN) { /* ends the group inside; the operand it closes goes on */
-      chain_end(p, &lv[d + 1], last);
-      l->after = 1;
-    } else if (!c && (t->type == FT_COMMA || t->type == FT_SEMI ||
-                      tok_in(r, i, KF_BOUND | KF_FROM_END | KF_NOT_ALIAS | KF_RESET) || tok_is(r, i, KW_AS))) {
-      chain_end(p, l, last);
-    } else if (c && l->dead) {
-      l->after = 0;
-    } else if (c == 2) {
-      if (l->n2 > 0) chain_wrap(p, l->s2, last); /* (a < b) < c */
-      l->n2++;
-      l->after = 0;
-    } else if (c == 1) {
-      if (l->n2 > 0) chain_wrap(p, l->s2, last); /* (a < b) = c */
-      if (l->n1 > 0) chain_wrap(p, l->s1, last); /* (a = b) = c */
-      l->n1++;
-      l->s2 = -1, l->n2 = 0;
-      l->after = 0;
-    } else if (t->type == FT_OP || t->type == FT_DOT || tok_is(r, i, KW_COLLATE)) {
-      chain_operand(l, i); /* a prefix operator starts an operand; the others continue one */
-      l->after = 0;
-    } else if (t->type == FT_LPAREN) { /* a group, or a call's arguments */
-      chain_operand(l, i);
-      lv[d + 1] = chain_none;
-    } else {
-      if (l->after) {
-        chain_end(p, l, last);
-        l->dead = 1;
-      }
-      chain_operand(l, i);
-      l->after = 1;
-    }
-    last = i;
-  }
-  for (int d = 0; d < maxd + 2; d++) chain_end(p, &lv[d], last);
-}
-
-/* Operator precedence where the two grammars differ. SQLite binds ||, ->
- * and ->> tighter than * and +, and a prefix ~ tighter than any binary
- * operator; PostgreSQL reads all of them as its generic operators, below +
- * and -. So '1' || 2 + 3 is ('1' || 2) + 3 in SQLite and '1' || (2 + 3) in
- * PostgreSQL, and ~1 + 1 is (~1) + 1 against ~(1 + 1). The front end puts
- * each run of || operands, and each ~ with its operand, in parentheses.
- * An operand here is what SQLite binds tighter than ||: prefix - + ~, then
- * a literal, a name (a.b), a call f(..), a group (..) or CASE .. END, then
- * COLLATE suffixes. Linear: each operand is found from its ends. */
-typedef struct atom_maps {
-  int *open_of; /* per ')': its '(' (-1 if none) */
-  int *case_of; /* per END: its CASE; per CASE: its END (-1 if none) */
-} atom_maps;
-
-static int is_operand_end(const fe_result *r, int i) {
-  if (i < 0 || i >= r->ntoks) return 0;
-  switch (r->toks[i].type) {
-  case FT_RPAREN: case FT_QUOTED: case FT_STRING: case FT_NUMBER: case FT_BLOB: case FT_HEX: case FT_PARAM:
-    return 1;
-  case FT_WORD:
-    return !r->toks[i].kw || tok_is(r, i, KW_NULL_) || tok_is(r, i, KW_TRUE) || tok_is(r, i, KW_FALSE) ||
-           tok_is(r, i, KW_END) || tok_in(r, i, KF_PG_RESERVED | KF_PG_FUNC); /* int, time: names or types */
-  default:
-    return 0;
-  }
-}
-
-static int is_literal(const fe_result *r, int i) {
-  if (i < 0 || i >= r->ntoks) return 0;
-  int t = r->toks[i].type;
-  return t == FT_STRING || t == FT_NUMBER || t == FT_BLOB || t == FT_HEX || t == FT_PARAM || tok_is(r, i, KW_NULL_) ||
-         tok_is(r, i, KW_TRUE) || tok_is(r, i, KW_FALSE);
-}
-
-static int is_prefix_op(const fe_result *r, int i) {
-  return (tok_op(r, i, "-") || tok_op(r, i, "+") || tok_op(r, i, "~")) && !is_operand_end(r, prev_sig(r, i));
-}
-
-static int is_name(const fe_result *r, int i) {
-  return i >= 0 && i < r->ntoks && (r->toks[i].type == FT_QUOTED || (r->toks[i].type == FT_WORD && !tok_in(r, i, KF_BOUND | KF_FROM_END | KF_NOT_ALIAS | KF_RESET)));
-}
-
-/* The last token of the operand that starts at i, or -1. */
-static int operand_end(const fe_result *r, const atom_maps *m, int i) {
-  int n = r->ntoks;
-  while (i < n && is_prefix_op(r, i)) i = fe_next_sig(r, i);
-  if (i >= n) return -1;
-  int e;
-  const fe_tok *t = &r->toks[i];
-  if (t->type == FT_LPAREN) {
-    e = r->match[i] < n ? r->match[i] : -1;
-  } else if (tok_is(r, i, KW_CASE)) {
-    e = m->case_of[i];
-  } else if (is_name(r, i)) {
-    e = i;
-    while (fe_next_sig(r, e) < n && r->toks[fe_next_sig(r, e)].type == FT_DOT && is_name(r, fe_next_sig(r, fe_next_sig(r, e))))
-      e = fe_next_sig(r, fe_next_sig(r, e));
-    int k = fe_next_sig(r, e);
-    if (k < n && r->toks[k].type == FT_LPAREN) e = r->match[k] < n ? r->match[k] : -1;
-  } else if (is_literal(r, i)) {
-    e = i;
-  } else {
-    return -1;
-  }
-  while (e >= 0 && tok_is(r, fe_next_sig(r, e), KW_COLLATE) && fe_next_sig(r, fe_next_sig(r, e)) < n) {
-    int k = fe_next_sig(r, fe_next_sig(r, e));
-    if (r->toks[k].type != FT_WORD && r->toks[k].type != FT_QUOTED && r->toks[k].type != FT_STRING) break;
-    e = k;
-  }
-  return e;
-}
-
-/* The first token of the operand that ends at j, or -1. */
-static int operand_start(const fe_result *r, const atom_maps *m, int j) {
-  int k = j;
-  while (k >= 0 && (r->toks[k].type == FT_WORD || r->toks[k].type == FT_QUOTED || r->toks[k].type == FT_STRING) &&
-         tok_is(r, prev_sig(r, k), KW_COLLATE))
-    k = prev_sig(r, prev_sig(r, k));
-  if (k < 0) return -1;
-  const fe_tok *t = &r->toks[k];
-  if (t->type == FT_RPAREN) {
-    k = m->open_of[k];
-    if (k < 0) return -1;
-    int pv = prev_sig(r, k);
-    if (is_name(r, pv)) k = pv; /* a call */
-    else if (tok_in(r, pv, ~0u)) return -1; /* x IN (..): the list is not an operand */
-    else goto prefix;           /* a group: +(x) || y is (+(x)) || y */
-  } else if (tok_is(r, k, KW_END)) {
-    return m->case_of[k] < 0 ? -1 : m->case_of[k];
-  } else if (!is_name(r, k) && !is_literal(r, k)) {
-    return -1;
-  }
-  while (prev_sig(r, k) >= 0 && r->toks[prev_sig(r, k)].type == FT_DOT && is_name(r, prev_sig(r, prev_sig(r, k))))
-    k = prev_sig(r, prev_sig(r, k));
-prefix:
-  while (prev_sig(r, k) >= 0 && is_prefix_op(r, prev_sig(r, k))) k = prev_sig(r, k);
-  return k;
-}
-
-static int concat_or_bitnot(const fe_result *r, int i) {
-  return tok_op(r, i, "||") || tok_op(r, i, "->") || tok_op(r, i, "->>") || tok_op(r, i, "~");
-}
-
-static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
-  int n = r->ntoks, any = 0;
-  for (int i = 0; i < n && !any; i++) any = concat_or_bitnot(r, i);
-  if (!any) return; /* most queries: nothing to group, nothing to allocate */
-  atom_maps m;
-  m.open_of = arena_alloc_raw(a, sizeof *m.open_of * (size_t)(n + 1));
-  m.case_of = arena_alloc_raw(a, sizeof *m.case_of * (size_t)(n + 1));
-  int *stack = arena_alloc_raw(a, sizeof *stack * (size_t)(n + 1));
-  int top = 0;
-  for (int i = 0; i < n; i++) m.open_of[i] = m.case_of[i] = -1;
-  for (int i = 0; i < n; i++)
-    if (r->toks[i].type == FT_LPAREN && r->match[i] < n) m.open_of[r->match[i]] = i;
-  for (int i = 0; i < n; i++) { /* CASE .. END pairs, within their parentheses */
-    if (tok_is(r, i, KW_CASE)) {
-      stack[top++] = i;
-    } else if (tok_is(r, i, KW_END) && top > 0 && r->toks[stack[top - 1]].depth == r->toks[i].depth) {
-      int c = stack[--top];
-      m.case_of[i] = c;
-      m.case_of[c] = i;
-    }
-  }
-  int rs = -1, re = -1; /* the current run of || operands */
-  for (int i = 0; i < n; i++) {
-    if (r->toks[i].type != FT_OP) continue;
-    if (tok_op(r, i, "~") && is_prefix_op(r, i)) {
-      int e = operand_end(r, &m, i);
-      if (e >= 0) {
-        p->opens[i]++;
-        p->closes[e]++;
-      }
-      continue;
-    }
-    if (!tok_op(r, i, "||") && !tok_op(r, i, "->") && !tok_op(r, i, "->>")) continue;
-    int L = operand_start(r, &m, prev_sig(r, i)), R = operand_end(r, &m, fe_next_sig(r, i));
-    if (L < 0 || R < 0) continue;
-    if (rs >= 0 && L >= rs && L <= re) {
-      re = R;
-      continue;
-    }
-    if (rs >= 0) p->opens[rs]++, p->closes[re]++;
-    rs = L, re = R;
-  }
-  if (rs >= 0) p->opens[rs]++, p->closes[re]++;
-}
-
-/* Is a type word between pv and nx part of a type name: after AS, ::, CAST
- * or another word of a type (double precision, timestamp with time zone),
- * before one, or before a string (a typed literal, TIME '12:00')? */
-int fe_ends_select_list(const fe_result *r, int i) { return tok_is(r, i, KW_FROM) || tok_in(r, i, KF_FROM_END); }
-
-int fe_word_in(const fe_result *r, int i, const char *const *words) {
-  if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_WORD) return 0;
-  size_t len = (size_t)r->toks[i].len;
-  for (; *words; words++)
-    if (strlen(*words) == len && !strncasecmp(r->orig + r->toks[i].start, *words, len)) return 1;
-  return 0;
-}
-
-static int type_word(const fe_result *r, int i) {
-  static const char *const words[] = {"with", "without", "time", "zone", "double", "precision", "varying",
-                                      "national", "unsigned", "big", "long", NULL};
-  return tok_in(r, i, KF_PG_FUNC) || fe_word_in(r, i, words);
-}
-
-static int in_type_name(const fe_result *r, int pv, int nx) {
-  return tok_is(r, pv, KW_AS) || tok_op(r, pv, "::") || tok_is(r, pv, KW_CAST) || type_word(r, pv) ||
-         (pv >= 0 && r->toks[pv].type == FT_DOT) || type_word(r, nx) ||
-         (nx < r->ntoks && r->toks[nx].type == FT_STRING);
-}
-
-/* Token i is the ANY (or SOME) of `x = ANY (SELECT ..)`: PostgreSQL's form
- * of IN, which models trained on it write and which is read as IN. pv and nx
- * are the tokens around it. Anywhere else ANY and SOME are SQLite names. */
-static int any_subquery(const fe_result *r, int i, int pv, int nx) {
-  static const char *const cmp[] = {"=", "==", "<>", "!=", "<", "<=", ">", ">="};
-  if (!tok_is(r, i, KW_ANY) && !tok_is(r, i, KW_SOME)) return 0;
-  int is_cmp = 0;
-  for (size_t k = 0; k < sizeof cmp / sizeof *cmp && !is_cmp; k++) is_cmp = tok_op(r, pv, cmp[k]);
-  if (!is_cmp || nx >= r->ntoks || r->toks[nx].type != FT_LPAREN) return 0;
-  int in = fe_next_sig(r, nx);
-  return tok_is(r, in, KW_SELECT) || tok_is(r, in, KW_WITH) || tok_is(r, in, KW_VALUES);
-}
-
-static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
-  plan_comparison_chains(a, r, p);
-  plan_sqlite_precedence(a, r, p);
-  int n = r->ntoks;
-  int nsynth = 0, nparams = 0;
-  /* FROM-clause state per depth (parentheses rarely nest past 64). */
-  char in_from[256] = {0};
-  for (int i = 0; i < n; i++) {
-    fe_tok *t = &r->toks[i];
-    int d = t->depth < 255 ? t->depth : 255;
-    switch (t->type) {
-    case FT_QUOTED: {
-      const char *text = fe_ident_text(a, r, i);
-      size_t l = strlen(text);
-      if (l > 63) {
-        add_longid(a, r, i, text, p);
-      } else if (l == 0 && t->quote == '"') {
-        p->repl[i] = "''"; /* "" names nothing: SQLite reads an empty string */
-      } else if (t->quote != '"') {
-        p->repl[i] = quoted_copy(a, text);
-      }
-      break;
-    }
-    case FT_WORD: {
-      if (t->len > 63) {
-        add_longid(a, r, i, fold_dup(a, r->orig + t->start, (size_t)t->len), p);
-        break;
-      }
-      if (!t->kw) break; /* every rewrite below starts at a keyword */
-      int nx = fe_next_sig(r, i), pv = prev_sig(r, i);
-      if (tok_is(r, i, KW_FROM)) {
-        in_from[d] = 1;
-      } else if (tok_in(r, i, KF_FROM_END)) {
-        in_from[d] = 0;
-      }
-      if (tok_is(r, i, KW_LIMIT)) {
-        /* LIMIT a, b -> LIMIT b OFFSET a */
-        int j = nx, comma = -1;
-        for (; j < n; j++) {
-          const fe_tok *u = &r->toks[j];
-          if (u->type == FT_LPAREN && u->depth == t->depth && r->match[j] < n) {
-            j = r->match[j] - 1; /* over the group: its ')' ends the scan next */
-            continue;
-          }
-          if (u->depth < t->depth || (u->depth == t->depth && u->type == FT_RPAREN)) break;
-          if (u->depth == t->depth && (u->type == FT_SEMI)) break;
-          if (u->depth == t->depth && u->type == FT_WORD &&
-              (tok_is(r, j, KW_OFFSET) || tok_in(r, j, KF_FROM_END)))
-            break;
-          if (u->depth == t->depth && u->type == FT_COMMA) {
-            if (comma >= 0) break;
-            comma = j;
-          }
-        }
-        /* The tokens it moves must not have been moved already: an earlier
-         * LIMIT's range can hold this one where a '(' is never closed, and
-         * two moves of one token would emit it twice (past the text's
-         * counted length). Such a text is left to PostgreSQL to refuse. */
-        for (int x = i + 1; comma > 0 && x < j; x++)
-          if (p->order[x] != x) comma = -1;
-        if (comma > 0) {
-          int end = j; /* exclusive */
-          /* order: LIMIT, ws, [comma+1 .. end), " OFFSET ", [nx .. comma) */
-          int *o = p->order;
-          int k = i + 1, w = i + 1;
-          int tmp_n = end - (i + 1);
-          int *tmp = malloc(sizeof(int) * (size_t)(tmp_n > 0 ? tmp_n : 1));
-          int m = 0;
-          for (int x = i + 1; x < nx; x++) tmp[m++] = x;
-          for (int x = comma + 1; x < end; x++) tmp[m++] = x;
-          int last_b = m - 1;
-          for (int x = nx; x < comma; x++) tmp[m++] = x;
-          tmp[m++] = comma; /* emitted as nothing */
-          for (k = 0; k < m; k++) o[w + k] = tmp[k];
-          if (last_b >= 0) append(a, &p->after[tmp[last_b]], " OFFSET ");
-          p->repl[comma] = "";
-          free(tmp);
-        }
-      } else if (tok_is(r, i, KW_JOIN)) {
-        if (!tok_is(r, pv, KW_CROSS) && !tok_is(r, pv, KW_NATURAL) && nx < n) {
-          int last = from_item_end(r, nx);
-          int k = fe_next_sig(r, last);
-          if (!tok_is(r, k, KW_ON) && !tok_is(r, k, KW_USING)) {
-            int q = pv;
-            if (tok_is(r, q, KW_OUTER)) q = prev_sig(r, q);
-            if (tok_is(r, q, KW_LEFT) || tok_is(r, q, KW_RIGHT) || tok_is(r, q, KW_FULL)) {
-              append(a, &p->after[last], " ON TRUE");
-            } else {
-              p->repl[i] = "CROSS JOIN";
-              if (tok_is(r, pv, KW_INNER)) p->repl[pv] = "";
-            }
-          }
-        }
-      } else if (tok_is(r, i, KW_IS)) {
-        int k = nx;
-        int negated = tok_is(r, k, KW_NOT);
-        if (negated) k = fe_next_sig(r, k);
-        if (!tok_is(r, k, KW_NULL_) && !tok_is(r, k, KW_TRUE) && !tok_is(r, k, KW_FALSE) &&
-            !tok_is(r, k, KW_UNKNOWN) && !tok_is(r, k, KW_DISTINCT) && !tok_is(r, k, KW_OF) &&
-            !tok_is(r, k, KW_JSON) && !tok_is(r, k, KW_DOCUMENT) && !tok_is(r, k, KW_NORMALIZED)) {
-          if (negated) {
-            p->repl[i] = "IS DISTINCT FROM";
-            p->repl[nx] = "";
-          } else {
-            p->repl[i] = "IS NOT DISTINCT FROM";
-          }
-        }
-      } else if (tok_is(r, i, KW_NOT) && tok_is(r, nx, KW_NULL_) && pv >= 0 &&
-                 !tok_is(r, pv, KW_IS) &&
-                 (r->toks[pv].type == FT_RPAREN || r->toks[pv].type == FT_QUOTED ||
-                  r->toks[pv].type == FT_NUMBER || r->toks[pv].type == FT_STRING ||
-                  (r->toks[pv].type == FT_WORD && !tok_in(r, pv, KF_NOT_ALIAS) &&
-                   !tok_is(r, pv, KW_SELECT) && !tok_is(r, pv, KW_AND) &&
-                   !tok_is(r, pv, KW_OR) && !tok_is(r, pv, KW_THEN) && !tok_is(r, pv, KW_ELSE) &&
-                   !tok_is(r, pv, KW_WHEN) && !tok_is(r, pv, KW_CASE)))) {
-        /* Postfix "x NOT NULL"; a column definition never reaches here. */
-        p->repl[i] = "IS NOT";
-      } else if ((tok_is(r, i, KW_GLOB) || tok_is(r, i, KW_REGEXP)) &&
-                 !(nx < n && r->toks[nx].type == FT_LPAREN &&
-                   (pv < 0 || r->toks[pv].type == FT_LPAREN || r->toks[pv].type == FT_COMMA ||
-                    r->toks[pv].type == FT_OP || tok_is(r, pv, KW_SELECT)))) {
-        /* spaced: an operator touching `~x` would read as one (~~#) */
-        int glob = tok_is(r, i, KW_GLOB);
-        if (tok_is(r, pv, KW_NOT)) {
-          p->repl[pv] = "";
-          p->repl[i] = glob ? " !~# " : " !~## ";
-        } else {
-          p->repl[i] = glob ? " ~# " : " ~## ";
-        }
-      } else if (tok_in(r, i, KF_PG_RESERVED) && !tok_is(r, pv, KW_AS) &&
-                 !(pv >= 0 && r->toks[pv].type == FT_DOT) && !any_subquery(r, i, pv, nx)) {
-        p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
-      } else if (nx < n && r->toks[nx].type == FT_LPAREN && tok_in(r, i, KF_PG_FUNC) &&
-                 !tok_is(r, pv, KW_AS) && !tok_op(r, pv, "::") && !tok_is(r, pv, KW_CAST)) {
-        /* time(x), char(65), trim(x, 'y'): a plain function call in SQLite. Not
-         * VALUES (..) rows, and not a type right after AS or ::. */
-        if (!tok_is(r, i, KW_VALUES))
-          p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
-      } else if (tok_in(r, i, KF_PG_FUNC) && !(nx < n && r->toks[nx].type == FT_LPAREN) && !in_type_name(r, pv, nx)) {
-        /* int, time, real as a column name (SQLite has no such keywords):
-         * PostgreSQL starts a typed literal at them (`int ~ x` fails) */
-        p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
-      }
-      break;
-    }
-    case FT_OP:
-      if (tok_op(r, i, "==")) p->repl[i] = "=";
-      /* PostgreSQL reads a run of operator characters as one operator
-       * (`>>>>`, `||-`, `<=-` trimmed by its own rules); SQLite reads its
-       * tokens. A space between two operators that touch keeps SQLite's. */
-      if (i + 1 < n && r->toks[i + 1].type == FT_OP && r->toks[i + 1].start == t->start + t->len)
-        append(a, &p->after[i], " ");
-      break;
-    case FT_PARAM:
-      /* SQLite's ?, ?N, :name, @name and $name: PostgreSQL knows only $N */
-      p->repl[i] = sqlsim_arena_printf(a, " $%d ", ++nparams); /* spaced: PostgreSQL names may contain $ */
-      break;
-    case FT_STRING:
-      /* AS 'name': SQLite takes a string as an alias. */
-      if (tok_is(r, prev_sig(r, i), KW_AS)) {
-        char *text = sqlsim_arena_alloc(a, (size_t)t->len);
-        int o = 0;
-        for (int k = t->start + 1; k < t->start + t->len - 1; k++) {
-          text[o++] = r->orig[k];
-          if (r->orig[k] == '\'' && r->orig[k + 1] == '\'') k++;
-        }
-        text[o] = '\0';
-        if (o > 63) add_longid(a, r, i, text, p);
-        else p->repl[i] = quoted_copy(a, text);
-      }
-      break;
-    case FT_HEX: {
-      unsigned long long v = strtoull(r->orig + t->start + 2, NULL, 16);
-      p->repl[i] = sqlsim_arena_printf(a, "%llu", v);
-      break;
-    }
-    case FT_LPAREN: {
-      /* A subquery as a FROM item without an alias gets a synthetic one. */
-      int pv = prev_sig(r, i), nx = fe_next_sig(r, i);
-      int from_pos = tok_is(r, pv, KW_FROM) || tok_is(r, pv, KW_JOIN) ||
-                     (pv >= 0 && r->toks[pv].type == FT_COMMA && in_from[d]);
-      int k = nx;
-      while (k < n && r->toks[k].type == FT_LPAREN) k = fe_next_sig(r, k);
-      if (from_pos && (tok_is(r, k, KW_SELECT) || tok_is(r, k, KW_WITH) || tok_is(r, k, KW_VALUES))) {
-        int close = match_paren(r, i);
-        int after = fe_next_sig(r, close);
-        int has_alias = tok_is(r, after, KW_AS) ||
-                        (after < n && ((r->toks[after].type == FT_WORD &&
-                                        !tok_in(r, after, KF_NOT_ALIAS)) ||
-                                       r->toks[after].type == FT_QUOTED));
-        if (!has_alias && close < n)
-          append(a, &p->after[close],
-                 sqlsim_arena_printf(a, " AS \"" FE_SYNTH_ALIAS "%d\"", ++nsynth));
-      }
-      break;
-    }
-    case FT_RPAREN:
-      if (t->depth + 1 < 255) in_from[t->depth + 1] = 0;
-      break;
-    case FT_COMMA:
-      break;
-    default:
-      break;
-    }
-  }
-}
-
-/* ---------------------------------------------------------------- emission */
-
-/* The text for libpg_query, written once into the arena at its exact length
- * (counted before), and its segments: a run of original text is one segment
- * however many tokens it spans; each inserted or replaced piece is its own. */
-typedef struct emitter {
-  char *out;
-  int len;
-  fe_seg *segs;
-  int nsegs, cap;
-  sqlsim_arena *a;
-} emitter;
-
-static void emit(emitter *e, const char *text, int len, int orig, int verbatim) {
-  if (len <= 0) return;
-  fe_seg *last = e->nsegs ? &e->segs[e->nsegs - 1] : NULL;
-  if (verbatim && last && last->verbatim && last->orig + last->len == orig &&
-      last->out + last->len == e->len) {
-    last->len += len;
-  } else {
-    if (e->nsegs == e->cap) e->segs = arena_array_grow(e->a, e->segs, e->nsegs, &e->cap, sizeof *e->segs, 16);
-    fe_seg *s = &e->segs[e->nsegs++];
-    s->out = e->len;
-    s->orig = orig;
-    s->len = len;
-    s->verbatim = verbatim;
-  }
-  memcpy(e->out + e->len, text, (size_t)len);
-  e->len += len;
-}
-
-/* Emits one parenthesis n times, mapped to orig. */
-static void emit_repeat(emitter *e, char ch, int n, int orig) {
-  static const char opens[] = "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((";
-  static const char closes[] = "))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))";
-  const int chunk = (int)sizeof opens - 1;
-  for (; n > 0; n -= chunk) emit(e, ch == '(' ? opens : closes, n < chunk ? n : chunk, orig, 0);
-}
-
-int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err) {
+int fe_tokenize(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err) {
   memset(r, 0, sizeof *r);
   r->orig = sql;
   r->orig_len = len;
@@ -1135,73 +406,25 @@ int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim
    * would cut every printed form short: refused wherever it stands */
   const char *nul = memchr(sql, 0, (size_t)len);
   if (nul) return sqlsim_error_set(err, SQLSIM_ESYNTAX, (int)(nul - sql), "NUL byte at offset %d", (int)(nul - sql));
-  int rc = tokenize(a, sql, len, r, err);
+  int rc = scan_tokens(a, sql, len, r, err);
   if (rc) return rc;
   pair_parens(a, r);
-  if ((rc = nesting_check(a, r, err))) return rc;
-  int n = r->ntoks;
-  plan p;
-  p.opens = sqlsim_arena_alloc(a, sizeof *p.opens * (size_t)(n + 1));
-  p.repl = sqlsim_arena_alloc(a, sizeof *p.repl * (size_t)(n + 1));
-  p.closes = sqlsim_arena_alloc(a, sizeof *p.closes * (size_t)(n + 1));
-  p.after = sqlsim_arena_alloc(a, sizeof *p.after * (size_t)(n + 1));
-  p.order = arena_alloc_raw(a, sizeof *p.order * (size_t)(n + 1));
-  for (int i = 0; i < n; i++) p.order[i] = i;
-  plan_rewrites(a, r, &p);
-
-  long total = 0;
-  for (int i = 0; i < n; i++)
-    total += p.opens[i] + p.closes[i] + (p.repl[i] ? (long)strlen(p.repl[i]) : r->toks[i].len) +
-             (p.after[i] ? (long)strlen(p.after[i]) : 0);
-  if (total > INT_MAX / 2)
-    return sqlsim_error_set(err, SQLSIM_EUNSUPPORTED, 0, "query too long once rewritten for libpg_query");
-  emitter e = {arena_alloc_raw(a, (size_t)total + 1), 0, NULL, 0, 0, a};
-  for (int k = 0; k < n;) {
-    int i = p.order[k];
-    const fe_tok *t = &r->toks[i];
-    if (!p.opens[i] && !p.repl[i] && !p.closes[i] && !p.after[i]) {
-      /* a run of tokens kept as written, in written order: one copy */
-      int j = i, kk = k + 1;
-      while (kk < n && p.order[kk] == j + 1 && !p.opens[j + 1] && !p.repl[j + 1] && !p.closes[j + 1] &&
-             !p.after[j + 1])
-        j++, kk++;
-      emit(&e, sql + t->start, r->toks[j].start + r->toks[j].len - t->start, t->start, 1);
-      k = kk;
-      continue;
-    }
-    if (p.opens[i]) emit_repeat(&e, '(', p.opens[i], t->start);
-    if (p.repl[i]) emit(&e, p.repl[i], (int)strlen(p.repl[i]), t->start, 0);
-    else emit(&e, sql + t->start, t->len, t->start, 1);
-    if (p.closes[i]) emit_repeat(&e, ')', p.closes[i], t->start + t->len);
-    if (p.after[i]) emit(&e, p.after[i], (int)strlen(p.after[i]), t->start + t->len, 0);
-    k++;
-  }
-  e.out[e.len] = '\0';
-  r->out = e.out;
-  r->out_len = e.len;
-  r->segs = e.segs;
-  r->nsegs = e.nsegs;
-  return 0;
+  return nesting_check(a, r, err);
 }
 
-int fe_map(const fe_result *r, int o) {
-  if (o < 0) return -1;
-  int lo = 0, hi = r->nsegs - 1, best = -1;
-  while (lo <= hi) {
-    int mid = (lo + hi) / 2;
-    if (r->segs[mid].out <= o) {
-      best = mid;
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
+int tree_literal_spans(sqlsim_arena *a, const char *sql, int **spans) {
+  fe_result fr;
+  sqlsim_error err = {0};
+  *spans = NULL;
+  if (fe_tokenize(a, sql, (int)strlen(sql), &fr, &err)) return -1;
+  int n = 0;
+  for (int k = 0; k < fr.ntoks; k++) n += fr.toks[k].type == FT_STRING || fr.toks[k].type == FT_NUMBER;
+  int *v = sqlsim_arena_alloc(a, sizeof *v * (size_t)(2 * n + 1)), j = 0;
+  for (int k = 0; k < fr.ntoks; k++)
+    if (fr.toks[k].type == FT_STRING || fr.toks[k].type == FT_NUMBER) {
+      v[j++] = fr.toks[k].start;
+      v[j++] = fr.toks[k].len;
     }
-  }
-  if (best < 0) return 0;
-  const fe_seg *s = &r->segs[best];
-  if (o >= s->out + s->len) return best + 1 < r->nsegs ? r->segs[best + 1].orig : r->orig_len;
-  return s->verbatim ? s->orig + (o - s->out) : s->orig;
-}
-
-int fe_token_at(const fe_result *r, int off) {
-  return off >= 0 && off < r->orig_len && r->tok_of ? r->tok_of[off] : -1;
+  *spans = v;
+  return n;
 }

@@ -17,7 +17,8 @@
  *     whose collations would change with their order (SQLite takes the left
  *     one's) are left alone.
  * Select lists and GROUP BY keep their order and are flagged UNORDERED. */
-#include "frontend.h"
+#include "build.h"
+#include "tree.h"
 
 #include "schema/schema.h"
 
@@ -537,7 +538,7 @@ static int canon_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     if (compare && collation_pins_order(c->schema, l, r)) break;
     n->kids[0] = r;
     n->kids[1] = l;
-    n->op = (uint16_t)op_mirror(op);
+    n->op = (uint16_t)tree_op_mirror(op);
     n->flags |= SQLSIM_F_SWAPPED;
     break;
   }
@@ -551,7 +552,7 @@ static int canon_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
-void normalize_reorder(sqlsim_query *q) {
+void tree_reorder(sqlsim_query *q) {
   norm_ctx c = {0};
   c.q = q;
   c.a = q->arena;
@@ -561,7 +562,7 @@ void normalize_reorder(sqlsim_query *q) {
   q->ndialect = nd;
 }
 
-int normalize_query(sqlsim_query *q, sqlsim_error *err) {
+int parse_normalize(sqlsim_query *q, sqlsim_error *err) {
   norm_ctx c = {0};
   c.q = q;
   c.a = q->arena;

@@ -4,9 +4,9 @@
  * and the sqlsim tree; sqlsim_query_free() releases all of it at once.
  * libpg_query's parse tree is read (pgnodes.c) into records in a per-thread
  * scratch arena. */
-#include "frontend.h"
+#include "build.h"
+#include "tree.h"
 #include "pgnodes.h"
-#include "exec/sandbox.h"
 
 #include <pg_query.h>
 #include <pthread.h>
@@ -34,7 +34,7 @@ static sqlsim_arena *scratch_arena(void) {
 
 /* Frees the calling thread's scratch arena now (for leak checkers; it is
  * also freed when the thread exits). */
-void sqlsim_thread_cleanup(void) {
+void parse_thread_cleanup(void) {
   pthread_once(&scratch_once, scratch_init);
   sqlsim_arena *s = pthread_getspecific(scratch_key);
   if (s) {
@@ -46,7 +46,6 @@ void sqlsim_thread_cleanup(void) {
    * thread where it never ran. */
   if (pg_used && gettid() == getpid()) pg_query_exit();
   pg_used = 0;
-  sqlfuncs_thread_cleanup();
 }
 
 /* Byte offset of the 1-based character position pos in s (UTF-8). */
@@ -85,12 +84,12 @@ int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsig
     if (at >= fe.out_len) orig = (int)len;
     rc = sqlsim_error_set(err, SQLSIM_ESYNTAX, orig, "%s (at offset %d)", doc.error, orig);
   } else {
-    rc = build_tree(a, &fe, doc.root, &q->root, err);
+    rc = parse_build_tree(a, &fe, doc.root, &q->root, err);
   }
   pg_doc_done(&doc);
   arena_reset(scratch);
   if (rc) goto fail;
-  if (!(options & SQLSIM_PARSE_NO_NORMALIZE) && (rc = normalize_query(q, err))) goto fail;
+  if (!(options & SQLSIM_PARSE_NO_NORMALIZE) && (rc = parse_normalize(q, err))) goto fail;
   *out = q;
   return 0;
 fail:

@@ -27,7 +27,7 @@ int sqlsim_walk(sqlsim_node *n, sqlsim_walk_fn pre, sqlsim_walk_fn post, void *c
 /* ---------------------------------------------------------------- cloning */
 
 #include "core.h"
-#include "frontend.h"
+#include "tree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +101,7 @@ sqlsim_query *sqlsim_query_clone(const sqlsim_query *q) {
 /* A deep copy of a subtree into a: sources that point into the subtree point
  * at the copies; a source outside it (a correlated column's FROM item) keeps
  * pointing at the original. */
-sqlsim_node *node_clone(sqlsim_arena *a, const sqlsim_node *n) {
+sqlsim_node *tree_clone(sqlsim_arena *a, const sqlsim_node *n) {
   if (!n) return NULL;
   size_t count = 0;
   sqlsim_walk((sqlsim_node *)n, count_nodes, NULL, &count);
@@ -119,19 +119,19 @@ sqlsim_node *node_clone(sqlsim_arena *a, const sqlsim_node *n) {
 
 static const char *const aggregate_names[] = {"count", "sum", "avg", "min", "max", "total", "group_concat", NULL};
 
-int is_aggregate_name(const char *name) {
+int tree_is_aggregate_name(const char *name) {
   for (int i = 0; name && aggregate_names[i]; i++)
     if (!strcmp(name, aggregate_names[i])) return 1;
   return 0;
 }
 
-int node_is_aggregate(const sqlsim_node *n) {
-  if (!n || n->kind != SQLSIM_N_FUNC || (n->nkids > 2 && n->kids[2]) || !is_aggregate_name(n->text)) return 0;
+int tree_is_aggregate(const sqlsim_node *n) {
+  if (!n || n->kind != SQLSIM_N_FUNC || (n->nkids > 2 && n->kids[2]) || !tree_is_aggregate_name(n->text)) return 0;
   if (strcmp(n->text, "min") && strcmp(n->text, "max")) return 1;
   return (n->kids[0] && n->kids[0]->nkids == 1) || (n->flags & SQLSIM_F_STAR); /* min(a, b) is scalar */
 }
 
-int node_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **sub) {
+int tree_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **sub) {
   if (!n || n->nkids < 2) return 0;
   if (n->kind == SQLSIM_N_SUBLINK && n->op == SQLSIM_SUB_IN && !(n->flags & SQLSIM_F_NOT) && n->kids[0] &&
       n->kids[1]) {
@@ -151,9 +151,9 @@ int node_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node *
   return 0;
 }
 
-int node_lookup_item(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **item) {
+int tree_lookup_item(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **item) {
   const sqlsim_node *sub;
-  if (!node_lookup(n, x, &sub) || sub->kind != SQLSIM_N_SELECT || sub->op != SQLSIM_SET_NONE ||
+  if (!tree_lookup(n, x, &sub) || sub->kind != SQLSIM_N_SELECT || sub->op != SQLSIM_SET_NONE ||
       sub->kids[SQLSIM_SEL_GROUP] || sub->kids[SQLSIM_SEL_LIMIT] || !sub->kids[SQLSIM_SEL_TARGETS] ||
       sub->kids[SQLSIM_SEL_TARGETS]->nkids != 1)
     return 0;
@@ -162,7 +162,7 @@ int node_lookup_item(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_n
   return *item != NULL;
 }
 
-int op_mirror(int op) {
+int tree_op_mirror(int op) {
   switch (op) {
   case SQLSIM_OP_LT: return SQLSIM_OP_GT;
   case SQLSIM_OP_LE: return SQLSIM_OP_GE;

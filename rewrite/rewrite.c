@@ -28,7 +28,7 @@
  * is written to it, and nothing is written to disk at all. */
 #include "rewrite.h"
 
-#include "parser/frontend.h"
+#include "parser/tree.h"
 #include "exec/exec.h"
 
 #include <sqlite3.h>
@@ -86,10 +86,10 @@ static char *keyed_sql(const sqlsim_node *root, int *nkeys) {
       !root->kids[SQLSIM_SEL_ORDER] || !root->kids[SQLSIM_SEL_TARGETS])
     return NULL;
   sqlsim_arena *a = sqlsim_arena_new();
-  sqlsim_node *sel = node_clone(a, root);
+  sqlsim_node *sel = tree_clone(a, root);
   sqlsim_node *targets = sel->kids[SQLSIM_SEL_TARGETS], *order = sel->kids[SQLSIM_SEL_ORDER];
   uint32_t nt = targets->nkids, no = order->nkids;
-  sqlsim_node *list = node_new(a, SQLSIM_N_LIST, (int)(nt + no));
+  sqlsim_node *list = tree_node_new(a, SQLSIM_N_LIST, (int)(nt + no));
   memcpy(list->kids, targets->kids, sizeof *list->kids * nt);
   int ok = 1;
   for (uint32_t i = 0; i < no && ok; i++) {
@@ -106,7 +106,7 @@ static char *keyed_sql(const sqlsim_node *root, int *nkeys) {
           ok = 1;
         }
     }
-    list->kids[nt + i] = node_new(a, SQLSIM_N_TARGET, 1);
+    list->kids[nt + i] = tree_node_new(a, SQLSIM_N_TARGET, 1);
     list->kids[nt + i]->kids[0] = e;
   }
   sel->kids[SQLSIM_SEL_TARGETS] = list;

@@ -43,7 +43,7 @@
  */
 #include "rewrite.h"
 
-#include "parser/frontend.h"
+#include "parser/tree.h"
 #include "exec/exec.h"
 
 #include <sqlite3.h>
@@ -263,7 +263,7 @@ static int date_range(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     snprintf(lo, sizeof lo, "%04d-%02d-01", y, m);
     snprintf(hi, sizeof hi, "%04d-%02d-01", m == 12 ? y + 1 : y, m == 12 ? 1 : m + 1);
   }
-  sqlsim_node *and = node_new(c->q->arena, SQLSIM_N_AND, 2);
+  sqlsim_node *and = tree_node_new(c->q->arena, SQLSIM_N_AND, 2);
   and->kids[0] = rule_binop(c, SQLSIM_OP_GE, col, rule_string(c, lo));
   and->kids[1] = rule_binop(c, SQLSIM_OP_LT, col, rule_string(c, hi));
   and->start = n->start;
@@ -410,7 +410,7 @@ int rule_indexed(rule_ctx *c, const sqlsim_node *colnode) {
 static int find_aggregate(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   if (n->kind == SQLSIM_N_SELECT) return SQLSIM_WALK_PRUNE;
-  if (!node_is_aggregate(n)) return SQLSIM_WALK_CONTINUE;
+  if (!tree_is_aggregate(n)) return SQLSIM_WALK_CONTINUE;
   *(int *)ctx = 1;
   return SQLSIM_WALK_ABORT;
 }
@@ -423,7 +423,7 @@ typedef struct bare_ctx {
 static int find_bare(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   bare_ctx *k = ctx;
-  if (n->kind == SQLSIM_N_SELECT || node_is_aggregate(n)) return SQLSIM_WALK_PRUNE;
+  if (n->kind == SQLSIM_N_SELECT || tree_is_aggregate(n)) return SQLSIM_WALK_PRUNE;
   if (n->kind == SQLSIM_N_STAR) k->bare = 1;
   if (n->kind != SQLSIM_N_COLUMN || (n->flags & SQLSIM_F_ALIASREF)) return k->bare ? SQLSIM_WALK_ABORT : SQLSIM_WALK_CONTINUE;
   for (uint32_t i = 0; k->group && i < k->group->nkids; i++) {
@@ -587,7 +587,7 @@ void rule_add_where(rule_ctx *c, sqlsim_node *sel, sqlsim_node *cond) {
   }
   uint32_t nw = w->kind == SQLSIM_N_AND ? w->nkids : 1;
   uint32_t nc = cond->kind == SQLSIM_N_AND ? cond->nkids : 1;
-  sqlsim_node *and = node_new(c->q->arena, SQLSIM_N_AND, (int)(nw + nc));
+  sqlsim_node *and = tree_node_new(c->q->arena, SQLSIM_N_AND, (int)(nw + nc));
   for (uint32_t i = 0; i < nw; i++) and->kids[i] = w->kind == SQLSIM_N_AND ? w->kids[i] : w;
   for (uint32_t i = 0; i < nc; i++) and->kids[nw + i] = cond->kind == SQLSIM_N_AND ? cond->kids[i] : cond;
   sel->kids[SQLSIM_SEL_WHERE] = and;
@@ -705,7 +705,7 @@ int rule_open_scope(rule_ctx *c, const char *rule, sqlsim_node *sel) {
 }
 
 sqlsim_node *rule_column(rule_ctx *c, sqlsim_node *item, const char *name, int column) {
-  sqlsim_node *n = node_new(c->q->arena, SQLSIM_N_COLUMN, 0);
+  sqlsim_node *n = tree_node_new(c->q->arena, SQLSIM_N_COLUMN, 0);
   n->raw = sqlsim_arena_strdup(c->q->arena, name);
   n->text = n->raw;
   n->alias = rule_qualifier(item);
@@ -716,7 +716,7 @@ sqlsim_node *rule_column(rule_ctx *c, sqlsim_node *item, const char *name, int c
 }
 
 sqlsim_node *rule_binop(rule_ctx *c, int op, sqlsim_node *l, sqlsim_node *r) {
-  sqlsim_node *b = node_new(c->q->arena, SQLSIM_N_BINOP, 2);
+  sqlsim_node *b = tree_node_new(c->q->arena, SQLSIM_N_BINOP, 2);
   b->op = (uint16_t)op;
   b->kids[0] = l;
   b->kids[1] = r;
@@ -724,7 +724,7 @@ sqlsim_node *rule_binop(rule_ctx *c, int op, sqlsim_node *l, sqlsim_node *r) {
 }
 
 static sqlsim_node *constant(rule_ctx *c, int op, const char *v) {
-  sqlsim_node *k = node_new(c->q->arena, SQLSIM_N_CONST, 0);
+  sqlsim_node *k = tree_node_new(c->q->arena, SQLSIM_N_CONST, 0);
   k->op = (uint16_t)op;
   k->text = sqlsim_arena_strdup(c->q->arena, v);
   return k;
@@ -733,10 +733,10 @@ static sqlsim_node *constant(rule_ctx *c, int op, const char *v) {
 sqlsim_node *rule_int(rule_ctx *c, const char *v) { return constant(c, SQLSIM_CONST_INT, v); }
 sqlsim_node *rule_string(rule_ctx *c, const char *v) { return constant(c, SQLSIM_CONST_STRING, v); }
 
-sqlsim_node *rule_list(rule_ctx *c, uint32_t n) { return node_new(c->q->arena, SQLSIM_N_LIST, (int)n); }
+sqlsim_node *rule_list(rule_ctx *c, uint32_t n) { return tree_node_new(c->q->arena, SQLSIM_N_LIST, (int)n); }
 
 sqlsim_node *rule_func(rule_ctx *c, const char *name, sqlsim_node *arg1, sqlsim_node *arg2) {
-  sqlsim_node *f = node_new(c->q->arena, SQLSIM_N_FUNC, 3);
+  sqlsim_node *f = tree_node_new(c->q->arena, SQLSIM_N_FUNC, 3);
   f->text = sqlsim_arena_strdup(c->q->arena, name);
   f->kids[0] = rule_list(c, arg2 ? 2 : 1);
   f->kids[0]->kids[0] = arg1;

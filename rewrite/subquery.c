@@ -74,7 +74,7 @@
  */
 #include "rewrite.h"
 
-#include "parser/frontend.h"
+#include "parser/tree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -195,7 +195,7 @@ static int in_join_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
     sub->kids[SQLSIM_SEL_ORDER] = NULL;
     sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->text = key;
     sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->raw = NULL; /* the alias as written gives way */
-    sqlsim_node *item = node_new(c->q->arena, SQLSIM_N_SUBQUERY, 1);
+    sqlsim_node *item = tree_node_new(c->q->arena, SQLSIM_N_SUBQUERY, 1);
     item->kids[0] = sub;
     item->alias = alias;
     append_from(c, sel, item);
@@ -245,7 +245,7 @@ static int in_exists_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
   sub->flags &= ~SQLSIM_F_DISTINCT;
   sub->kids[SQLSIM_SEL_ORDER] = NULL;
   rule_add_where(c, sub, rule_binop(c, SQLSIM_OP_EQ, x, y));
-  sqlsim_node *ex = node_new(c->q->arena, SQLSIM_N_SUBLINK, 2);
+  sqlsim_node *ex = tree_node_new(c->q->arena, SQLSIM_N_SUBLINK, 2);
   ex->op = SQLSIM_SUB_EXISTS;
   ex->kids[1] = sub;
   rule_replace_term(c, sel, term, ex);
@@ -367,9 +367,9 @@ static int join_in_at(rule_ctx *c, sqlsim_node *sel) {
   }
   /* the subquery */
   sqlsim_arena *a = c->q->arena;
-  sqlsim_node *sub = node_new(a, SQLSIM_N_SELECT, SQLSIM_SEL__COUNT);
+  sqlsim_node *sub = tree_node_new(a, SQLSIM_N_SELECT, SQLSIM_SEL__COUNT);
   sub->kids[SQLSIM_SEL_TARGETS] = rule_list(c, 1);
-  sub->kids[SQLSIM_SEL_TARGETS]->kids[0] = node_new(a, SQLSIM_N_TARGET, 1);
+  sub->kids[SQLSIM_SEL_TARGETS]->kids[0] = tree_node_new(a, SQLSIM_N_TARGET, 1);
   sub->kids[SQLSIM_SEL_TARGETS]->kids[0]->kids[0] = y;
   sub->kids[SQLSIM_SEL_FROM] = rule_list(c, 1);
   sub->kids[SQLSIM_SEL_FROM]->kids[0] = t;
@@ -377,7 +377,7 @@ static int join_in_at(rule_ctx *c, sqlsim_node *sel) {
     rule_replace_term(c, sel, inner[i], NULL); /* a no-op for ON terms */
     rule_add_where(c, sub, inner[i]);
   }
-  sqlsim_node *in = node_new(a, SQLSIM_N_SUBLINK, 2);
+  sqlsim_node *in = tree_node_new(a, SQLSIM_N_SUBLINK, 2);
   in->op = SQLSIM_SUB_IN;
   in->kids[0] = x;
   in->kids[1] = sub;
@@ -419,7 +419,7 @@ static int in_plus_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *term) {
     rule_note(c, "in_plus", term, "the inner column leads no index: nothing for the IN to drive");
     return 0;
   }
-  sqlsim_node *plus = node_new(c->q->arena, SQLSIM_N_UNOP, 1);
+  sqlsim_node *plus = tree_node_new(c->q->arena, SQLSIM_N_UNOP, 1);
   plus->op = SQLSIM_OP_PLUS;
   plus->kids[0] = x;
   term->kids[0] = plus;
@@ -561,26 +561,26 @@ static int decorrelate_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *sublink, i
   targets->kids[0]->raw = NULL;
   const char *keys[MAXKEYS];
   for (uint32_t j = 0; j < nkeys; j++) {
-    sqlsim_node *t = node_new(c->q->arena, SQLSIM_N_TARGET, 1);
-    t->kids[0] = node_clone(c->q->arena, inner[j]);
+    sqlsim_node *t = tree_node_new(c->q->arena, SQLSIM_N_TARGET, 1);
+    t->kids[0] = tree_clone(c->q->arena, inner[j]);
     targets->kids[j + 1] = t;
     t->text = keys[j] = rule_fresh_name(c, "_k");
-    group->kids[j] = node_clone(c->q->arena, inner[j]);
+    group->kids[j] = tree_clone(c->q->arena, inner[j]);
   }
   sub->kids[SQLSIM_SEL_GROUP] = group;
   sqlsim_node *lw = NULL;
   if (nlocal == 1) lw = local[0];
   if (nlocal > 1) {
-    lw = node_new(c->q->arena, SQLSIM_N_AND, (int)nlocal);
+    lw = tree_node_new(c->q->arena, SQLSIM_N_AND, (int)nlocal);
     memcpy(lw->kids, local, sizeof *local * nlocal);
   }
   sub->kids[SQLSIM_SEL_WHERE] = lw;
-  sqlsim_node *item = node_new(c->q->arena, SQLSIM_N_SUBQUERY, 1);
+  sqlsim_node *item = tree_node_new(c->q->arena, SQLSIM_N_SUBQUERY, 1);
   item->kids[0] = sub;
   item->alias = rule_fresh_name(c, "_d");
 
   /* joined on the correlation, to the last FROM item of the outer query */
-  sqlsim_node *on = nkeys == 1 ? NULL : node_new(c->q->arena, SQLSIM_N_AND, (int)nkeys);
+  sqlsim_node *on = nkeys == 1 ? NULL : tree_node_new(c->q->arena, SQLSIM_N_AND, (int)nkeys);
   for (uint32_t j = 0; j < nkeys; j++) {
     qualify(outer[j]);
     sqlsim_node *k = rule_column(c, item, keys[j], -1);
@@ -589,7 +589,7 @@ static int decorrelate_at(rule_ctx *c, sqlsim_node *sel, sqlsim_node *sublink, i
     else on = eq;
   }
   sqlsim_node *from = sel->kids[SQLSIM_SEL_FROM];
-  sqlsim_node *join = node_new(c->q->arena, SQLSIM_N_JOIN, 4);
+  sqlsim_node *join = tree_node_new(c->q->arena, SQLSIM_N_JOIN, 4);
   join->op = (shape == 2 || !in_where) ? SQLSIM_JOIN_LEFT : SQLSIM_JOIN_INNER;
   join->kids[0] = from->kids[from->nkids - 1];
   join->kids[1] = item;

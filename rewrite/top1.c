@@ -24,7 +24,7 @@
  */
 #include "rewrite.h"
 
-#include "parser/frontend.h"
+#include "parser/tree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,21 +71,21 @@ int rule_top1_max(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   /* the subquery: a copy of FROM and WHERE (the copy's columns read the copy
    * of the table), under an alias of its own */
   sqlsim_arena *a = c->q->arena;
-  sqlsim_node *inner = node_new(a, SQLSIM_N_SELECT, SQLSIM_SEL__COUNT);
+  sqlsim_node *inner = tree_node_new(a, SQLSIM_N_SELECT, SQLSIM_SEL__COUNT);
   inner->kids[SQLSIM_SEL_FROM] = n->kids[SQLSIM_SEL_FROM];
   inner->kids[SQLSIM_SEL_WHERE] = n->kids[SQLSIM_SEL_WHERE];
-  inner = node_clone(a, inner);
+  inner = tree_clone(a, inner);
   sqlsim_node *t2 = inner->kids[SQLSIM_SEL_FROM]->kids[0];
   rule_rename_item(inner, t2, rule_fresh_name(c, "_m"));
-  sqlsim_node *target = node_new(a, SQLSIM_N_TARGET, 1);
+  sqlsim_node *target = tree_node_new(a, SQLSIM_N_TARGET, 1);
   target->kids[0] = rule_func(c, sort->op == SQLSIM_SORT_DESC ? "max" : "min",
                               rule_column(c, t2, col->name, x->column), NULL);
   inner->kids[SQLSIM_SEL_TARGETS] = rule_list(c, 1);
   inner->kids[SQLSIM_SEL_TARGETS]->kids[0] = target;
-  sqlsim_node *sub = node_new(a, SQLSIM_N_SUBLINK, 2);
+  sqlsim_node *sub = tree_node_new(a, SQLSIM_N_SUBLINK, 2);
   sub->op = SQLSIM_SUB_SCALAR;
   sub->kids[1] = inner;
-  rule_add_where(c, n, rule_binop(c, SQLSIM_OP_EQ, node_clone(a, x), sub));
+  rule_add_where(c, n, rule_binop(c, SQLSIM_OP_EQ, tree_clone(a, x), sub));
   n->kids[SQLSIM_SEL_ORDER] = NULL;
   n->kids[SQLSIM_SEL_LIMIT] = NULL;
   c->changed++;
@@ -153,13 +153,13 @@ int rule_max_top1(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
         continue;
       }
       sqlsim_arena *a = c->q->arena;
-      sqlsim_node *nn = node_new(a, SQLSIM_N_ISNULL, 1);
+      sqlsim_node *nn = tree_node_new(a, SQLSIM_N_ISNULL, 1);
       nn->op = SQLSIM_NOTNULL;
-      nn->kids[0] = node_clone(a, x);
+      nn->kids[0] = tree_clone(a, x);
       rule_replace_term(c, n, term, nn);
-      sqlsim_node *sort = node_new(a, SQLSIM_N_SORT, 1);
+      sqlsim_node *sort = tree_node_new(a, SQLSIM_N_SORT, 1);
       sort->op = desc ? SQLSIM_SORT_DESC : SQLSIM_SORT_ASC;
-      sort->kids[0] = node_clone(a, x);
+      sort->kids[0] = tree_clone(a, x);
       n->kids[SQLSIM_SEL_ORDER] = rule_list(c, 1);
       n->kids[SQLSIM_SEL_ORDER]->kids[0] = sort;
       n->kids[SQLSIM_SEL_LIMIT] = rule_int(c, "1");

@@ -14,7 +14,7 @@
  * column to the referenced one, so a planted child value has its parent. */
 #include "synth.h"
 
-#include "parser/frontend.h"
+#include "parser/tree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -233,7 +233,7 @@ static const sqlsim_node *sub_column(const sqlsim_node *sel) {
   return t && t->kind == SQLSIM_N_COLUMN ? t : NULL;
 }
 
-/* A lookup (node_lookup: x IN (SELECT y ..) or x = (SELECT y ..), not NOT
+/* A lookup (tree_lookup: x IN (SELECT y ..) or x = (SELECT y ..), not NOT
  * IN, whose rows are the ones this SELECT's must miss), x and y columns: the
  * subquery's SELECT (the next one the walk numbers: x holds none) joins this
  * one. */
@@ -258,7 +258,7 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
    * among them, share the group of the last one followed) */
   int group = c->depth ? c->stack[(c->depth < MAX_DEPTH ? c->depth : MAX_DEPTH) - 1] : 0;
   const sqlsim_node *looked, *sub;
-  if (node_lookup(n, &looked, &sub)) note_subquery(c, group, looked, sub);
+  if (tree_lookup(n, &looked, &sub)) note_subquery(c, group, looked, sub);
   switch (n->kind) {
   case SQLSIM_N_SELECT:
     if (c->depth < MAX_DEPTH) c->stack[c->depth] = f->ngroups++;
@@ -302,7 +302,7 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
         else add_fact(c, n->kids[0], op, num, lit, group);
       } else if ((lit = literal_of(f, n->kids[0], &num))) {
         if (is_count(n->kids[1])) count_threshold(f, n->kids[0]);
-        else add_fact(c, n->kids[1], op_mirror(op) /* seen from the column's side */, num, lit, group);
+        else add_fact(c, n->kids[1], tree_op_mirror(op) /* seen from the column's side */, num, lit, group);
       }
     }
     break;

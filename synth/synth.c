@@ -12,7 +12,7 @@
  * and no LIMIT: a LIMIT (or OFFSET) cut between equal keys sets the database
  * aside, equal keys without a LIMIT make the row order free. */
 #include "synth.h"
-#include "parser/frontend.h"
+#include "parser/tree.h"
 
 #include <limits.h>
 #include <math.h>
@@ -244,10 +244,10 @@ static int tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, i
  * subquery a plain block without GROUP BY or LIMIT. */
 static int lookup_column(const sqlsim_node *cond, const sqlsim_node *col, int *desc) {
   const sqlsim_node *x, *f;
-  if (!node_lookup_item(cond, &x, &f) || cond->kind != SQLSIM_N_BINOP || x->kind != SQLSIM_N_COLUMN ||
+  if (!tree_lookup_item(cond, &x, &f) || cond->kind != SQLSIM_N_BINOP || x->kind != SQLSIM_N_COLUMN ||
       x->column < 0 || x->column != col->column)
     return 0;
-  if (f->kind != SQLSIM_N_FUNC || !node_is_aggregate(f) || (f->flags & SQLSIM_F_DISTINCT) ||
+  if (f->kind != SQLSIM_N_FUNC || !tree_is_aggregate(f) || (f->flags & SQLSIM_F_DISTINCT) ||
       (strcmp(f->text, "max") && strcmp(f->text, "min")))
     return 0;
   const sqlsim_node *arg = f->kids[0] && f->kids[0]->nkids == 1 ? f->kids[0]->kids[0] : NULL;
@@ -290,7 +290,7 @@ static int informative(const sqlsim_result *r) {
 static int agg_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   if (n->kind == SQLSIM_N_SELECT || n->kind == SQLSIM_N_SUBLINK) return SQLSIM_WALK_PRUNE;
-  if (node_is_aggregate(n)) {
+  if (tree_is_aggregate(n)) {
     *(int *)ctx = 1;
     return SQLSIM_WALK_ABORT;
   }

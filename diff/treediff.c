@@ -630,3 +630,6 @@ int diff_script(sqlsim_diff *d, const ftree *g, const ftree *p) {
   }
   return 0;
 }
+
+const ftree *diff_gold_tree(const sqlsim_diff *d) { return &d->priv->g; }
+const ftree *diff_pred_tree(const sqlsim_diff *d) { return &d->priv->p; }

@@ -11,7 +11,7 @@
  * then the timing metrics one pair at a time, since a timing taken while
  * other threads run measures them too. */
 #include "engine.h"
-#include "metrics/categories.h"
+#include "analyze/analyze.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -508,62 +508,27 @@ static sqlsim_arena *rec_arena(sqlsim_record *r) {
   return r->arena;
 }
 
-/* The byte spans of the edits that count, on each side, for highlighting. */
-static void collect_spans(sqlsim_record *r, const sqlsim_diff *d) {
-  int ng = 0, np = 0;
-  for (int k = 0; k < d->nedits; k++) {
-    const sqlsim_edit *e = &d->edits[k];
-    if (e->weight <= 0) continue;
-    ng += e->gold_content && e->gold_content->start >= 0;
-    np += e->pred_content && e->pred_content->start >= 0;
-  }
-  r->gspans = sqlsim_arena_alloc(rec_arena(r), sizeof(int) * (size_t)(2 * ng + 1));
-  r->pspans = sqlsim_arena_alloc(rec_arena(r), sizeof(int) * (size_t)(2 * np + 1));
-  for (int k = 0; k < d->nedits; k++) {
-    const sqlsim_edit *e = &d->edits[k];
-    if (e->weight <= 0) continue;
-    const sqlsim_node *g = e->gold_content, *p = e->pred_content;
-    if (g && g->start >= 0) {
-      r->gspans[2 * r->ngspans] = g->start;
-      r->gspans[2 * r->ngspans + 1] = g->end > g->start ? g->end : g->start + 1;
-      r->ngspans++;
-    }
-    if (p && p->start >= 0) {
-      r->pspans[2 * r->npspans] = p->start;
-      r->pspans[2 * r->npspans + 1] = p->end > p->start ? p->end : p->start + 1;
-      r->npspans++;
-    }
-  }
-}
-
 /* The prediction parsed with the gold's schema, or NULL with the record
- * saying why (bis = score = 0, and the category when asked). */
-static sqlsim_query *parse_pred(sqlsim_evaluator *ev, const gold_prep *g, const char *pred, sqlsim_record *r) {
+ * saying why (bis = score = 0) and *offset where (-1 unknown). */
+static sqlsim_query *parse_pred(const gold_prep *g, const char *pred, sqlsim_record *r, int *offset) {
   sqlsim_query *q;
   sqlsim_error err = {0};
+  *offset = -1;
   if (!sqlsim_parse(pred, strlen(pred), g->schema, 0, &q, &err)) return q;
   snprintf(r->bis_err, sizeof r->bis_err, "the prediction does not parse (offset %d): %.200s", err.offset,
            err.message);
-  if (ev->cfg.metrics & SQLSIM_M_CATEGORIES) {
-    r->cats.mask = 1u << SQLSIM_CAT_UNPARSEABLE;
-    r->cats.evidence[SQLSIM_CAT_UNPARSEABLE] = sqlsim_arena_strdup(rec_arena(r), r->bis_err);
-    if (err.offset >= 0) {
-      r->pspans = sqlsim_arena_alloc(rec_arena(r), sizeof(int) * 2);
-      r->pspans[0] = err.offset;
-      r->pspans[1] = err.offset + 1;
-      r->npspans = 1;
-    }
-  }
+  *offset = err.offset;
   return NULL;
 }
 
 /* The tree diff against the gold as written (BIS similarity) and against its
- * equivalence-normalized form (calibrated score, categories). q is changed
- * (equivalent forms made one). */
-static void score_structure(sqlsim_evaluator *ev, const gold_prep *g, sqlsim_query *q, sqlsim_record *r) {
-  int cats = (ev->cfg.metrics & SQLSIM_M_CATEGORIES) != 0;
+ * equivalence-normalized form (calibrated score). q is changed (equivalent
+ * forms made one). With keep, *keep gets the calibrated diff (the caller
+ * frees it, before q: its edits point into q), NULL when not compared. */
+static void score_structure(sqlsim_evaluator *ev, const gold_prep *g, sqlsim_query *q, sqlsim_record *r,
+                            sqlsim_diff **keep) {
   sqlsim_error err = {0};
-  if (cats) sqlsim_dialect_construct(q, rec_arena(r), &r->dialect);
+  if (keep) sqlsim_dialect_construct(q, rec_arena(r), &r->dialect);
   sqlsim_diff *d;
   if (sqlsim_diff_trees(g->tree->root, q->root, &d, &err) == 0) {
     r->bis = d->bis;
@@ -574,12 +539,8 @@ static void score_structure(sqlsim_evaluator *ev, const gold_prep *g, sqlsim_que
   sqlsim_equiv_normalize_as(q, equiv_flags(ev));
   if (sqlsim_diff_trees(g->tree_eq->root, q->root, &d, &err) == 0) {
     r->score = d->score;
-    if (cats) {
-      sqlsim_categorize_diff(d, g->schema, rec_arena(r), &r->cats);
-      if (ev->cfg.bird_semantics) categories_column_order(d, rec_arena(r), &r->cats);
-      collect_spans(r, d);
-    }
-    sqlsim_diff_free(d);
+    if (keep) *keep = d;
+    else sqlsim_diff_free(d);
   } else if (!r->diff_err[0]) {
     snprintf(r->diff_err, sizeof r->diff_err, "not compared by structure: %.200s", err.message);
   }
@@ -717,108 +678,6 @@ static void score_exec(sqlsim_evaluator *ev, worker *w, const gold_prep *g, cons
   if (ev->cfg.plug_value && r->ex_spider != 1) plug_values(ev, w, g, pred, r);
 }
 
-/* The first structural evidence, for "correct, written another way" (a weak
- * difference's when it is the only one). */
-static const char *first_evidence(const sqlsim_categories *c) {
-  for (int k = 0; k < SQLSIM_NCAT; k++)
-    if (((c->mask | c->weak) & (1u << k)) && c->evidence[k]) return c->evidence[k];
-  return "";
-}
-
-/* Results differ and the structure shows no difference but a weak one: that
- * one is why (COUNT(x) counts x's non-NULL values). */
-static int name_weak(sqlsim_categories *k) {
-  if (!k->weak) return 0;
-  k->mask |= k->weak;
-  k->weak = 0;
-  return 1;
-}
-
-static void set_only(sqlsim_record *r, int cat, const char *ev) {
-  r->cats.mask = 1u << cat;
-  r->cats.secondary = 0;
-  r->cats.weak = 0;
-  r->cats.before_tables = 0;
-  memset(r->cats.evidence, 0, sizeof r->cats.evidence);
-  r->cats.evidence[cat] = ev;
-}
-
-/* Structural categories and execution facts become the final categories. */
-static void combine_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
-  sqlsim_categories *k = &r->cats;
-  sqlsim_arena *a = rec_arena(r);
-  if (r->gold_err[0] && !r->has_bis) {
-    set_only(r, SQLSIM_CAT_OTHER, sqlsim_arena_printf(a, "not scored: %s", r->gold_err));
-    return;
-  }
-  if (!r->has_bis) {
-    set_only(r, SQLSIM_CAT_OTHER, "not scored: gold unreadable");
-    return;
-  }
-  if (k->mask & (1u << SQLSIM_CAT_UNPARSEABLE)) {
-    set_only(r, SQLSIM_CAT_UNPARSEABLE, k->evidence[SQLSIM_CAT_UNPARSEABLE]);
-    return;
-  }
-  if (r->dialect) {
-    k->mask |= 1u << SQLSIM_CAT_DIALECT;
-    k->evidence[SQLSIM_CAT_DIALECT] = r->dialect;
-  }
-  if (r->ex_bird < 0 && r->has_synth && r->synth.pass >= 0) { /* no database: synthetic execution decides */
-    if (r->synth.pass) {
-      if ((k->mask & ~(1u << SQLSIM_CAT_DIALECT)) || k->weak)
-        set_only(r, SQLSIM_CAT_CORRECT_OTHER_FORM,
-                 sqlsim_arena_printf(a, "same result on the %d generated databases, written differently: %s",
-                                     r->synth.informative, first_evidence(k)));
-      else
-        set_only(r, SQLSIM_CAT_CORRECT,
-                 sqlsim_arena_printf(a, "same result as the gold on the %d generated databases", r->synth.informative));
-    } else if (!(k->mask & ~(1u << SQLSIM_CAT_DIALECT)) && !name_weak(k)) {
-      k->mask |= 1u << SQLSIM_CAT_OTHER;
-      k->evidence[SQLSIM_CAT_OTHER] =
-          r->diff_err[0] ? sqlsim_arena_printf(a, "results differ on generated data (%s); %s", r->synth.why, r->diff_err)
-                         : sqlsim_arena_printf(a, "results differ on generated data (%s) with no structural difference found",
-                                               r->synth.why);
-    }
-    return;
-  }
-  if (r->ex_bird < 0) { /* structure only */
-    if (!k->mask && r->diff_err[0]) set_only(r, SQLSIM_CAT_OTHER, sqlsim_arena_strdup(a, r->diff_err));
-    else if (!k->mask) set_only(r, SQLSIM_CAT_CORRECT, "no difference that changes the result (structure only, not executed)");
-    return;
-  }
-  if (r->ex_err[0]) {
-    int cat = r->dialect ? SQLSIM_CAT_DIALECT : SQLSIM_CAT_EXEC_ERROR;
-    k->mask |= 1u << cat;
-    if (!r->dialect) k->evidence[cat] = sqlsim_arena_strdup(a, r->ex_err);
-    return;
-  }
-  int ok = ev->cfg.bird_semantics ? r->ex_bird == 1 : r->ex_spider == 1;
-  if (ok) {
-    if ((k->mask & ~(1u << SQLSIM_CAT_DIALECT)) || k->weak)
-      set_only(r, SQLSIM_CAT_CORRECT_OTHER_FORM, sqlsim_arena_printf(a, "same result, written differently: %s", first_evidence(k)));
-    else
-      set_only(r, SQLSIM_CAT_CORRECT, "same result as the gold");
-    return;
-  }
-  if (r->pred_rows == 0 && r->gold_rows > 0) {
-    k->mask |= 1u << SQLSIM_CAT_EMPTY_RESULT;
-    k->evidence[SQLSIM_CAT_EMPTY_RESULT] = sqlsim_arena_printf(a, "no rows; the gold returns %ld", r->gold_rows);
-  }
-  if (!(k->mask & ~((1u << SQLSIM_CAT_EMPTY_RESULT) | (1u << SQLSIM_CAT_DIALECT))) && !name_weak(k)) {
-    k->mask |= 1u << SQLSIM_CAT_OTHER;
-    k->evidence[SQLSIM_CAT_OTHER] =
-        r->diff_err[0] ? sqlsim_arena_printf(a, "results differ (%ld vs %ld rows); %s", r->pred_rows, r->gold_rows, r->diff_err)
-                       : sqlsim_arena_printf(a, "results differ (%ld vs %ld rows) with no structural difference found",
-                                             r->pred_rows, r->gold_rows);
-  }
-}
-
-static void finalize_categories(sqlsim_evaluator *ev, sqlsim_record *r) {
-  combine_categories(ev, r);
-  sqlsim_categories_rank(&r->cats);
-  sqlsim_categories_limit(&r->cats, rec_arena(r), 2); /* the main reason and the next */
-}
-
 /* Everything but timing, for one pair, on a worker. */
 static void score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *p, sqlsim_record *r) {
   unsigned m = ev->cfg.metrics;
@@ -834,17 +693,24 @@ static void score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *p, sq
     sqlsim_spider_score_pred(w->spider, g->spider, p->pred, &r->match);
     r->has_match = 1;
   }
+  int cats = (m & SQLSIM_M_CATEGORIES) != 0, offset = -1;
+  sqlsim_query *q = NULL;
+  sqlsim_diff *d = NULL; /* the calibrated diff, kept for the categories */
   if ((m & SQLSIM_M_BIS) && g->tree) {
     r->has_bis = 1;
-    sqlsim_query *q = parse_pred(ev, g, p->pred, r);
+    q = parse_pred(g, p->pred, r, &offset);
     if (m & SQLSIM_M_SYNTH) score_synth(ev, w, g, p->pred, q, r);
-    if (q) score_structure(ev, g, q, r);
-    sqlsim_query_free(q);
+    if (q) score_structure(ev, g, q, r, cats ? &d : NULL);
     r->score_structure = r->score;
     if (m & SQLSIM_M_SYNTH) r->score = combined_score(r);
   }
   if ((m & SQLSIM_M_DB) && g->ran) score_exec(ev, w, g, p->pred, r);
-  if (m & SQLSIM_M_CATEGORIES) finalize_categories(ev, r);
+  if (cats) {
+    analyze_input in = {.diff = d, .schema = g->schema, .bird = ev->cfg.bird_semantics, .pred_error_offset = offset};
+    analyze_pair(&in, r);
+  }
+  sqlsim_diff_free(d);
+  sqlsim_query_free(q);
 }
 
 /* Is this pair's gold one of the noise floor's? About one in noise_every,

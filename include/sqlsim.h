@@ -860,7 +860,7 @@ int sqlsim_similarity(const char *gold, const char *pred, const sqlsim_schema *s
 
 /* ---------------------------------------------------------------- error categories */
 
-/* What kind of mistake a prediction makes (metrics/categories.c); several can
+/* What kind of mistake a prediction makes (analyze/: categories.c, verdict.c, dialect.c); several can
  * hold for one item. docs/error-categories.md defines each with an example. */
 enum {
   SQLSIM_CAT_CORRECT, SQLSIM_CAT_CORRECT_OTHER_FORM, SQLSIM_CAT_UNPARSEABLE, SQLSIM_CAT_DIALECT,

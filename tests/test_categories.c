@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "metrics/categories.h"
+#include "analyze/analyze.h"
 #include "sqlsim.h"
 
 static sqlsim_catalog *cat;
@@ -489,7 +489,7 @@ static void test_column_order(void **state) {
     if (sqlsim_diff_trees(g->root, p->root, &d, &err)) fail_msg("diff: %s", err.message);
     sqlsim_categories c;
     sqlsim_categorize_diff(d, concert, a, &c);
-    categories_column_order(d, a, &c);
+    analyze_column_order(d, a, &c);
     sqlsim_diff_free(d);
     sqlsim_query_free(g);
     sqlsim_query_free(p);

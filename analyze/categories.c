@@ -1,4 +1,5 @@
-/* categories.c -- what kind of mistake a prediction makes, from its edit script.
+/* categories.c -- the structural rules of the error analysis: what kind of
+ * mistake a prediction makes, from its edit script.
  *
  * Each edit of the calibrated diff that carries weight (so not an equivalent
  * form, not an alias, not the order of a bag) is put in one category by where
@@ -6,14 +7,12 @@
  * operator, clause, subquery). Join conditions are told from filters by their
  * shape: an equality between columns of two FROM items. The execution-based
  * categories (correct, execution error, empty result, dialect error) are the
- * caller's, who has the results. */
-#include "core.h"
-#include "diff/diff.h"
-#include "metrics/categories.h"
+ * verdict's (verdict.c), which has the results. Entry points:
+ * sqlsim_categorize_diff (sqlsim.h), analyze_column_order (analyze.h). */
+#include "analyze.h"
+#include "diff/flat.h"
 #include "parser/tree.h"
 
-#include <pthread.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -115,10 +114,10 @@ static int same_column_unresolved(const sqlsim_edit *e) {
 static const ftree *side_tree(const sqlsim_diff *d, const sqlsim_edit *e, int *i) {
   if (e->gold_index >= 0) {
     *i = e->gold_index;
-    return &d->priv->g;
+    return diff_gold_tree(d);
   }
   *i = e->pred_index;
-  return &d->priv->p;
+  return diff_pred_tree(d);
 }
 
 /* The query block (SELECT) node i sits in, -1 above any. */
@@ -148,9 +147,9 @@ static int condition_subquery(const ftree *t, int i) {
 /* The gold block an edit's block corresponds to (for pairing a removed part
  * with an added one): its own for gold nodes, the matched one for inserts. */
 static int gold_block(const sqlsim_diff *d, const sqlsim_edit *e) {
-  if (e->gold_index >= 0) return block_of(&d->priv->g, e->gold_index);
-  int b = block_of(&d->priv->p, e->pred_index);
-  return b >= 0 ? d->priv->p.v[b].match : -1;
+  if (e->gold_index >= 0) return block_of(diff_gold_tree(d), e->gold_index);
+  int b = block_of(diff_pred_tree(d), e->pred_index);
+  return b >= 0 ? diff_pred_tree(d)->v[b].match : -1;
 }
 
 /* Node i inside an aggregate's FILTER (WHERE ...) (the conditional count's
@@ -333,7 +332,7 @@ static int same_value_by_join(const sqlsim_edit *e, const eqpairs *ge, const eqp
 
 /* The query blocks (SELECT nodes) an edit sits in, on each side. */
 static void edit_blocks(const sqlsim_diff *d, const sqlsim_edit *e, const sqlsim_node **gs, const sqlsim_node **ps) {
-  const ftree *g = &d->priv->g, *p = &d->priv->p;
+  const ftree *g = diff_gold_tree(d), *p = diff_pred_tree(d);
   int gb = e->gold_index >= 0 ? block_of(g, e->gold_index) : -1;
   int pb = e->pred_index >= 0 ? block_of(p, e->pred_index) : -1;
   if (gb < 0 && pb >= 0) gb = p->v[pb].match;
@@ -643,7 +642,7 @@ static void pair_lookups(const sqlsim_diff *d, conds *cs, conds *joins, sqlsim_a
     cond *jn = &joins->v[j];
     if (jn->used || !is_join_equality(jn->n)) continue;
     lookups *other = &in[jn->action != SQLSIM_EDIT_INSERT];
-    if (!other->read) lookups_of(a, other == in ? &d->priv->g : &d->priv->p, other);
+    if (!other->read) lookups_of(a, other == in ? diff_gold_tree(d) : diff_pred_tree(d), other);
     if (!joins_lookup(jn->n, other)) continue;
     add(a, out, SQLSIM_CAT_NESTING,
         sqlsim_arena_printf(a, "%s %s: %s (%s)", clause_word(jn->clause),
@@ -812,8 +811,8 @@ static int null_test_limited_away(const sqlsim_diff *d, const cond *c) {
   if (c->clause != SQLSIM_SEL_WHERE || c->block < 0 || n->kind != SQLSIM_N_ISNULL || n->op != SQLSIM_NOTNULL ||
       !n->nkids || !n->kids[0] || n->kids[0]->kind != SQLSIM_N_COLUMN)
     return 0;
-  const fnode *gb = &d->priv->g.v[c->block];
-  return limited_desc(gb->n, n->kids[0]) || (gb->match >= 0 && limited_desc(d->priv->p.v[gb->match].n, n->kids[0]));
+  const fnode *gb = &diff_gold_tree(d)->v[c->block];
+  return limited_desc(gb->n, n->kids[0]) || (gb->match >= 0 && limited_desc(diff_pred_tree(d)->v[gb->match].n, n->kids[0]));
 }
 
 /* A removed condition and an added one in the same clause of the same block
@@ -910,10 +909,10 @@ static int part_root(const ftree *t, int i) {
 static void part_add(sqlsim_arena *a, parts *ps, const sqlsim_diff *d, const sqlsim_edit *e, int cat, const char *ev) {
   int root;
   if (e->gold_index >= 0) {
-    root = part_root(&d->priv->g, e->gold_index);
+    root = part_root(diff_gold_tree(d), e->gold_index);
   } else {
-    int r = part_root(&d->priv->p, e->pred_index);
-    root = d->priv->p.v[r].match >= 0 ? d->priv->p.v[r].match : -2 - r; /* an added part: its own */
+    int r = part_root(diff_pred_tree(d), e->pred_index);
+    root = diff_pred_tree(d)->v[r].match >= 0 ? diff_pred_tree(d)->v[r].match : -2 - r; /* an added part: its own */
   }
   part *p = NULL;
   for (int i = 0; i < ps->n && !p; i++)
@@ -954,23 +953,23 @@ static int place_category(int clause, const sqlsim_node *parent) {
  * clause's column change; the same but for DISTINCT inside one, `distinct`. */
 static void aggregate_kept(const sqlsim_diff *d, part *p, sqlsim_arena *a) {
   if (!(p->cats & (1u << SQLSIM_CAT_AGGREGATE)) || p->root < 0) return;
-  const ftree *g = &d->priv->g;
+  const ftree *g = diff_gold_tree(d);
   int m = g->v[p->root].match;
   if (m < 0) return;
-  int r = aggregates_differ(g->v[p->root].n, d->priv->p.v[m].n);
+  int r = aggregates_differ(g->v[p->root].n, diff_pred_tree(d)->v[m].n);
   if (r == 2 && p->clause == SQLSIM_SEL_TARGETS) {
     /* the same aggregates returned, in other items (two counts for their
      * difference) */
-    int gb = block_of(g, p->root), pb = block_of(&d->priv->p, m);
+    int gb = block_of(g, p->root), pb = block_of(diff_pred_tree(d), m);
     const sqlsim_node *gt = gb >= 0 ? g->v[gb].n->kids[SQLSIM_SEL_TARGETS] : NULL;
-    const sqlsim_node *pt = pb >= 0 ? d->priv->p.v[pb].n->kids[SQLSIM_SEL_TARGETS] : NULL;
+    const sqlsim_node *pt = pb >= 0 ? diff_pred_tree(d)->v[pb].n->kids[SQLSIM_SEL_TARGETS] : NULL;
     if (gt && pt && gt->nkids <= BOUND_ITEMS && pt->nkids <= BOUND_ITEMS) r = aggregates_differ(gt, pt);
   }
   if (r == 2 && p->clause == SQLSIM_SEL_TARGETS) {
     /* an aggregate of columns returned where the other side returns a plain
      * value of other columns (max(views) for the name): what is returned
      * changed (COUNT(*) for a column stays a change of aggregate) */
-    const sqlsim_node *gn = g->v[p->root].n, *pn = d->priv->p.v[m].n;
+    const sqlsim_node *gn = g->v[p->root].n, *pn = diff_pred_tree(d)->v[m].n;
     nodeset ga = aggregates_under(gn, 0), pa = aggregates_under(pn, 0);
     const sqlsim_node *agg_side = ga.n ? gn : pn;
     if (!ga.more && !pa.more && (!ga.n || !pa.n) && reads_a_column(agg_side) && !reads_common_column(gn, pn)) r = 0;
@@ -1001,10 +1000,10 @@ static void to_value(part *p, int from, sqlsim_arena *a) {
  * (format_changed): a change of value, not of operator or column. */
 static void operator_is_value(const sqlsim_diff *d, part *p, sqlsim_arena *a) {
   if (!(p->cats & ((1u << SQLSIM_CAT_FILTER_OPERATOR) | (1u << SQLSIM_CAT_FILTER_COLUMN))) || p->root < 0) return;
-  const ftree *g = &d->priv->g;
+  const ftree *g = diff_gold_tree(d);
   int m = g->v[p->root].match;
   if (m < 0) return;
-  const sqlsim_node *gn = g->v[p->root].n, *pn = d->priv->p.v[m].n;
+  const sqlsim_node *gn = g->v[p->root].n, *pn = diff_pred_tree(d)->v[m].n;
   if (format_changed(gn, pn)) {
     to_value(p, SQLSIM_CAT_FILTER_COLUMN, a);
     to_value(p, SQLSIM_CAT_FILTER_OPERATOR, a);
@@ -1158,7 +1157,7 @@ static int read_by_conditions_only(const ftree *t, const sqlsim_node *from, cons
 /* The gold joins two tables the prediction also reads on a pair of columns
  * the prediction never equates (0 past the bounds). */
 static int gold_join_changed(const sqlsim_diff *d) {
-  const ftree *g = &d->priv->g, *p = &d->priv->p;
+  const ftree *g = diff_gold_tree(d), *p = diff_pred_tree(d);
   int tables[BOUND_ITEMS], pairs[BOUND_ITEMS][2], nt = 0, np = 0, checked = 0;
   for (int j = 0; j < p->n; j++) {
     const sqlsim_node *y = p->v[j].n;
@@ -1186,7 +1185,7 @@ static int gold_join_changed(const sqlsim_diff *d) {
 }
 
 static void weigh_tables(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_arena *a, sqlsim_categories *out) {
-  const ftree *g = &d->priv->g, *p = &d->priv->p;
+  const ftree *g = diff_gold_tree(d), *p = diff_pred_tree(d);
   int strong_missing = unresolved_columns(p), strong_extra = 0, read, any_missing = 0, bridges_only = 1;
   for (int i = 0; i < g->n; i++)
     if (g->v[i].slot < 0 && g->v[i].match < 0 && g->v[i].n->kind == SQLSIM_N_TABLE) {
@@ -1235,7 +1234,7 @@ static int count_argument(const sqlsim_diff *d, const sqlsim_edit *e) {
   int list = t->v[i].parent, fn = list >= 0 ? t->v[list].parent : -1;
   if (fn < 0 || t->v[fn].slot >= 0 || t->v[fn].n->kind != SQLSIM_N_FUNC || strcmp(t->v[fn].n->text, "count")) return 0;
   if (t->v[list].n != t->v[fn].n->kids[0]) return 0;
-  const ftree *o = t == &d->priv->g ? &d->priv->p : &d->priv->g;
+  const ftree *o = t == diff_gold_tree(d) ? diff_pred_tree(d) : diff_gold_tree(d);
   int m = t->v[fn].match;
   return m >= 0 && (o->v[m].n->flags & SQLSIM_F_STAR) && !(t->v[fn].n->flags & SQLSIM_F_STAR);
 }
@@ -1287,7 +1286,7 @@ static int returns_like(const ftree *t, const sqlsim_node *col) {
  * NULL. Spider's EX matches columns by what they compute and does not see it;
  * BIRD's compares rows as tuples and does. */
 static const char *columns_reordered(const sqlsim_diff *d, sqlsim_arena *a) {
-  const ftree *g = &d->priv->g, *p = &d->priv->p;
+  const ftree *g = diff_gold_tree(d), *p = diff_pred_tree(d);
   int gl = outer_targets(g), pl = outer_targets(p);
   if (gl < 0 || pl < 0 || g->v[gl].nkids != p->v[pl].nkids || g->v[gl].nkids < 2) return NULL;
   int moved = 0;
@@ -1383,7 +1382,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       /* a condition moved between WHERE and a count's condition (FILTER, the
        * CASE of SUM(CASE ..)): in WHERE it filters every row, the
        * denominator's too; in the count, only what is counted */
-      int gf = in_agg_filter(&d->priv->g, e->gold_index), pf = in_agg_filter(&d->priv->p, e->pred_index);
+      int gf = in_agg_filter(diff_gold_tree(d), e->gold_index), pf = in_agg_filter(diff_pred_tree(d), e->pred_index);
       if (gf && !pf && pc == SQLSIM_SEL_WHERE) add(a, out, SQLSIM_CAT_EXTRA_FILTER, ev);
       else if (!gf && pf && e->clause == SQLSIM_SEL_WHERE) add(a, out, SQLSIM_CAT_MISSING_FILTER, ev);
       else if (cl == SQLSIM_SEL_ORDER || pc == SQLSIM_SEL_ORDER) add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
@@ -1424,8 +1423,8 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     if (same_column_other_table(d, e) || same_column_unresolved(e)) continue;
     if (upd && n->kind == SQLSIM_N_COLUMN) {
       if (!eq_read) {
-        eqpairs_of(&d->priv->g, &eqs[0]);
-        eqpairs_of(&d->priv->p, &eqs[1]);
+        eqpairs_of(diff_gold_tree(d), &eqs[0]);
+        eqpairs_of(diff_pred_tree(d), &eqs[1]);
         eq_read = 1;
       }
       if (same_value_by_join(e, &eqs[0], &eqs[1])) continue;
@@ -1455,11 +1454,11 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
        * changed items, and the star is the columns added (or missing) */
       const sqlsim_node *x = (ins || del) && ti >= 0 ? item_expr(t, ti) : NULL;
       if (x && !st_read) {
-        stars_of(&d->priv->g, &st[0]);
-        stars_of(&d->priv->p, &st[1]);
+        stars_of(diff_gold_tree(d), &st[0]);
+        stars_of(diff_pred_tree(d), &st[1]);
         st_read = 1;
       }
-      const stars *own = &st[t == &d->priv->p], *other = &st[t != &d->priv->p];
+      const stars *own = &st[t == diff_pred_tree(d)], *other = &st[t != diff_pred_tree(d)];
       if (x && x->kind == SQLSIM_N_COLUMN && star_returns(other, x)) break;
       if (x && x->kind == SQLSIM_N_STAR && star_returns_any(own, x, other)) {
         add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
@@ -1470,10 +1469,10 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       } else {
         part_add(a, &pv, d, e, SQLSIM_CAT_WRONG_COLUMN, ev);
         if (ti >= 0 && enclosing_subquery(t, ti) < 0) { /* an item the query returns */
-          const sqlsim_node *gx = e->gold_index >= 0 ? item_expr(&d->priv->g, e->gold_index) : NULL;
-          const sqlsim_node *px = e->pred_index >= 0 ? item_expr(&d->priv->p, e->pred_index) : NULL;
+          const sqlsim_node *gx = e->gold_index >= 0 ? item_expr(diff_gold_tree(d), e->gold_index) : NULL;
+          const sqlsim_node *px = e->pred_index >= 0 ? item_expr(diff_pred_tree(d), e->pred_index) : NULL;
           int r = (upd ? gx && px : gx || px) ? attribute_changed(gx, px) : -1;
-          if (r > 0 && !upd && returns_like(gx ? &d->priv->p : &d->priv->g, gx ? gx : px)) r = 0;
+          if (r > 0 && !upd && returns_like(gx ? diff_pred_tree(d) : diff_gold_tree(d), gx ? gx : px)) r = 0;
           count_item(&ic, r);
         }
       }
@@ -1524,7 +1523,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       cond *p = &targets.v[j];
       if (p->used || p->action != SQLSIM_EDIT_INSERT || p->block != g->block) continue;
       add(a, out, SQLSIM_CAT_WRONG_COLUMN, sqlsim_arena_printf(a, "SELECT: %s -> %s", sql_of(a, g->n), sql_of(a, p->n)));
-      if (g->block >= 0 && enclosing_subquery(&d->priv->g, g->block) < 0)
+      if (g->block >= 0 && enclosing_subquery(diff_gold_tree(d), g->block) < 0)
         count_item(&ic, g->n->nkids && p->n->nkids ? attribute_changed(g->n->kids[0], p->n->kids[0]) : -1);
       g->used = p->used = 1;
       break;
@@ -1538,7 +1537,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     }
   /* a ranking per group on one side only (rank() OVER (PARTITION BY g)
    * against one global ORDER BY ... LIMIT) */
-  int gw = partitioned_windows(&d->priv->g), pw = partitioned_windows(&d->priv->p);
+  int gw = partitioned_windows(diff_gold_tree(d)), pw = partitioned_windows(diff_pred_tree(d));
   if ((gw > 0) != (pw > 0))
     add(a, out, SQLSIM_CAT_GROUP_HAVING,
         gw ? "the gold ranks within groups (a window with PARTITION BY); the prediction does not"
@@ -1567,7 +1566,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
   if (idle_cat >= 0) keep_or_weak(a, out, idle_cat, idle_ev);
 }
 
-void categories_column_order(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out) {
+void analyze_column_order(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out) {
   const char *reordered = out->main < 0 ? columns_reordered(d, a) : NULL;
   if (reordered) add_weak(a, out, SQLSIM_CAT_WRONG_COLUMN, reordered);
 }
@@ -1589,132 +1588,4 @@ static void fold_consequences(sqlsim_arena *a, sqlsim_categories *out) {
   }
   out->secondary = 0;
   sqlsim_categories_rank(out);
-}
-
-/* Rank of each category when it is the cause; secondary ones come after.
- * What stops the query; where the rows come from; what is returned; which
- * rows (a wrong value, a wrong column filtered); how they are aggregated,
- * compared, grouped; then additions, order, duplicates and form. The order
- * between neighbours follows the published human annotations of BIRD dev
- * predictions (docs/error-categories.md, "How the ranking was set"): people
- * name the column returned before its aggregate or a missing GROUP BY, before
- * a table gone (not one changed or added), and a wrong value before a wrong
- * column filtered. */
-static const signed char priority[SQLSIM_NCAT] = {
-    [SQLSIM_CAT_UNPARSEABLE] = 0,      [SQLSIM_CAT_DIALECT] = 1,          [SQLSIM_CAT_EXEC_ERROR] = 2,
-    [SQLSIM_CAT_WRONG_TABLE] = 3,      [SQLSIM_CAT_EXTRA_TABLE] = 4,      [SQLSIM_CAT_WRONG_COLUMN] = 5,
-    [SQLSIM_CAT_MISSING_TABLE] = 6,    [SQLSIM_CAT_MISSING_COLUMN] = 7,   [SQLSIM_CAT_FILTER_VALUE] = 8,
-    [SQLSIM_CAT_FILTER_COLUMN] = 9,    [SQLSIM_CAT_AGGREGATE] = 10,       [SQLSIM_CAT_FILTER_OPERATOR] = 11,
-    [SQLSIM_CAT_MISSING_FILTER] = 12,  [SQLSIM_CAT_GROUP_HAVING] = 13,    [SQLSIM_CAT_EXTRA_FILTER] = 14,
-    [SQLSIM_CAT_JOIN] = 15,            [SQLSIM_CAT_ORDER_LIMIT] = 16,     [SQLSIM_CAT_DISTINCT] = 17,
-    [SQLSIM_CAT_EXTRA_COLUMN] = 18,    [SQLSIM_CAT_NESTING] = 19,         [SQLSIM_CAT_EMPTY_RESULT] = 20,
-    [SQLSIM_CAT_OTHER] = 21,           [SQLSIM_CAT_CORRECT] = 22,         [SQLSIM_CAT_CORRECT_OTHER_FORM] = 23};
-
-void sqlsim_categories_rank(sqlsim_categories *c) {
-  int key[SQLSIM_NCAT];
-  c->nranked = 0;
-  for (int k = 0; k < SQLSIM_NCAT; k++)
-    if (c->mask & (1u << k)) {
-      key[c->nranked] = 2 * priority[k] + ((c->secondary & (1u << k)) ? 200 : 0);
-      if ((c->before_tables & (1u << k)) && !(c->secondary & (1u << k)) && (c->mask & (1u << SQLSIM_CAT_WRONG_TABLE)))
-        key[c->nranked] = 2 * priority[SQLSIM_CAT_WRONG_TABLE] - 1;
-      c->ranked[c->nranked++] = (signed char)k;
-    }
-  for (int i = 1; i < c->nranked; i++) /* insertion sort: at most 24 */
-    for (int j = i; j > 0 && key[j] < key[j - 1]; j--) {
-      int t = key[j];
-      key[j] = key[j - 1];
-      key[j - 1] = t;
-      signed char x = c->ranked[j];
-      c->ranked[j] = c->ranked[j - 1];
-      c->ranked[j - 1] = x;
-    }
-  c->main = c->nranked ? c->ranked[0] : -1;
-}
-
-void sqlsim_categories_limit(sqlsim_categories *c, sqlsim_arena *a, int keep) {
-  if (keep < 1) keep = 1;
-  if (c->nranked <= keep) return;
-  int last = c->ranked[keep - 1];
-  for (int i = keep; i < c->nranked; i++) {
-    int k = c->ranked[i];
-    const char *name = sqlsim_category_names[k];
-    if (c->evidence[last] && strlen(c->evidence[last]) < 600)
-      c->evidence[last] = sqlsim_arena_printf(a, "%s; also %s: %s", c->evidence[last], name,
-                                              c->evidence[k] ? c->evidence[k] : "(no evidence)");
-    c->mask &= ~(1u << k);
-    c->secondary &= ~(1u << k);
-    c->evidence[k] = NULL;
-  }
-  sqlsim_categories_rank(c);
-}
-
-/* ---------------------------------------------------------------- dialect */
-
-/* The functions this SQLite has (PRAGMA function_list), read once. */
-static char **sqlite_funcs;
-static int nsqlite_funcs;
-static pthread_once_t funcs_once = PTHREAD_ONCE_INIT;
-
-static int cmp_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static void load_funcs(void) {
-  sqlite3 *db;
-  if (sqlite3_open(":memory:", &db) != SQLITE_OK) return;
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, "SELECT DISTINCT name FROM pragma_function_list", -1, &st, NULL) == SQLITE_OK) {
-    int cap = 512;
-    sqlite_funcs = malloc(sizeof *sqlite_funcs * (size_t)cap);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-      if (nsqlite_funcs == cap) sqlite_funcs = realloc(sqlite_funcs, sizeof *sqlite_funcs * (size_t)(cap *= 2));
-      const char *nm = (const char *)sqlite3_column_text(st, 0);
-      size_t l = strlen(nm);
-      char *c = malloc(l + 1);
-      for (size_t i = 0; i <= l; i++) c[i] = ascii_lower(nm[i]);
-      sqlite_funcs[nsqlite_funcs++] = c;
-    }
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  qsort(sqlite_funcs, (size_t)nsqlite_funcs, sizeof *sqlite_funcs, cmp_name);
-}
-
-static int sqlite_has(const char *name) {
-  pthread_once(&funcs_once, load_funcs);
-  return bsearch(&name, sqlite_funcs, (size_t)nsqlite_funcs, sizeof *sqlite_funcs, cmp_name) != NULL;
-}
-
-typedef struct dialect_ctx {
-  const sqlsim_node *found;
-  const char *what;
-} dialect_ctx;
-
-/* A function call SQLite does not have (another dialect's YEAR(), CONCAT() on
- * an older SQLite, or one of no dialect, such as the DIVIDE() of BIRD's
- * evidence notation): the query cannot run. Table-valued functions in FROM are
- * virtual tables, not in the function list, and are left alone. */
-static int dialect_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
-  dialect_ctx *c = ctx;
-  if (n->flags & SQLSIM_F_DIALECT) {
-    c->found = n;
-    return SQLSIM_WALK_ABORT;
-  }
-  if (n->kind == SQLSIM_N_FUNC && n->aux != 1 && !(parent && parent->kind == SQLSIM_N_FUNCTABLE) &&
-      n->text && !sqlite_has(n->text)) {
-    c->found = n;
-    c->what = n->text;
-    return SQLSIM_WALK_ABORT;
-  }
-  return SQLSIM_WALK_CONTINUE;
-}
-
-int sqlsim_dialect_construct(const sqlsim_query *q, sqlsim_arena *a, const char **what) {
-  dialect_ctx c = {NULL, NULL};
-  sqlsim_walk(q->root, dialect_pre, NULL, &c);
-  if (!c.found) return 0;
-  char *s = sqlsim_print_sql(c.found, 0);
-  if (c.what) *what = sqlsim_arena_printf(a, "%s() is not a SQLite function: %.120s", c.what, s);
-  else *what = sqlsim_arena_printf(a, "not SQLite syntax: %.120s", s);
-  free(s);
-  return 1;
 }

@@ -1,0 +1,41 @@
+/* analyze.h -- error analysis: what kind of mistake a prediction makes. The
+ * engine's interface to analyze/, which sits between the diff and the
+ * engine.
+ *
+ * One module decides a pair's categories: the structural rules read the
+ * calibrated edit script (categories.c, through the diff's flattened trees,
+ * diff/flat.h), the verdict weighs them with what execution, or synthetic
+ * execution, found (verdict.c), and the dialect check names constructs
+ * SQLite does not have (dialect.c). The public entry points
+ * (sqlsim_categorize_diff, sqlsim_categories_rank, sqlsim_categories_limit,
+ * sqlsim_dialect_construct) are in sqlsim.h. */
+#ifndef SQLSIM_ANALYZE_H
+#define SQLSIM_ANALYZE_H
+
+#include "core.h"
+
+/* What the verdict needs beside the record's scores. */
+typedef struct analyze_input {
+  const sqlsim_diff *diff;     /* the calibrated diff of gold and prediction (their
+                                  equivalent forms made one); NULL: not compared */
+  const sqlsim_schema *schema; /* the schema both were read with (may be NULL) */
+  int bird;                    /* BIRD's EX decides "correct" (rows as tuples: the
+                                  column order counts); else Spider's */
+  int pred_error_offset;       /* the prediction does not parse: where, -1 unknown */
+} analyze_input;
+
+/* The categories of a scored pair: fills r->cats (ranked, the main reason
+ * and the next kept, the others folded into their evidence) and the spans of
+ * the parts that differ (r->gspans, r->pspans), from the diff and the
+ * record's execution and synthetic execution results. Evidence and spans go
+ * into the record's arena (made when needed). analyze/verdict.c */
+void analyze_pair(const analyze_input *in, sqlsim_record *r);
+
+/* Where rows are compared as tuples (BIRD): the same columns returned in
+ * another order, found with nothing else, is why results differ. Added to
+ * out as weak wrong_column (named only where execution shows the results
+ * differ). Spider's EX matches columns by what they compute and does not see
+ * it: not called there. analyze/categories.c */
+void analyze_column_order(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out);
+
+#endif

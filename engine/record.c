@@ -1,6 +1,8 @@
-/* record.c -- a record as JSON: the per-item fields every face writes
- * (`sqlsim eval --per-item`, `analyze --per-item`, `stream`, Python's dicts).
- * docs/per-item.md lists them. */
+/* record.c -- what one pair scored: a record as JSON, the per-item fields
+ * every face writes (`sqlsim eval --per-item`, `analyze --per-item`,
+ * `stream`, Python's dicts; docs/per-item.md lists them), its first error,
+ * its report group, and its memory (an arena for evidence and spans, copied
+ * whole when a batch gives one prediction's record to the same text again). */
 #include "engine.h"
 
 #include <stdlib.h>
@@ -53,7 +55,7 @@ static void categories_json(strbuf *sb, const sqlsim_categories *k) {
   sb_puts(sb, "}");
 }
 
-void record_json_fields(strbuf *sb, const sqlsim_record *r) {
+void engine_record_json(strbuf *sb, const sqlsim_record *r) {
   unsigned m = r->metrics;
   if (r->hardness >= 0 && r->hardness < SQLSIM_HARD_UNKNOWN)
     sb_printf(sb, "\"hardness\":\"%s\"", sqlsim_hardness_names[r->hardness]);
@@ -136,7 +138,47 @@ void record_json_fields(strbuf *sb, const sqlsim_record *r) {
 char *sqlsim_record_to_json(const sqlsim_record *r) {
   strbuf sb = {0};
   sb_putc(&sb, '{');
-  record_json_fields(&sb, r);
+  engine_record_json(&sb, r);
   sb_putc(&sb, '}');
   return sb_take(&sb);
+}
+
+/* ---------------------------------------------------------------- records */
+
+sqlsim_arena *engine_record_arena(sqlsim_record *r) {
+  if (!r->arena) r->arena = arena_new_sized(1024);
+  return r->arena;
+}
+
+void engine_record_copy(sqlsim_record *dst, const sqlsim_record *src) {
+  *dst = *src;
+  dst->arena = NULL;
+  if (!src->arena) return;
+  sqlsim_arena *a = engine_record_arena(dst);
+  for (int k = 0; k < SQLSIM_NCAT; k++)
+    if (src->cats.evidence[k]) dst->cats.evidence[k] = sqlsim_arena_strdup(a, src->cats.evidence[k]);
+  if (src->dialect) dst->dialect = sqlsim_arena_strdup(a, src->dialect);
+  if (src->dialect && src->cats.evidence[SQLSIM_CAT_DIALECT] == src->dialect)
+    dst->cats.evidence[SQLSIM_CAT_DIALECT] = dst->dialect;
+  if (src->gspans) {
+    dst->gspans = sqlsim_arena_alloc(a, sizeof(int) * (size_t)(2 * src->ngspans + 1));
+    memcpy(dst->gspans, src->gspans, sizeof(int) * (size_t)(2 * src->ngspans));
+  }
+  if (src->pspans) {
+    dst->pspans = sqlsim_arena_alloc(a, sizeof(int) * (size_t)(2 * src->npspans + 1));
+    memcpy(dst->pspans, src->pspans, sizeof(int) * (size_t)(2 * src->npspans));
+  }
+}
+
+void sqlsim_record_clear(sqlsim_record *r) {
+  if (!r) return;
+  sqlsim_arena_free(r->arena);
+  memset(r, 0, sizeof *r);
+}
+
+const char *sqlsim_group_of(const sqlsim_item *gold, const sqlsim_record *r) {
+  if (gold && gold->difficulty) return gold->difficulty;
+  if (gold && gold->case_type) return gold->case_type;
+  if (r && r->hardness >= 0 && r->hardness < SQLSIM_HARD_UNKNOWN) return sqlsim_hardness_names[r->hardness];
+  return NULL;
 }

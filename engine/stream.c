@@ -190,7 +190,7 @@ static void on_record(void *ctx, size_t k, const sqlsim_record *r) {
   int qi = s->pair_req[k];
   answer_errors(s, qi);
   answer_head(s, &s->reqs[qi]);
-  record_json_fields(&s->sb, r);
+  engine_record_json(&s->sb, r);
   if (s->reward) {
     sb_puts(&s->sb, ",\"reward\":");
     sb_json_num(&s->sb, sqlsim_reward(s->ev, r, -1));

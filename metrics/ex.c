@@ -9,11 +9,14 @@
  * a permutation is pruned when a column's multiset (or sequence) of values
  * differs, which removes only permutations that cannot match, so the answer
  * is the same. Both work on the executor's cell hashes. */
-#include "core.h"
+#include "ex.h"
 #include "parser/tree.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -253,25 +256,37 @@ int sqlsim_spider_order_matters(const char *g) {
 
 /* ---------------------------------------------------------------- items */
 
+/* Spider's verdict for a prediction's execution text ptext on db, against
+ * the gold's result gs there: 1 match, 0 not, -1 the prediction failed (why
+ * then says why, when given). The one comparison every Spider EX here runs
+ * through: an item on one database, a test suite, plug_value. */
+static int spider_on(sqlsim_db *db, const char *ptext, const sqlsim_result *gs, int ordered, char *why, size_t wn) {
+  sqlsim_result psp;
+  sqlsim_exec(db, ptext, &psp);
+  int rc;
+  if (psp.status != SQLSIM_EXEC_OK) {
+    if (why && wn) snprintf(why, wn, "%s", psp.reason);
+    rc = -1;
+  } else {
+    rc = gs->status == SQLSIM_EXEC_OK && sqlsim_ex_spider(gs, &psp, ordered);
+  }
+  sqlsim_result_free(&psp);
+  return rc;
+}
+
 int sqlsim_ex_spider_item(sqlsim_db *db, const char *gold, const char *pred, char *why, size_t wn) {
   char *g = sqlsim_spider_exec_text(gold), *p = sqlsim_spider_exec_text(pred);
   int ordered = sqlsim_spider_order_matters(g);
-  sqlsim_result gr, pr;
+  sqlsim_result gr;
   sqlsim_exec(db, g, &gr);
   int rc;
   if (gr.status != SQLSIM_EXEC_OK) {
     snprintf(why, wn, "gold: %s", gr.reason);
     rc = -1;
   } else {
-    sqlsim_exec(db, p, &pr);
-    if (pr.status != SQLSIM_EXEC_OK) {
-      snprintf(why, wn, "%s", pr.reason);
-      rc = 0;
-    } else {
-      rc = sqlsim_ex_spider(&gr, &pr, ordered);
-      if (why && wn) why[0] = '\0';
-    }
-    sqlsim_result_free(&pr);
+    rc = spider_on(db, p, &gr, ordered, why, wn);
+    if (rc < 0) rc = 0;
+    else if (why && wn) why[0] = '\0';
   }
   sqlsim_result_free(&gr);
   free(g);
@@ -299,6 +314,189 @@ int sqlsim_ex_bird_item(sqlsim_db *db, const char *gold, const char *pred, char 
   }
   sqlsim_result_free(&gr);
   return rc;
+}
+
+/* ---------------------------------------------------------------- test suites */
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int ex_suite_paths(const char *main, char ***out) {
+  *out = NULL;
+  const char *slash = strrchr(main, '/');
+  if (!slash) return 0;
+  size_t dl = (size_t)(slash - main);
+  char *dir = strndup(main, dl ? dl : 1);
+  DIR *d = opendir(dir);
+  int n = 0, cap = 0;
+  char **v = NULL;
+  struct dirent *e;
+  while (d && n < EX_MAX_SUITE && (e = readdir(d))) {
+    const char *nm = e->d_name, *x = strstr(nm, ".sqlite");
+    if (!x || !strcmp(nm, slash + 1)) continue;
+    size_t l = strlen(nm);
+    if ((l > 8 && !strcmp(nm + l - 8, "-journal")) || (l > 4 && (!strcmp(nm + l - 4, "-wal") || !strcmp(nm + l - 4, "-shm"))))
+      continue;
+    char *path = malloc(dl + l + 2);
+    snprintf(path, dl + l + 2, "%.*s/%s", (int)dl, main, nm);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || access(path, R_OK) != 0) {
+      free(path);
+      continue;
+    }
+    if (n == cap) v = realloc(v, sizeof *v * (size_t)(cap = cap ? 2 * cap : 8));
+    v[n++] = path;
+  }
+  if (d) closedir(d);
+  free(dir);
+  if (n > 1) qsort(v, (size_t)n, sizeof *v, cmp_str);
+  *out = v;
+  return n;
+}
+
+void ex_gold_clear(ex_gold *g) {
+  for (int k = 0; k < g->ndbs; k++) { /* results never run are zero: freeing them is a no-op */
+    sqlsim_result_free(&g->dbs[k].raw);
+    sqlsim_result_free(&g->dbs[k].sp);
+    free(g->dbs[k].path);
+  }
+  free(g->dbs);
+  free(g->text);
+  memset(g, 0, sizeof *g);
+}
+
+int ex_gold_run(ex_gold *g, const char *sql, const char *main_path, char **suite, int nsuite, int keep_distinct,
+                ex_open_fn open, void *ctx, char *err, size_t en) {
+  memset(g, 0, sizeof *g);
+  g->dbs = calloc((size_t)nsuite + 1, sizeof *g->dbs);
+  int failed = 0;
+  for (int k = 0; k <= nsuite; k++) {
+    const char *path = k ? suite[k - 1] : main_path;
+    if (failed) { /* the rest are not run: their paths are ours to free */
+      if (k) free(suite[k - 1]);
+      continue;
+    }
+    ex_gold_db *x = &g->dbs[g->ndbs++];
+    x->path = k ? suite[k - 1] : strdup(main_path);
+    const char *base = strrchr(x->path, '/') ? strrchr(x->path, '/') + 1 : x->path;
+    char why[480];
+    sqlsim_db *db = open(ctx, path, why, sizeof why);
+    if (!db) {
+      if (k) snprintf(err, en, "test-suite database %.200s: %.280s", base, why);
+      else snprintf(err, en, "%s", why);
+      failed = 1;
+      continue;
+    }
+    sqlsim_exec_flags(db, sql, SQLSIM_EXEC_VALUES, &x->raw);
+    if (x->raw.status != SQLSIM_EXEC_OK) {
+      if (k) snprintf(err, en, "the gold query fails on test-suite database %.200s: %.250s", base, x->raw.reason);
+      else snprintf(err, en, "the gold query fails: %s", x->raw.reason);
+      failed = 1;
+      continue;
+    }
+    if (!k) { /* Spider's semantics run the texts with DISTINCT removed (unless kept) */
+      g->text = sqlsim_spider_exec_text_opts(sql, keep_distinct);
+      g->ordered = sqlsim_spider_order_matters(g->text);
+      g->same_text = !strcmp(g->text, sql);
+    }
+    if (!g->same_text) sqlsim_exec(db, g->text, &x->sp);
+  }
+  free(suite);
+  if (failed) {
+    ex_gold_clear(g);
+    return -1;
+  }
+  return 0;
+}
+
+/* Spider's verdict for ptext on every database of the item. */
+static int spider_all(const ex_gold *g, const char *ptext, ex_open_fn open, void *ctx) {
+  char why[480];
+  for (int k = 0; k < g->ndbs; k++) {
+    sqlsim_db *db = open(ctx, g->dbs[k].path, why, sizeof why);
+    const sqlsim_result *gs = g->same_text ? &g->dbs[k].raw : &g->dbs[k].sp;
+    if (!db || spider_on(db, ptext, gs, g->ordered, NULL, 0) != 1) return 0;
+  }
+  return 1;
+}
+
+/* --plug_value: the gold's values in the prediction's value slots, each
+ * assignment tried on every database until one matches. */
+static void plug_values(const ex_gold *g, const char *gold_sql, const char *pred, const ex_opts *o, ex_open_fn open,
+                        void *ctx, ex_verdict *v) {
+  char **alts;
+  int n = sqlsim_plug_values(gold_sql, pred, EX_MAX_PLUG, &alts);
+  for (int k = 0; k < n; k++) {
+    if (v->spider != 1) {
+      char *t = sqlsim_spider_exec_text_opts(alts[k], o->keep_distinct);
+      if (spider_all(g, t, open, ctx)) v->spider = 1;
+      free(t);
+    }
+    free(alts[k]);
+  }
+  free(alts);
+}
+
+/* The prediction on the db_id's other databases: it stays correct under a
+ * semantics only if it matches on each of them (the test-suite rule). */
+static void score_suite(const ex_gold *g, const char *pred, const char *ptext, ex_open_fn open, void *ctx,
+                        ex_verdict *v) {
+  char why[480];
+  for (int k = 1; k < g->ndbs && (v->bird == 1 || v->spider == 1); k++) {
+    const ex_gold_db *s = &g->dbs[k];
+    const char *base = strrchr(s->path, '/') + 1;
+    sqlsim_db *db = open(ctx, s->path, why, sizeof why);
+    sqlsim_result praw;
+    if (db) sqlsim_exec_flags(db, pred, SQLSIM_EXEC_VALUES, &praw);
+    if (!db || praw.status != SQLSIM_EXEC_OK) {
+      snprintf(v->err, sizeof v->err, "on test-suite database %.60s: %.150s", base, db ? praw.reason : why);
+      if (db) sqlsim_result_free(&praw);
+      v->bird = v->spider = 0;
+      return;
+    }
+    if (v->bird == 1) v->bird = sqlsim_ex_bird(&s->raw, &praw);
+    if (v->spider == 1) {
+      if (g->same_text && !strcmp(ptext, pred)) v->spider = sqlsim_ex_spider(&s->raw, &praw, g->ordered);
+      else v->spider = spider_on(db, ptext, g->same_text ? &s->raw : &s->sp, g->ordered, NULL, 0) == 1;
+    }
+    sqlsim_result_free(&praw);
+  }
+}
+
+void ex_score(const ex_gold *g, const char *gold_sql, const char *pred, const ex_opts *o, ex_open_fn open, void *ctx,
+              ex_verdict *v) {
+  memset(v, 0, sizeof *v);
+  v->gold_rows = v->pred_rows = -1;
+  char why[480];
+  v->databases = g->ndbs;
+  const ex_gold_db *main = &g->dbs[0];
+  sqlsim_db *db = open(ctx, main->path, why, sizeof why);
+  if (!db) { /* opened for the gold a moment ago; closed since only if the caller's slots ran out */
+    snprintf(v->err, sizeof v->err, "%.250s", why);
+    return;
+  }
+  sqlsim_result praw;
+  sqlsim_exec_flags(db, pred, SQLSIM_EXEC_VALUES, &praw);
+  v->gold_rows = main->raw.nrows;
+  v->pred_rows = praw.status == SQLSIM_EXEC_OK ? praw.nrows : -1;
+  if (praw.status != SQLSIM_EXEC_OK) {
+    snprintf(v->err, sizeof v->err, "%s", praw.reason);
+    if (o->result) v->has_rsim = 1; /* all zero */
+    sqlsim_result_free(&praw);
+    if (o->plug_value) plug_values(g, gold_sql, pred, o, open, ctx, v);
+    return;
+  }
+  v->bird = sqlsim_ex_bird(&main->raw, &praw);
+  if (o->result) {
+    sqlsim_result_similarity(&main->raw, &praw, main->raw.nrows > 1 && g->ordered, &v->rsim);
+    v->has_rsim = 1;
+  }
+  char *ptext = sqlsim_spider_exec_text_opts(pred, o->keep_distinct);
+  if (g->same_text && !strcmp(ptext, pred)) v->spider = sqlsim_ex_spider(&main->raw, &praw, g->ordered);
+  else v->spider = spider_on(db, ptext, g->same_text ? &main->raw : &main->sp, g->ordered, NULL, 0) == 1;
+  sqlsim_result_free(&praw);
+  score_suite(g, pred, ptext, open, ctx, v);
+  free(ptext);
+  if (o->plug_value && v->spider != 1) plug_values(g, gold_sql, pred, o, open, ctx, v);
 }
 
 /* ---------------------------------------------------------------- plug_value */

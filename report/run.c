@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "record.h"
 
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -235,6 +235,6 @@ void run_item_json(strbuf *sb, const run *r, size_t k) {
     sb_json_str(sb, gi->case_type);
   }
   sb_putc(sb, ',');
-  record_json_fields(sb, rec);
+  engine_record_json(sb, rec);
   sb_puts(sb, "}\n");
 }

@@ -1,0 +1,196 @@
+/* evaluator.c -- the evaluator: its metrics by name, its configuration
+ * checked and its schemas loaded, the checks that a benchmark can be scored
+ * under it, and where a db_id's database and schema are.
+ *
+ * An evaluator holds what every pair needs (the configuration, the
+ * catalog) and a pool of workers (workers.c) that hold what a pair borrows:
+ * connections, prepared gold queries, a Spider matcher, a synthetic
+ * runner. A call borrows a worker, so any number of threads may score on
+ * one evaluator (score.c, batch.c). */
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------- metric names */
+
+const char *const sqlsim_metric_names[SQLSIM_NMETRICS] = {"match", "exec",  "ves",        "rves",
+                                                           "result", "bis", "categories", "synth"};
+
+int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err) {
+  *out = 0;
+  const char *p = list ? list : "";
+  while (*p) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    int found = -1;
+    for (int k = 0; k < SQLSIM_NMETRICS && found < 0; k++)
+      if (strlen(sqlsim_metric_names[k]) == n && !strncmp(p, sqlsim_metric_names[k], n)) found = k;
+    if (found < 0 && n == 2 && !strncmp(p, "ex", 2)) found = 1;
+    if (found < 0)
+      return sqlsim_error_set(err, SQLSIM_EFORMAT, (int)(p - list),
+                              "unknown metric '%.*s' (match, exec, ves, rves, result, bis, categories, synth)",
+                              (int)(n > 100 ? 100 : n), p);
+    *out |= 1u << found;
+    p += n;
+    if (*p == ',') p++;
+  }
+  if (!*out) return sqlsim_error_set(err, SQLSIM_EFORMAT, 0, "no metric given");
+  return 0;
+}
+
+/* ---------------------------------------------------------------- the evaluator */
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsim_error *err) {
+  *out = NULL;
+  sqlsim_config c = *cfg;
+  if (!c.metrics) c.metrics = SQLSIM_M_BIS;
+  if (c.metrics & (SQLSIM_M_CATEGORIES | SQLSIM_M_SYNTH)) c.metrics |= SQLSIM_M_BIS;
+  if (c.synth_databases < 0 || c.synth_databases > 64)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "synthetic databases %d: give 1 to 64", c.synth_databases);
+  if ((c.metrics & SQLSIM_M_SYNTH) && !c.tables && !c.sqlite)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+                            "the synth metric needs a schema: a tables.json (tables) or a SQLite file (sqlite)");
+  if (c.timeout_s == 0) c.timeout_s = 30;
+  if (c.iterations == 0) c.iterations = 100;
+  if (!(c.timeout_s > 0) || c.timeout_s > 86400)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "timeout %g s: give a time above 0 and at most a day",
+                            c.timeout_s);
+  if (c.iterations < 0 || c.iterations > 1000000)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "iterations %d: give 1 to 1000000", c.iterations);
+  if (c.noise_every == 0) c.noise_every = 40;
+  if (c.noise_every < -1 || c.noise_every > 1000000)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "noise every %d: give 1 to 1000000 (or -1: never)",
+                            c.noise_every);
+  if (c.auto_width < 0 || c.auto_width > 10 || c.auto_width != c.auto_width)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "auto width %g: give a share of the ratio above 0 (0.1: 10%%)",
+                            c.auto_width);
+  if (c.mode != SQLSIM_SPIDER_COMPATIBLE && c.mode != SQLSIM_SPIDER_CORRECTED)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "mode %d: compatible or corrected", c.mode);
+  if (c.now && sqlsim_check_now(c.now, err)) return SQLSIM_EFORMAT;
+  if (c.db_dir && c.sqlite)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "give a database directory or one SQLite file, not both");
+  if ((c.metrics & SQLSIM_M_DB) && !c.db_dir && !c.sqlite)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+                            "execution metrics need databases: a directory (db_dir) or one SQLite file (sqlite)");
+  if ((c.metrics & SQLSIM_M_MATCH) && !c.tables)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "the match metric needs a tables.json schema (tables)");
+  if (c.db_dir && access(c.db_dir, R_OK | X_OK) != 0)
+    return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: not a directory that can be read", c.db_dir);
+  if (c.sqlite && access(c.sqlite, R_OK) != 0)
+    return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: cannot be read", c.sqlite);
+
+  sqlsim_evaluator *ev = calloc(1, sizeof *ev);
+  if (!ev) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  pthread_mutex_init(&ev->mu, NULL);
+  int rc = 0;
+  if (c.tables) rc = sqlsim_catalog_load_tables_json(c.tables, &ev->catalog, err);
+  else if (c.sqlite) rc = sqlsim_catalog_load_sqlite(c.sqlite, &ev->catalog, err);
+  if (rc) {
+    free(ev);
+    return rc;
+  }
+  c.tables = ev->tables = dup_or_null(c.tables);
+  c.db_dir = ev->db_dir = dup_or_null(c.db_dir);
+  c.sqlite = ev->sqlite = dup_or_null(c.sqlite);
+  c.now = ev->now = dup_or_null(c.now);
+  ev->cfg = c;
+  /* Spider matching and hardness need a tables.json schema per db_id. */
+  ev->spider = c.tables && !c.sqlite;
+  *out = ev;
+  return 0;
+}
+
+void sqlsim_evaluator_free(sqlsim_evaluator *ev) {
+  if (!ev) return;
+  for (worker *w = ev->free_workers; w;) {
+    worker *next = w->next;
+    engine_worker_free(w);
+    w = next;
+  }
+  sqlsim_catalog_free(ev->catalog);
+  free(ev->tables);
+  free(ev->db_dir);
+  free(ev->sqlite);
+  free(ev->now);
+  pthread_mutex_destroy(&ev->mu);
+  free(ev);
+}
+
+const sqlsim_config *sqlsim_evaluator_config(const sqlsim_evaluator *ev) { return &ev->cfg; }
+
+void sqlsim_config_for_benchmark(sqlsim_config *cfg, const sqlsim_itemset *gold) {
+  if (!gold || !gold->format) return;
+  if (!cfg->now && !strcmp(gold->format, "bis-json")) cfg->now = "2023-01-17 00:00:00";
+  if (!strcmp(gold->format, "bird-json")) cfg->bird_semantics = 1;
+}
+
+const char *engine_db_path(const sqlsim_evaluator *ev, const char *db_id, char *buf, size_t n) {
+  if (ev->sqlite) return ev->sqlite;
+  if (!ev->db_dir || !db_id) return NULL;
+  char *p = sqlsim_db_path(ev->db_dir, db_id, NULL);
+  if (!p) return NULL;
+  snprintf(buf, n, "%s", p);
+  free(p);
+  return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+const sqlsim_schema *engine_schema(const sqlsim_evaluator *ev, const char *db_id) {
+  if (!ev->catalog) return NULL;
+  if (ev->sqlite || sqlsim_catalog_count(ev->catalog) == 1) return sqlsim_catalog_at(ev->catalog, 0);
+  return db_id ? sqlsim_catalog_find(ev->catalog, db_id) : NULL;
+}
+
+const sqlsim_schema *sqlsim_evaluator_schema(const sqlsim_evaluator *ev, const char *db_id) {
+  return engine_schema(ev, db_id);
+}
+
+int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gold, const char *name,
+                           sqlsim_error *err) {
+  int n = gold->n;
+  if (!name) name = gold->path ? gold->path : "the gold set";
+  if (n == 0) return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "%s: no gold queries in it, so nothing to score", name);
+  if (!ev->sqlite && (ev->db_dir || ev->spider))
+    for (int i = 0; i < n; i++)
+      if (!gold->items[i].db_id)
+        return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "%s: item %d (line %d) has no db_id", name, i,
+                                gold->items[i].line);
+  if ((ev->cfg.metrics & SQLSIM_M_DB) && ev->db_dir) {
+    int found = 0, first = -1;
+    char buf[1024];
+    for (int i = 0; i < n && !found; i++) {
+      if (engine_db_path(ev, gold->items[i].db_id, buf, sizeof buf)) found = 1;
+      if (first < 0 && gold->items[i].db_id && !sqlsim_check_db_id(gold->items[i].db_id, NULL)) first = i;
+    }
+    if (!found) {
+      char *eg = first >= 0 ? sqlsim_db_path(ev->db_dir, gold->items[first].db_id, NULL) : NULL;
+      sqlsim_error_set(err, SQLSIM_ENOTFOUND, -1,
+                       "--db-dir %s: no database for any of the %d gold items (expected DIR/<db_id>/<db_id>.sqlite%s%s)",
+                       ev->db_dir, n, eg ? ", e.g. " : "", eg ? eg : "");
+      free(eg);
+      return SQLSIM_ENOTFOUND;
+    }
+  }
+  if (ev->catalog && !ev->sqlite && (ev->cfg.metrics & (SQLSIM_M_MATCH | SQLSIM_M_BIS))) {
+    int found = 0, first = -1;
+    for (int i = 0; i < n && !found; i++) {
+      const char *id = gold->items[i].db_id;
+      if (id && sqlsim_catalog_find(ev->catalog, id)) found = 1;
+      if (id && first < 0) first = i;
+    }
+    if (!found && first >= 0)
+      return sqlsim_error_set(err, SQLSIM_ENOTFOUND, -1,
+                              "--tables: no schema for any gold db_id (the first is '%.100s'): is it the tables.json "
+                              "of this benchmark?",
+                              gold->items[first].db_id);
+  }
+  return 0;
+}
+
+unsigned engine_equiv_flags(const sqlsim_evaluator *ev) {
+  if (ev->cfg.bird_semantics) return SQLSIM_EQUIV_SETS;
+  return ev->cfg.keep_distinct ? 0 : SQLSIM_EQUIV_NO_DISTINCT;
+}

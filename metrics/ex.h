@@ -1,0 +1,69 @@
+/* ex.h -- EX on the databases of one item, the interface of metrics/ex.c to
+ * the engine: the gold run once on its database and on the db_id's other
+ * databases (a test suite, as Spider's test-suite evaluator finds them),
+ * then each prediction scored against those results with both published
+ * semantics. The single comparisons (sqlsim_ex_bird, sqlsim_ex_spider) and
+ * the one-database items are in sqlsim.h. */
+#ifndef SQLSIM_EX_H
+#define SQLSIM_EX_H
+
+#include "core.h"
+
+#define EX_MAX_SUITE 1000 /* most sibling databases of one db_id */
+#define EX_MAX_PLUG 1000  /* most plug_value alternatives tried for one prediction */
+
+/* An open connection to path, or NULL with why set: the caller's pool. */
+typedef sqlsim_db *(*ex_open_fn)(void *ctx, const char *path, char *why, size_t wn);
+
+/* The gold's results on one database. */
+typedef struct ex_gold_db {
+  char *path;
+  sqlsim_result raw, sp; /* as written (with values); Spider's text (when it differs) */
+} ex_gold_db;
+
+/* A gold query run on every database of its item. */
+typedef struct ex_gold {
+  char *text;            /* Spider's execution text (DISTINCT removed unless kept) */
+  int ordered;           /* Spider compares rows in order ("order by" in the text) */
+  int same_text;         /* the text is the query as written: sp is raw */
+  ex_gold_db *dbs;       /* [0] the item's database, then its test suite */
+  int ndbs;
+} ex_gold;
+
+/* The other databases beside main_path in its directory, as the test-suite
+ * evaluator finds them (every file whose name has ".sqlite" in it, not
+ * SQLite's own -journal, -wal and -shm), readable regular files, sorted by
+ * name, at most EX_MAX_SUITE: malloc'd paths in a malloc'd array. Returns
+ * how many. */
+int ex_suite_paths(const char *main_path, char ***out);
+
+/* Runs sql on main_path and each of suite[0..nsuite) (which g takes over:
+ * they are freed with g, or here on failure). Returns 0 with g filled, or -1
+ * with err saying why the item cannot be scored (a database that does not
+ * open, the gold failing on one: the official evaluator stops there) and g
+ * empty. */
+int ex_gold_run(ex_gold *g, const char *sql, const char *main_path, char **suite, int nsuite, int keep_distinct,
+                ex_open_fn open, void *ctx, char *err, size_t en);
+void ex_gold_clear(ex_gold *g);
+
+typedef struct ex_opts {
+  int keep_distinct;     /* Spider: DISTINCT kept in both texts */
+  int plug_value;        /* Spider: the gold's values also tried in the prediction's value slots */
+  int result;            /* BIS result similarity on the item's database too */
+} ex_opts;
+
+/* What a prediction scored on the item's databases. */
+typedef struct ex_verdict {
+  int bird, spider;      /* 1/0: matched on every database */
+  int databases;         /* how many it was judged on */
+  long gold_rows, pred_rows; /* on the item's database; pred_rows -1 when it failed there */
+  int has_rsim;
+  sqlsim_result_sim rsim;
+  char err[256];         /* why the prediction did not run ("" when it did) */
+} ex_verdict;
+
+/* Scores pred against g (gold_sql is the gold as written, for plug_value). */
+void ex_score(const ex_gold *g, const char *gold_sql, const char *pred, const ex_opts *o, ex_open_fn open, void *ctx,
+              ex_verdict *out);
+
+#endif

@@ -20,9 +20,16 @@ static inline uint64_t mix64(uint64_t h) {
   return h;
 }
 
-/* FNV-1a over a string's bytes, continuing from h (NULL: h). */
+/* The library's one hash: FNV-1a steps from FNV_OFFSET (its 64-bit offset
+ * basis), over bytes or whole words, finished with mix64 where the bits must
+ * spread (hash tables, sampling). */
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+/* One step over a word (a cell hash, a count, an id). */
+static inline uint64_t fnv1a_word(uint64_t h, uint64_t w) { return (h ^ w) * FNV_PRIME; }
+/* Over a string's bytes, continuing from h (NULL: h). */
 static inline uint64_t fnv1a_str(uint64_t h, const char *s) {
-  for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+  for (; s && *s; s++) h = (h ^ (unsigned char)*s) * FNV_PRIME;
   return h;
 }
 

@@ -37,7 +37,7 @@
  * what holds it (a select list is not an argument list) */
 enum { L_BOOL = 64, L_CLAUSE = 80, L_LIST = 128 };
 
-static uint64_t hash_str(const char *s) { return mix64(fnv1a_str(0x84222325cbf29ce4ULL, s)); }
+static uint64_t value_hash(const char *s) { return mix64(fnv1a_str(FNV_OFFSET, s)); }
 
 static const char *op_value(const sqlsim_node *n) { return sqlsim_op_name(n->op); }
 
@@ -194,7 +194,7 @@ static void build_structure(ftree *t, sqlsim_arena *a) {
     f->height = 1;
     int unordered = f->slot < 0 && unordered_kids(f->n, f->clause);
     f->unordered = (unsigned)unordered;
-    uint64_t h = mix64(((uint64_t)f->label << 32) ^ hash_str(f->value)), acc = 0;
+    uint64_t h = mix64(((uint64_t)f->label << 32) ^ value_hash(f->value)), acc = 0;
     for (int k = 0; k < f->nkids; k++) {
       const fnode *ch = &t->v[t->kids[f->first + k]];
       f->size += ch->size;

@@ -141,9 +141,7 @@ void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *p, sq
  * sizes, the order or the worker (a Dask run samples as one process does). */
 static int noise_sample(const sqlsim_evaluator *ev, const sqlsim_pair *p) {
   if (ev->cfg.noise_every < 1) return 0;
-  uint64_t h = 1469598103934665603ULL;
-  for (const char *s = p->gold; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  for (const char *s = p->db_id ? p->db_id : ""; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  uint64_t h = fnv1a_str(fnv1a_str(FNV_OFFSET, p->gold), p->db_id);
   return mix64(h) % (uint64_t)ev->cfg.noise_every == 0;
 }
 

@@ -3,6 +3,7 @@
  * a connection kept for the pair) on top. The file must be byte-identical
  * after every input. */
 #include "fuzz_common.h"
+#include "core.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -15,9 +16,9 @@ static sqlsim_db *db;
 static uint64_t checksum(void) {
   FILE *f = fopen(path, "rb");
   if (!f) abort();
-  uint64_t h = 1469598103934665603ULL;
+  uint64_t h = FNV_OFFSET;
   int c;
-  while ((c = fgetc(f)) != EOF) h = (h ^ (uint64_t)c) * 1099511628211ULL;
+  while ((c = fgetc(f)) != EOF) h = fnv1a_word(h, (uint64_t)c);
   fclose(f);
   return h;
 }

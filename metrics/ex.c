@@ -24,10 +24,10 @@ static int cmp_u64(const void *a, const void *b) {
 }
 
 static uint64_t row_hash(const sqlsim_result *r, long row, const int *perm) {
-  uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)r->ncols;
+  uint64_t h = FNV_OFFSET ^ (uint64_t)r->ncols;
   for (int i = 0; i < r->ncols; i++) {
     uint64_t c = r->cells[row * r->ncols + (perm ? perm[i] : i)];
-    h = (h ^ c) * 0x100000001b3ULL;
+    h = fnv1a_word(h, c);
     h ^= h >> 29;
   }
   return h;
@@ -112,9 +112,9 @@ typedef struct perm_search {
 static uint64_t col_sig(const sqlsim_result *r, int col, int ordered, uint64_t *scratch) {
   for (long i = 0; i < r->nrows; i++) scratch[i] = r->cells[i * r->ncols + col];
   if (!ordered) qsort(scratch, (size_t)r->nrows, sizeof *scratch, cmp_u64);
-  uint64_t h = 0x84222325cbf29ce4ULL;
+  uint64_t h = FNV_OFFSET;
   for (long i = 0; i < r->nrows; i++) {
-    h = (h ^ scratch[i]) * 0x100000001b3ULL;
+    h = fnv1a_word(h, scratch[i]);
     h ^= h >> 31;
   }
   return h;

@@ -122,7 +122,7 @@ static uint64_t sv_hash(const sp_val *x) {
     memcpy(&h, &d, sizeof h);
     return mix64(h);
   }
-  h = 0xcbf29ce484222325ULL ^ x->t;
+  h = FNV_OFFSET ^ x->t;
   switch (x->t) {
   case SV_NONE: return h;
   case SV_STR: return mix64(fnv1a_str(h, x->str));

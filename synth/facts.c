@@ -31,9 +31,9 @@ typedef struct walk_ctx {
 static int column_of(const sqlsim_node *n, int depth);
 
 static uint64_t fact_hash(const synth_fact *x) {
-  uint64_t h = 0xcbf29ce484222325ULL ^ ((uint64_t)(unsigned)x->column << 32 | (unsigned)x->op);
-  h = (h ^ (uint64_t)(unsigned)x->group) * 0x100000001b3ULL;
-  h = (h ^ (uint64_t)(unsigned)x->sub) * 0x100000001b3ULL;
+  uint64_t h = FNV_OFFSET ^ ((uint64_t)(unsigned)x->column << 32 | (unsigned)x->op);
+  h = fnv1a_word(h, (uint64_t)(unsigned)x->group);
+  h = fnv1a_word(h, (uint64_t)(unsigned)x->sub);
   return mix64(fnv1a_str(fnv1a_str(h, x->text), x->fmt));
 }
 
@@ -382,7 +382,7 @@ static int range_fails(int op) {
 /* A range fact's column and literal (its value, for a number), for finding
  * the gold's literal again among the prediction's. */
 static uint64_t edge_hash(const synth_fact *x) {
-  uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)(unsigned)x->column ^ ((uint64_t)(x->fmt != NULL) << 40);
+  uint64_t h = FNV_OFFSET ^ (uint64_t)(unsigned)x->column ^ ((uint64_t)(x->fmt != NULL) << 40);
   if (x->num) {
     double d = atof(x->text);
     uint64_t b;

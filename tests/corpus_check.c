@@ -124,7 +124,7 @@ static int run(sqlite3 *db, const char *sql, rows *r) {
   sqlite3_progress_handler(db, 10000, progress, NULL);
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = 14695981039346656037ull;
     int nc = sqlite3_column_count(st);
     for (int i = 0; i < nc; i++) {
       int t = sqlite3_column_type(st, i);

@@ -15,16 +15,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sqlsim.h"
+#include "core.h"
 
 static char path[64];
 
 static uint64_t file_checksum(const char *p) {
   FILE *f = fopen(p, "rb");
   assert_non_null(f);
-  uint64_t h = 1469598103934665603ULL;
+  uint64_t h = FNV_OFFSET;
   int c;
-  while ((c = fgetc(f)) != EOF) h = (h ^ (uint64_t)c) * 1099511628211ULL;
+  while ((c = fgetc(f)) != EOF) h = fnv1a_word(h, (uint64_t)c);
   fclose(f);
   return h;
 }

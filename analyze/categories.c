@@ -76,7 +76,7 @@ static int is_join_condition(const sqlsim_node *n) {
 
 /* A category with its evidence; the evidence of every edit that shows it is
  * kept (joined by "; ", up to about 400 bytes). */
-static void add(sqlsim_arena *a, sqlsim_categories *c, int cat, const char *evidence) {
+static void cat_add(sqlsim_arena *a, sqlsim_categories *c, int cat, const char *evidence) {
   if (!(c->mask & (1u << cat)) || !c->evidence[cat]) c->evidence[cat] = evidence;
   else if (evidence && strlen(c->evidence[cat]) < 400 && !strstr(c->evidence[cat], evidence))
     c->evidence[cat] = sqlsim_arena_printf(a, "%s; %s", c->evidence[cat], evidence);
@@ -197,7 +197,7 @@ static const sqlsim_node *subject(const sqlsim_node *n) {
   return NULL;
 }
 
-static int same_column(const sqlsim_node *a, const sqlsim_node *b) {
+static int same_schema_column(const sqlsim_node *a, const sqlsim_node *b) {
   if (!a || !b) return 0;
   if (a->column >= 0 || b->column >= 0) return a->column == b->column;
   return a->text && b->text && !strcasecmp(a->text, b->text);
@@ -275,7 +275,7 @@ static int reads_common_column(const sqlsim_node *n, const sqlsim_node *of) {
   if (a.more || b.more) return 1;
   for (int i = 0; i < a.n; i++)
     for (int j = 0; j < b.n; j++)
-      if (same_column(a.v[i], b.v[j])) return 1;
+      if (same_schema_column(a.v[i], b.v[j])) return 1;
   return 0;
 }
 
@@ -352,7 +352,7 @@ static int pinned(const sqlsim_node *sel, const sqlsim_node *col) {
     if (x->kind != SQLSIM_N_BINOP || x->op != SQLSIM_OP_EQ || x->nkids != 2) continue;
     for (int k = 0; k < 2; k++)
       if (x->kids[k]->kind == SQLSIM_N_COLUMN && x->kids[1 - k]->kind == SQLSIM_N_CONST &&
-          x->kids[k]->source == col->source && same_column(x->kids[k], col))
+          x->kids[k]->source == col->source && same_schema_column(x->kids[k], col))
         return 1;
   }
   return 0;
@@ -506,14 +506,14 @@ static void count_item(item_changes *ic, int r) {
   else if (r < 0) ic->computed++;
 }
 
-static int in_list(const int *v, int n, int x) {
+static int in_int_list(const int *v, int n, int x) {
   for (int i = 0; i < n; i++)
     if (v[i] == x) return 1;
   return 0;
 }
 
 static void add_once(int *v, int *n, int x) {
-  if (x >= 0 && *n < BOUND_ITEMS && !in_list(v, *n, x)) v[(*n)++] = x;
+  if (x >= 0 && *n < BOUND_ITEMS && !in_int_list(v, *n, x)) v[(*n)++] = x;
 }
 
 /* A tree's star select items and what they could return, read in one pass:
@@ -544,14 +544,14 @@ static void stars_of(const ftree *t, stars *s) {
 /* Is plain column c returned by a star item of the tree s describes? */
 static int star_returns(const stars *s, const sqlsim_node *c) {
   if (c->column < 0 || c->table < 0) return 0;
-  return (s->any && in_list(s->tab, s->ntab, c->table)) || in_list(s->qual, s->nqual, c->table);
+  return (s->any && in_int_list(s->tab, s->ntab, c->table)) || in_int_list(s->qual, s->nqual, c->table);
 }
 
 /* Does star (an item of the tree own describes) return a plain column item
  * of the tree other describes? `*` every column of own's tables, `t.*` t's. */
 static int star_returns_any(const stars *own, const sqlsim_node *star, const stars *other) {
   for (int i = 0; i < other->ncol; i++)
-    if (star->alias ? star->table == other->col[i] : in_list(own->tab, own->ntab, other->col[i])) return 1;
+    if (star->alias ? star->table == other->col[i] : in_int_list(own->tab, own->ntab, other->col[i])) return 1;
   return 0;
 }
 
@@ -605,7 +605,7 @@ static int joins_lookup(const sqlsim_node *j, const lookups *l) {
   const sqlsim_node *a = j->kids[0], *b = j->kids[1];
   for (int i = 0; i < l->n; i++) {
     const lookup *k = &l->v[i];
-    if ((same_column(a, k->x) && same_column(b, k->y)) || (same_column(a, k->y) && same_column(b, k->x))) return 1;
+    if ((same_schema_column(a, k->x) && same_schema_column(b, k->y)) || (same_schema_column(a, k->y) && same_schema_column(b, k->x))) return 1;
   }
   return 0;
 }
@@ -630,7 +630,7 @@ static void pair_lookups(const sqlsim_diff *d, conds *cs, conds *joins, sqlsim_a
           !joins_lookup(jn->n, &one))
         continue;
       const cond *g = c->action == SQLSIM_EDIT_DELETE ? c : jn, *p = g == c ? jn : c;
-      add(a, out, SQLSIM_CAT_NESTING,
+      cat_add(a, out, SQLSIM_CAT_NESTING,
           sqlsim_arena_printf(a, "%s: %s -> %s (%s)", clause_word(c->clause), sql_of(a, g->n), sql_of(a, p->n),
                               g == jn ? "a join written as a subquery" : "a subquery written as a join"));
       c->used = jn->used = 1;
@@ -644,7 +644,7 @@ static void pair_lookups(const sqlsim_diff *d, conds *cs, conds *joins, sqlsim_a
     lookups *other = &in[jn->action != SQLSIM_EDIT_INSERT];
     if (!other->read) lookups_of(a, other == in ? diff_gold_tree(d) : diff_pred_tree(d), other);
     if (!joins_lookup(jn->n, other)) continue;
-    add(a, out, SQLSIM_CAT_NESTING,
+    cat_add(a, out, SQLSIM_CAT_NESTING,
         sqlsim_arena_printf(a, "%s %s: %s (%s)", clause_word(jn->clause),
                             jn->action == SQLSIM_EDIT_INSERT ? "added" : "missing", sql_of(a, jn->n),
                             jn->action == SQLSIM_EDIT_INSERT ? "the gold's lookup subquery written as a join"
@@ -653,7 +653,7 @@ static void pair_lookups(const sqlsim_diff *d, conds *cs, conds *joins, sqlsim_a
   }
   for (int j = 0; j < joins->n; j++)
     if (!joins->v[j].used)
-      add(a, out, SQLSIM_CAT_JOIN,
+      cat_add(a, out, SQLSIM_CAT_JOIN,
           sqlsim_arena_printf(a, "%s %s: %s", clause_word(joins->v[j].clause),
                               joins->v[j].action == SQLSIM_EDIT_INSERT ? "added" : "missing", sql_of(a, joins->v[j].n)));
 }
@@ -718,7 +718,7 @@ static void literal_core(const sqlsim_node *k, char *buf, size_t cap) {
 static int values_differ(const sqlsim_node *g, const sqlsim_node *p) {
   const sqlsim_node *gv[16], *pv[16];
   int ng, np, fg = matching(g, gv, &ng), fp = matching(p, pv, &np);
-  if (!fg || fg != fp || !same_column(subject(g), subject(p))) return 0;
+  if (!fg || fg != fp || !same_schema_column(subject(g), subject(p))) return 0;
   for (int pass = 0; pass < 2; pass++) {
     const sqlsim_node **a = pass ? pv : gv, **b = pass ? gv : pv;
     int na = pass ? np : ng, nb = pass ? ng : np;
@@ -779,7 +779,7 @@ static int format_changed(const sqlsim_node *g, const sqlsim_node *p) {
   const sqlsim_node *x = literal_operand(g), *y = literal_operand(p);
   if (!x || !y) return 0;
   const sqlsim_node *a = format_stripped(x), *b = format_stripped(y);
-  if (!a || !b || (a == x && b == y) || !same_column(a, b)) return 0;
+  if (!a || !b || (a == x && b == y) || !same_schema_column(a, b)) return 0;
   char *xs = sqlsim_print_sql(x, SQLSIM_PRINT_QUALIFY), *ys = sqlsim_print_sql(y, SQLSIM_PRINT_QUALIFY);
   int differ = strcasecmp(xs, ys) != 0; /* the same reformatting on both sides: no change of format */
   free(xs);
@@ -798,7 +798,7 @@ static int limited_desc(const sqlsim_node *sel, const sqlsim_node *col) {
   const sqlsim_node *ord = sel->kids[SQLSIM_SEL_ORDER];
   const sqlsim_node *k = ord && ord->nkids ? ord->kids[0] : NULL;
   return k && k->kind == SQLSIM_N_SORT && k->op == SQLSIM_SORT_DESC && k->aux != SQLSIM_NULLS_FIRST && k->nkids &&
-         k->kids[0] && k->kids[0]->kind == SQLSIM_N_COLUMN && same_column(k->kids[0], col);
+         k->kids[0] && k->kids[0]->kind == SQLSIM_N_COLUMN && same_schema_column(k->kids[0], col);
 }
 
 /* `c IS NOT NULL` in the WHERE of one query only, where either query orders
@@ -840,7 +840,7 @@ static void pair_conditions(const sqlsim_diff *d, conds *cs, sqlsim_arena *a, sq
       for (int j = 0; j < cs->n; j++) {
         cond *p = &cs->v[j];
         if (p->used || p->action != SQLSIM_EDIT_INSERT || p->clause != g->clause || p->block != g->block) continue;
-        int same = same_column(subject(g->n), subject(p->n));
+        int same = same_schema_column(subject(g->n), subject(p->n));
         if (pass == 0 && !same) continue;
         int cat;
         if (g->clause == SQLSIM_SEL_HAVING) cat = SQLSIM_CAT_GROUP_HAVING;
@@ -857,7 +857,7 @@ static void pair_conditions(const sqlsim_diff *d, conds *cs, sqlsim_arena *a, sq
           free(gs);
           free(ps);
         }
-        add(a, out, cat, sqlsim_arena_printf(a, "%s: %s -> %s", clause_word(g->clause), sql_of(a, g->n), sql_of(a, p->n)));
+        cat_add(a, out, cat, sqlsim_arena_printf(a, "%s: %s -> %s", clause_word(g->clause), sql_of(a, g->n), sql_of(a, p->n)));
         g->used = p->used = 1;
         break;
       }
@@ -869,7 +869,7 @@ static void pair_conditions(const sqlsim_diff *d, conds *cs, sqlsim_arena *a, sq
     int cat = c->clause == SQLSIM_SEL_HAVING ? SQLSIM_CAT_GROUP_HAVING
               : ins                          ? SQLSIM_CAT_EXTRA_FILTER
                                              : SQLSIM_CAT_MISSING_FILTER;
-    add(a, out, cat, sqlsim_arena_printf(a, "%s %s: %s", clause_word(c->clause), ins ? "added" : "missing", sql_of(a, c->n)));
+    cat_add(a, out, cat, sqlsim_arena_printf(a, "%s %s: %s", clause_word(c->clause), ins ? "added" : "missing", sql_of(a, c->n)));
   }
 }
 
@@ -1025,7 +1025,7 @@ static void parts_categories(const sqlsim_diff *d, parts *ps, sqlsim_arena *a, s
       const char *ev = p->ev[order[k]];
       for (size_t j = k + 1; j < sizeof order / sizeof order[0]; j++)
         if ((p->cats & (1u << order[j])) && strlen(ev) < 300) ev = sqlsim_arena_printf(a, "%s; %s", ev, p->ev[order[j]]);
-      add(a, out, order[k], ev);
+      cat_add(a, out, order[k], ev);
       break;
     }
   }
@@ -1055,7 +1055,7 @@ static int equated_tables(const ftree *t, const sqlsim_node *c, const sqlsim_sch
     for (int k = 0; k < 2; k++) {
       const sqlsim_node *x = y->kids[k], *o = y->kids[1 - k];
       if (x->table == c->table && x->column == c->column && o->text && !strcasecmp(o->text, c->text) &&
-          !in_list(tables, n, o->table) && n < max)
+          !in_int_list(tables, n, o->table) && n < max)
         tables[n++] = o->table;
     }
   }
@@ -1082,7 +1082,7 @@ static int same_name_elsewhere(const ftree *t, const sqlsim_node *from, const ft
       if (other->v[j].slot < 0 && o->kind == SQLSIM_N_COLUMN && o->text && !strcasecmp(o->text, c->text) &&
           o->table != c->table) {
         if (neq < 0) neq = equated_tables(t, c, s, eq, 8);
-        if (!in_list(eq, neq, o->table)) return 1;
+        if (!in_int_list(eq, neq, o->table)) return 1;
       }
     }
   }
@@ -1142,7 +1142,7 @@ static int read_by_conditions_only(const ftree *t, const sqlsim_node *from, cons
     if (up >= 0 && t->v[up].slot < 0 && is_join_condition(t->v[up].n)) continue;
     if (t->v[i].clause != SQLSIM_SEL_WHERE && t->v[i].clause != SQLSIM_SEL_HAVING) return 0;
     int own = 1;
-    for (int k = 0; k < nj && own; k++) own = !same_column(joined[k], c);
+    for (int k = 0; k < nj && own; k++) own = !same_schema_column(joined[k], c);
     reads += own;
   }
   return reads > 0 && (from->table < 0 || !reads_table(other, from->table));
@@ -1162,7 +1162,7 @@ static int gold_join_changed(const sqlsim_diff *d) {
   for (int j = 0; j < p->n; j++) {
     const sqlsim_node *y = p->v[j].n;
     if (p->v[j].slot >= 0) continue;
-    if (y->kind == SQLSIM_N_TABLE && !in_list(tables, nt, y->table)) {
+    if (y->kind == SQLSIM_N_TABLE && !in_int_list(tables, nt, y->table)) {
       if (nt == BOUND_ITEMS) return 0;
       tables[nt++] = y->table;
     } else if (is_join_equality(y)) {
@@ -1175,7 +1175,7 @@ static int gold_join_changed(const sqlsim_diff *d) {
     const sqlsim_node *x = g->v[i].n;
     if (g->v[i].slot >= 0 || !is_join_equality(x) || x->kids[0]->column < 0 || x->kids[1]->column < 0) continue;
     if (++checked > BOUND_ITEMS) return 0;
-    if (!in_list(tables, nt, x->kids[0]->table) || !in_list(tables, nt, x->kids[1]->table)) continue;
+    if (!in_int_list(tables, nt, x->kids[0]->table) || !in_int_list(tables, nt, x->kids[1]->table)) continue;
     int a = x->kids[0]->column, b = x->kids[1]->column, found = 0;
     for (int j = 0; j < np && !found; j++)
       found = (pairs[j][0] == a && pairs[j][1] == b) || (pairs[j][0] == b && pairs[j][1] == a);
@@ -1208,10 +1208,10 @@ static void weigh_tables(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_ar
     const char *why = "the gold joins these tables on other columns; the prediction joins them through the added table";
     if (out->mask & ~((1u << SQLSIM_CAT_JOIN) | (1u << SQLSIM_CAT_EXTRA_TABLE) | out->secondary)) { /* beside another change: the join path, ranked low */
       out->secondary |= 1u << SQLSIM_CAT_EXTRA_TABLE;
-      if (!(out->mask & (1u << SQLSIM_CAT_JOIN))) add(a, out, SQLSIM_CAT_JOIN, why);
+      if (!(out->mask & (1u << SQLSIM_CAT_JOIN))) cat_add(a, out, SQLSIM_CAT_JOIN, why);
     } else { /* alone: people name the table added ("table redundancy", 6 to 0 on NL2SQL-BUGs) */
       out->secondary |= 1u << SQLSIM_CAT_JOIN;
-      add(a, out, SQLSIM_CAT_EXTRA_TABLE, why);
+      cat_add(a, out, SQLSIM_CAT_EXTRA_TABLE, why);
     }
     return;
   }
@@ -1348,11 +1348,11 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     const char *ev = describe(a, e, cl);
     int whole = e->whole || filt == 1;
     if (e->table) {
-      add(a, out, upd ? SQLSIM_CAT_WRONG_TABLE : del ? SQLSIM_CAT_MISSING_TABLE : SQLSIM_CAT_EXTRA_TABLE, ev);
+      cat_add(a, out, upd ? SQLSIM_CAT_WRONG_TABLE : del ? SQLSIM_CAT_MISSING_TABLE : SQLSIM_CAT_EXTRA_TABLE, ev);
       continue;
     }
     if (ti >= 0 && in_window(t, ti)) {
-      add(a, out, SQLSIM_CAT_GROUP_HAVING, ev); /* a window's partition or order: per-group ranking */
+      cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev); /* a window's partition or order: per-group ranking */
       continue;
     }
     if (diff_swapped_operand(d, e)) { /* the same operands in another order */
@@ -1361,7 +1361,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
                                                        sql_of(a, gp), sql_of(a, pp))
                                  : ev;
       int cat = place_category(cl, gp);
-      if (cat == SQLSIM_CAT_JOIN) add(a, out, cat, sev);
+      if (cat == SQLSIM_CAT_JOIN) cat_add(a, out, cat, sev);
       else part_add(a, &pv, d, e, cat, sev);
       continue;
     }
@@ -1373,8 +1373,8 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
                                          e->pred_clause != e->clause ? " " : "", sql_of(a, pp))
                    : sqlsim_arena_printf(a, "%s: %s moved to %s", clause_word(e->clause), sql_of(a, e->gold),
                                          clause_word(e->pred_clause));
-      add(a, out, place_category(e->clause, e->gold_parent), mev);
-      add(a, out, place_category(e->pred_clause, e->pred_parent), mev);
+      cat_add(a, out, place_category(e->clause, e->gold_parent), mev);
+      cat_add(a, out, place_category(e->pred_clause, e->pred_parent), mev);
       continue;
     }
     if (e->action == SQLSIM_EDIT_MOVE) {
@@ -1383,13 +1383,13 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
        * CASE of SUM(CASE ..)): in WHERE it filters every row, the
        * denominator's too; in the count, only what is counted */
       int gf = in_agg_filter(diff_gold_tree(d), e->gold_index), pf = in_agg_filter(diff_pred_tree(d), e->pred_index);
-      if (gf && !pf && pc == SQLSIM_SEL_WHERE) add(a, out, SQLSIM_CAT_EXTRA_FILTER, ev);
-      else if (!gf && pf && e->clause == SQLSIM_SEL_WHERE) add(a, out, SQLSIM_CAT_MISSING_FILTER, ev);
-      else if (cl == SQLSIM_SEL_ORDER || pc == SQLSIM_SEL_ORDER) add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
+      if (gf && !pf && pc == SQLSIM_SEL_WHERE) cat_add(a, out, SQLSIM_CAT_EXTRA_FILTER, ev);
+      else if (!gf && pf && e->clause == SQLSIM_SEL_WHERE) cat_add(a, out, SQLSIM_CAT_MISSING_FILTER, ev);
+      else if (cl == SQLSIM_SEL_ORDER || pc == SQLSIM_SEL_ORDER) cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
       else if ((cl == SQLSIM_SEL_WHERE && (pc == SQLSIM_SEL_HAVING || pc == SQLSIM_SEL_GROUP)) ||
                (pc == SQLSIM_SEL_WHERE && (cl == SQLSIM_SEL_HAVING || cl == SQLSIM_SEL_GROUP)))
-        add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
-      else add(a, out, SQLSIM_CAT_NESTING, ev); /* moved into or out of another query block */
+        cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+      else cat_add(a, out, SQLSIM_CAT_NESTING, ev); /* moved into or out of another query block */
       continue;
     }
     if (!n) { /* a whole clause added or removed */
@@ -1397,27 +1397,27 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       const sqlsim_node *content = ins ? e->pred_content : e->gold_content;
       if ((slot == SQLSIM_SEL_WHERE || slot == SQLSIM_SEL_HAVING) && content)
         collect_conditions(d, e, content, slot, a, &cs, &joins);
-      else if (slot == SQLSIM_SEL_WHERE) add(a, out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
+      else if (slot == SQLSIM_SEL_WHERE) cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
       else if (slot == SQLSIM_SEL_GROUP && same_groups(d, e, s)) weak_grouping = with_evidence(a, weak_grouping, ev);
-      else if (slot == SQLSIM_SEL_GROUP || slot == SQLSIM_SEL_HAVING) add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+      else if (slot == SQLSIM_SEL_GROUP || slot == SQLSIM_SEL_HAVING) cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       else if (slot == SQLSIM_SEL_ORDER && ins && unlimited(d, e))
         order_form = with_evidence(a, order_form, ev);
       else if (slot == SQLSIM_SEL_ORDER || slot == SQLSIM_SEL_LIMIT || slot == SQLSIM_SEL_OFFSET)
-        add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
+        cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
       else if (slot == SQLSIM_SEL_TARGETS && ti >= 0 && enclosing_subquery(t, ti) >= 0)
-        add(a, out, SQLSIM_CAT_NESTING, ev); /* a subquery's whole select list: its block matched another */
-      else if (slot == SQLSIM_SEL_TARGETS) add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
-      else if (slot == SQLSIM_SEL_FROM) add(a, out, ins ? SQLSIM_CAT_EXTRA_TABLE : SQLSIM_CAT_MISSING_TABLE, ev);
-      else add(a, out, SQLSIM_CAT_NESTING, ev);
+        cat_add(a, out, SQLSIM_CAT_NESTING, ev); /* a subquery's whole select list: its block matched another */
+      else if (slot == SQLSIM_SEL_TARGETS) cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
+      else if (slot == SQLSIM_SEL_FROM) cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_TABLE : SQLSIM_CAT_MISSING_TABLE, ev);
+      else cat_add(a, out, SQLSIM_CAT_NESTING, ev);
       continue;
     }
     if (n->kind == SQLSIM_N_SELECT && upd) {
       int setop = n->op != SQLSIM_SET_NONE || (e->pred && e->pred->op != SQLSIM_SET_NONE);
-      add(a, out, setop ? SQLSIM_CAT_NESTING : SQLSIM_CAT_DISTINCT, ev);
+      cat_add(a, out, setop ? SQLSIM_CAT_NESTING : SQLSIM_CAT_DISTINCT, ev);
       continue;
     }
     if ((ins || del) && (n->kind == SQLSIM_N_SUBLINK || n->kind == SQLSIM_N_SUBQUERY || n->kind == SQLSIM_N_SELECT)) {
-      add(a, out, SQLSIM_CAT_NESTING, ev);
+      cat_add(a, out, SQLSIM_CAT_NESTING, ev);
       continue;
     }
     if (same_column_other_table(d, e) || same_column_unresolved(e)) continue;
@@ -1439,12 +1439,12 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     if (upd && n->kind == SQLSIM_N_FUNC && e->pred->kind == SQLSIM_N_FUNC && e->gold->text && e->pred->text &&
         !strcmp(e->gold->text, e->pred->text) &&
         (e->gold->flags & SQLSIM_F_DISTINCT) != (e->pred->flags & SQLSIM_F_DISTINCT)) {
-      add(a, out, SQLSIM_CAT_DISTINCT, ev); /* COUNT(DISTINCT x) for COUNT(x) */
+      cat_add(a, out, SQLSIM_CAT_DISTINCT, ev); /* COUNT(DISTINCT x) for COUNT(x) */
       continue;
     }
     if (is_aggregate(n) || (upd && is_aggregate(e->pred))) {
       if (cl == SQLSIM_SEL_TARGETS && ti >= 0 && enclosing_subquery(t, ti) < 0) ic.computed++;
-      if (cl == SQLSIM_SEL_HAVING && (ins || del) && whole) add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+      if (cl == SQLSIM_SEL_HAVING && (ins || del) && whole) cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       else part_add(a, &pv, d, e, SQLSIM_CAT_AGGREGATE, ev); /* in any clause: select list, HAVING, ORDER BY */
       continue;
     }
@@ -1461,7 +1461,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       const stars *own = &st[t == diff_pred_tree(d)], *other = &st[t != diff_pred_tree(d)];
       if (x && x->kind == SQLSIM_N_COLUMN && star_returns(other, x)) break;
       if (x && x->kind == SQLSIM_N_STAR && star_returns_any(own, x, other)) {
-        add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
+        cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
         break;
       }
       if ((ins || del) && n->kind == SQLSIM_N_TARGET) {
@@ -1479,17 +1479,17 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       break;
     }
     case SQLSIM_SEL_FROM:
-      add(a, out, SQLSIM_CAT_JOIN, ev);
+      cat_add(a, out, SQLSIM_CAT_JOIN, ev);
       break;
     case SQLSIM_SEL_WHERE:
     case SQLSIM_SEL_HAVING:
       if ((ins || del) && whole && (n->kind == SQLSIM_N_AND || is_join_condition(n)))
         collect_conditions(d, e, n, cl, a, &cs, &joins);
       else if (is_join_condition(e->gold_parent) || is_join_condition(e->pred_parent))
-        add(a, out, SQLSIM_CAT_JOIN, ev); /* a join key */
+        cat_add(a, out, SQLSIM_CAT_JOIN, ev); /* a join key */
       else if ((ins || del) && whole) cond_add(a, &cs, n, e->action, cl, gold_block(d, e));
       /* part of a condition: an operand (what is filtered, or the value) or the operator */
-      else if (cl == SQLSIM_SEL_HAVING) add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+      else if (cl == SQLSIM_SEL_HAVING) cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       else if (n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR || n->kind == SQLSIM_N_FUNC ||
                n->kind == SQLSIM_N_CAST || n->kind == SQLSIM_N_CASE ||
                (n->kind == SQLSIM_N_BINOP && n->op >= SQLSIM_OP_ADD && n->op <= SQLSIM_OP_SHR))
@@ -1499,15 +1499,15 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
       break;
     case SQLSIM_SEL_GROUP:
       if (same_groups(d, e, s)) weak_grouping = with_evidence(a, weak_grouping, ev);
-      else add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+      else cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
       break;
     case SQLSIM_SEL_ORDER:
     case SQLSIM_SEL_LIMIT:
     case SQLSIM_SEL_OFFSET:
-      add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
+      cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
       break;
     default: /* WITH, WINDOW, VALUES, the sides of a set operation */
-      add(a, out, SQLSIM_CAT_NESTING, ev);
+      cat_add(a, out, SQLSIM_CAT_NESTING, ev);
     }
   }
   pair_lookups(d, &cs, &joins, a, out);
@@ -1522,7 +1522,7 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     for (int j = 0; j < targets.n; j++) {
       cond *p = &targets.v[j];
       if (p->used || p->action != SQLSIM_EDIT_INSERT || p->block != g->block) continue;
-      add(a, out, SQLSIM_CAT_WRONG_COLUMN, sqlsim_arena_printf(a, "SELECT: %s -> %s", sql_of(a, g->n), sql_of(a, p->n)));
+      cat_add(a, out, SQLSIM_CAT_WRONG_COLUMN, sqlsim_arena_printf(a, "SELECT: %s -> %s", sql_of(a, g->n), sql_of(a, p->n)));
       if (g->block >= 0 && enclosing_subquery(diff_gold_tree(d), g->block) < 0)
         count_item(&ic, g->n->nkids && p->n->nkids ? attribute_changed(g->n->kids[0], p->n->kids[0]) : -1);
       g->used = p->used = 1;
@@ -1532,23 +1532,23 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
   for (int i = 0; i < targets.n; i++)
     if (!targets.v[i].used) {
       int ins = targets.v[i].action == SQLSIM_EDIT_INSERT;
-      add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN,
+      cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN,
           sqlsim_arena_printf(a, "SELECT %s: %s", ins ? "added" : "missing", sql_of(a, targets.v[i].n)));
     }
   /* a ranking per group on one side only (rank() OVER (PARTITION BY g)
    * against one global ORDER BY ... LIMIT) */
   int gw = partitioned_windows(diff_gold_tree(d)), pw = partitioned_windows(diff_pred_tree(d));
   if ((gw > 0) != (pw > 0))
-    add(a, out, SQLSIM_CAT_GROUP_HAVING,
+    cat_add(a, out, SQLSIM_CAT_GROUP_HAVING,
         gw ? "the gold ranks within groups (a window with PARTITION BY); the prediction does not"
            : "the prediction ranks within groups (a window with PARTITION BY); the gold does not");
   if (order_form) {
     if (!(out->mask & (1u << SQLSIM_CAT_ORDER_LIMIT))) out->secondary |= 1u << SQLSIM_CAT_ORDER_LIMIT;
-    add(a, out, SQLSIM_CAT_ORDER_LIMIT, order_form);
+    cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, order_form);
   }
   if (weak_grouping) {
     if (!(out->mask & (1u << SQLSIM_CAT_GROUP_HAVING))) out->secondary |= 1u << SQLSIM_CAT_GROUP_HAVING;
-    add(a, out, SQLSIM_CAT_GROUP_HAVING, weak_grouping);
+    cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, weak_grouping);
   }
   weigh_tables(d, s, a, out);
   /* another attribute returned, nothing computed otherwise: the column is

@@ -99,7 +99,11 @@ static int cmd_eval(int argc, char **argv) {
   int rc = 0;
   cli_sink out = {.r = &c};
   cli_progress_init(&out.prog, "eval", quiet);
-  if ((rc = run_load(&c, cfg))) goto done;
+  sqlsim_error err = {0};
+  if ((rc = run_load(&c, cfg, &err))) {
+    error("%s", err.message);
+    goto done;
+  }
   if (per_item && !(out.per_item = cli_open_out(per_item))) {
     rc = -1;
     goto done;

@@ -11,7 +11,7 @@ int cli_read_lines(const char *path, cli_lines *out) {
   size_t len = 0;
   char *buf;
   sqlsim_error err = {0};
-  if (file_read(path, &buf, &len, &err)) return error("%s", err.message);
+  if (core_file_read(path, &buf, &len, &err)) return error("%s", err.message);
   int cap = 1024, n = 0;
   cli_line *lines = malloc(sizeof *lines * (size_t)cap);
   size_t i = 0;

@@ -108,30 +108,30 @@ void *arena_array_grow(sqlsim_arena *a, void *items, int n, int *cap, size_t siz
 
 /* Parses JSON text into the arena (never cJSON_Delete the result). Returns
  * NULL on a syntax error with *err_offset set to the byte where it stopped. */
-cJSON *json_parse(sqlsim_arena *a, const char *text, size_t len, size_t *err_offset);
+cJSON *core_json_parse(sqlsim_arena *a, const char *text, size_t len, size_t *err_offset);
 
 /* Reads a whole input ("-" for standard input; a file, a pipe, /dev/fd/N)
  * into a malloc'd NUL-terminated buffer the caller frees. Returns 0, or a
  * negative code with err naming the path and what it is (a directory, a
  * device, too large). core/file.c */
-int file_read(const char *path, char **out, size_t *len, sqlsim_error *err);
+int core_file_read(const char *path, char **out, size_t *len, sqlsim_error *err);
 
 /* ASCII case folding, the way SQLite compares identifiers. */
 static inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? (char)(c + 32) : c; }
-char *fold_dup(sqlsim_arena *a, const char *s, size_t len);
-int fold_eq(const char *a, const char *b);
+char *core_fold_dup(sqlsim_arena *a, const char *s, size_t len);
+int core_fold_eq(const char *a, const char *b);
 
 /* SQLite's affinity of a declared type name, by the five rules of "Determination
  * of column affinity" (datatype3.html, 3.1), in their order: 'I' INTEGER, 'T'
  * TEXT, 'B' BLOB (no type), 'R' REAL, 'N' NUMERIC. CAST(x AS FLOAT) and
  * CAST(x AS real) are one conversion. core/strbuf.c */
-int type_affinity(const char *declared);
+int core_type_affinity(const char *declared);
 
 /* The value of an integer literal's text (optional sign, decimal digits, the
  * whole string). Returns 1 and sets *v when it is one and fits in 64 bits;
  * returns 0 otherwise, *v then holding the nearest end of the range for
  * digits past it (9223372036854775808 -> LLONG_MAX) and 0 for text that is
  * no integer. Never undefined: atol/atoll on such text are. core/strbuf.c */
-int int_literal(const char *text, long long *v);
+int core_int_literal(const char *text, long long *v);
 
 #endif

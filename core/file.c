@@ -17,7 +17,7 @@
 
 #define FILE_MAX_BYTES ((size_t)1 << 30)
 
-int file_read(const char *path, char **out, size_t *len, sqlsim_error *err) {
+int core_file_read(const char *path, char **out, size_t *len, sqlsim_error *err) {
   *out = NULL;
   *len = 0;
   int stdin_ = !strcmp(path, "-");

@@ -72,7 +72,7 @@ static const char *jstr(const cJSON *o, const char *k) {
 static int load_json(sqlsim_itemset *s, const char *buf, size_t len, sqlsim_error *err) {
   sqlsim_arena *tmp = sqlsim_arena_new();
   size_t at = 0;
-  cJSON *doc = json_parse(tmp, buf, len, &at);
+  cJSON *doc = core_json_parse(tmp, buf, len, &at);
   int rc = 0, cap = 0;
   if (!doc) {
     rc = sqlsim_error_set(err, SQLSIM_EFORMAT, (int)at, "%s: invalid JSON at byte %zu", s->path, at);
@@ -150,7 +150,7 @@ int sqlsim_items_load(const char *path, sqlsim_itemset **out, sqlsim_error *err)
   *out = NULL;
   size_t len;
   char *buf;
-  int rc = file_read(path, &buf, &len, err);
+  int rc = core_file_read(path, &buf, &len, err);
   if (rc) return rc;
   rc = sqlsim_items_parse(buf, len, path, out, err);
   free(buf);

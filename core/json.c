@@ -1,7 +1,7 @@
 /* json.c -- cJSON (Debian libcjson) parsing into a sqlsim arena.
  *
  * cJSON allocates through global hooks. We install hooks once that take
- * memory from a thread-local arena while json_parse() runs and fall back to
+ * memory from a thread-local arena while core_json_parse() runs and fall back to
  * malloc/free otherwise, so parsed documents live and die with an arena and
  * are never cJSON_Delete()d. Measured choice (bench/bench_json.c): cJSON
  * was the fastest Debian JSON reader on libpg_query's output and on the
@@ -27,7 +27,7 @@ static void json_init(void) {
   cJSON_InitHooks(&hooks);
 }
 
-cJSON *json_parse(sqlsim_arena *a, const char *text, size_t len, size_t *err_offset) {
+cJSON *core_json_parse(sqlsim_arena *a, const char *text, size_t len, size_t *err_offset) {
   pthread_once(&json_once, json_init);
   sqlsim_arena *saved = json_arena;
   json_arena = a;

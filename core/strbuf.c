@@ -126,19 +126,19 @@ void sb_free(strbuf *sb) {
   sb->len = sb->cap = 0;
 }
 
-char *fold_dup(sqlsim_arena *a, const char *s, size_t len) {
+char *core_fold_dup(sqlsim_arena *a, const char *s, size_t len) {
   char *p = arena_alloc_raw(a, len + 1);
   for (size_t i = 0; i < len; i++) p[i] = ascii_lower(s[i]);
   p[len] = '\0';
   return p;
 }
 
-int fold_eq(const char *a, const char *b) {
+int core_fold_eq(const char *a, const char *b) {
   while (*a && ascii_lower(*a) == ascii_lower(*b)) a++, b++;
   return ascii_lower(*a) == ascii_lower(*b);
 }
 
-int type_affinity(const char *t) {
+int core_type_affinity(const char *t) {
   if (!t) return 'B';
   if (strcasestr(t, "int")) return 'I';
   if (strcasestr(t, "char") || strcasestr(t, "clob") || strcasestr(t, "text")) return 'T';
@@ -147,7 +147,7 @@ int type_affinity(const char *t) {
   return 'N';
 }
 
-int int_literal(const char *text, long long *v) {
+int core_int_literal(const char *text, long long *v) {
   *v = 0;
   if (!text) return 0;
   const char *p = text;

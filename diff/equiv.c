@@ -94,7 +94,7 @@ static int column_not_null(eq_ctx *c, const sqlsim_node *col) {
 static int column_integer(eq_ctx *c, const sqlsim_node *col) {
   if (!c->q->schema || col->kind != SQLSIM_N_COLUMN || col->column < 0) return 0;
   const char *t = c->q->schema->columns[col->column].type;
-  return t && type_affinity(t) == 'I';
+  return t && core_type_affinity(t) == 'I';
 }
 
 /* SQLite's affinity of a declared type is TEXT (rule 2 of "Determination of
@@ -102,7 +102,7 @@ static int column_integer(eq_ctx *c, const sqlsim_node *col) {
 static int column_text(eq_ctx *c, const sqlsim_node *col) {
   if (!c->q->schema || col->kind != SQLSIM_N_COLUMN || col->column < 0) return 0;
   const char *t = c->q->schema->columns[col->column].type;
-  return t && type_affinity(t) == 'T';
+  return t && core_type_affinity(t) == 'T';
 }
 
 /* Same expression: kind, operator, flags that change meaning, text, resolved
@@ -236,7 +236,7 @@ static void average(eq_ctx *c, sqlsim_node *n) {
   if (n->nkids != 2) return;
   sqlsim_node *l = n->kids[0], *r = n->kids[1];
   if (!l || l->kind != SQLSIM_N_CAST || !l->text || !l->kids[0]) return;
-  if (type_affinity(l->text) != 'R') return;
+  if (core_type_affinity(l->text) != 'R') return;
   sqlsim_node *sum = l->kids[0];
   if (sum->kind != SQLSIM_N_FUNC || strcmp(sum->text, "sum") || (sum->flags & (SQLSIM_F_DISTINCT | SQLSIM_F_FILTER)) ||
       !sum->kids[0] || sum->kids[0]->nkids != 1 || (sum->nkids > 2 && sum->kids[2]))

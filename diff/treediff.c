@@ -69,7 +69,7 @@ static const char *value_of(sqlsim_arena *a, const sqlsim_node *n) {
   case SQLSIM_N_CAST: { /* the conversion (the type's affinity), not its spelling */
     static const char *conv[] = {"cast I", "cast T", "cast B", "cast R", "cast N"};
     const char *codes = "ITBRN";
-    return conv[strchr(codes, type_affinity(n->text)) - codes];
+    return conv[strchr(codes, core_type_affinity(n->text)) - codes];
   }
   case SQLSIM_N_CONST:
   case SQLSIM_N_PARAM:
@@ -104,7 +104,7 @@ static const char *value_of(sqlsim_arena *a, const sqlsim_node *n) {
   }
 }
 
-static uint32_t label_of(const sqlsim_node *n) {
+static uint32_t node_label(const sqlsim_node *n) {
   if (n->kind == SQLSIM_N_AND || n->kind == SQLSIM_N_OR) return L_BOOL;
   return n->kind;
 }
@@ -143,7 +143,7 @@ static int add_node(flat_ctx *c, const sqlsim_node *n, int slot, int parent, int
     f->label = L_CLAUSE + 1 + (uint32_t)slot;
     f->value = "";
   } else {
-    f->label = label_of(n);
+    f->label = node_label(n);
     if (n->kind == SQLSIM_N_LIST && parent >= 0) f->label = L_LIST + t->v[parent].label;
     f->value = value_of(c->a, n);
     f->table = n->kind == SQLSIM_N_TABLE || n->kind == SQLSIM_N_SUBQUERY ||
@@ -153,7 +153,7 @@ static int add_node(flat_ctx *c, const sqlsim_node *n, int slot, int parent, int
 }
 
 /* Children are stored as (first, count) into t->kids; built after the walk. */
-static int flatten(flat_ctx *c, const sqlsim_node *n, int parent, int clause) {
+static int flatten_node(flat_ctx *c, const sqlsim_node *n, int parent, int clause) {
   int me = add_node(c, n, -1, parent, clause);
   if (me < 0) return -1;
   if (n->kind == SQLSIM_N_SELECT) {
@@ -161,11 +161,11 @@ static int flatten(flat_ctx *c, const sqlsim_node *n, int parent, int clause) {
       if (!n->kids[s]) continue;
       int cl = add_node(c, n, (int)s, me, (int)s);
       if (cl < 0) return -1;
-      if (flatten(c, n->kids[s], cl, (int)s) < 0) return -1;
+      if (flatten_node(c, n->kids[s], cl, (int)s) < 0) return -1;
     }
   } else {
     for (uint32_t k = 0; k < n->nkids; k++)
-      if (n->kids[k] && flatten(c, n->kids[k], me, clause) < 0) return -1;
+      if (n->kids[k] && flatten_node(c, n->kids[k], me, clause) < 0) return -1;
   }
   return me;
 }
@@ -209,7 +209,7 @@ static void build_structure(ftree *t, sqlsim_arena *a) {
 int diff_flatten(sqlsim_arena *a, const sqlsim_node *root, ftree *t) {
   memset(t, 0, sizeof *t);
   flat_ctx c = {t, a, 0, 0, 0};
-  if (flatten(&c, root, -1, -1) < 0 || c.overflow) return -1;
+  if (flatten_node(&c, root, -1, -1) < 0 || c.overflow) return -1;
   build_structure(t, a);
   return 0;
 }

@@ -109,7 +109,7 @@ static void read_request(request *q, const char *text, size_t len, int too_long,
     return;
   }
   size_t off = 0;
-  cJSON *doc = json_parse(a, text, len, &off);
+  cJSON *doc = core_json_parse(a, text, len, &off);
   if (!doc || !cJSON_IsObject(doc)) {
     char msg[128];
     if (!doc) snprintf(msg, sizeof msg, "not JSON (at byte %zu)", off);

@@ -22,6 +22,15 @@
 extern "C" {
 #endif
 
+/* Every name this header declares is exported from libsqlsim.so and nothing
+ * else is: the library is built with hidden visibility, and SQLSIM_API marks
+ * the public API. */
+#if defined(__GNUC__) || defined(__clang__)
+#define SQLSIM_API __attribute__((visibility("default")))
+#else
+#define SQLSIM_API
+#endif
+
 /* ---------------------------------------------------------------- errors */
 
 enum {
@@ -43,7 +52,7 @@ typedef struct sqlsim_error {
 } sqlsim_error;
 
 /* Sets err (if not NULL) and returns code. printf-style. */
-int sqlsim_error_set(sqlsim_error *err, int code, int offset, const char *fmt, ...)
+SQLSIM_API int sqlsim_error_set(sqlsim_error *err, int code, int offset, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* ---------------------------------------------------------------- arena */
@@ -51,19 +60,19 @@ int sqlsim_error_set(sqlsim_error *err, int code, int offset, const char *fmt, .
 typedef struct sqlsim_arena sqlsim_arena;
 
 /* Returns a new arena, or NULL when out of memory. */
-sqlsim_arena *sqlsim_arena_new(void);
+SQLSIM_API sqlsim_arena *sqlsim_arena_new(void);
 /* Frees every block of the arena; NULL is a no-op. */
-void sqlsim_arena_free(sqlsim_arena *a);
+SQLSIM_API void sqlsim_arena_free(sqlsim_arena *a);
 /* Returns zeroed memory owned by the arena; aborts only on out of memory. */
-void *sqlsim_arena_alloc(sqlsim_arena *a, size_t size);
+SQLSIM_API void *sqlsim_arena_alloc(sqlsim_arena *a, size_t size);
 /* Copies len bytes of s and a terminating NUL into the arena. */
-char *sqlsim_arena_strndup(sqlsim_arena *a, const char *s, size_t len);
-char *sqlsim_arena_strdup(sqlsim_arena *a, const char *s);
+SQLSIM_API char *sqlsim_arena_strndup(sqlsim_arena *a, const char *s, size_t len);
+SQLSIM_API char *sqlsim_arena_strdup(sqlsim_arena *a, const char *s);
 /* printf into the arena. */
-char *sqlsim_arena_printf(sqlsim_arena *a, const char *fmt, ...)
+SQLSIM_API char *sqlsim_arena_printf(sqlsim_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Bytes handed out so far (for benchmarks and memory reports). */
-size_t sqlsim_arena_used(const sqlsim_arena *a);
+SQLSIM_API size_t sqlsim_arena_used(const sqlsim_arena *a);
 
 /* ---------------------------------------------------------------- schemas */
 
@@ -105,33 +114,33 @@ typedef struct sqlsim_catalog sqlsim_catalog;
 
 /* Loads every database of a Spider/BIRD tables.json file. Returns 0 or a
  * negative code with err filled (message names the entry and byte offset). */
-int sqlsim_catalog_load_tables_json(const char *path, sqlsim_catalog **out,
+SQLSIM_API int sqlsim_catalog_load_tables_json(const char *path, sqlsim_catalog **out,
                                     sqlsim_error *err);
 /* The same from text in memory; name (may be NULL) stands for the file. */
-int sqlsim_catalog_parse_tables_json(const char *text, size_t len, const char *name,
+SQLSIM_API int sqlsim_catalog_parse_tables_json(const char *text, size_t len, const char *name,
                                      sqlsim_catalog **out, sqlsim_error *err);
 /* Reads the schema of one SQLite database file (opened read-only) as a
  * one-schema catalog whose db_id is the file's base name without extension. */
-int sqlsim_catalog_load_sqlite(const char *path, sqlsim_catalog **out,
+SQLSIM_API int sqlsim_catalog_load_sqlite(const char *path, sqlsim_catalog **out,
                                sqlsim_error *err);
 /* Returns the schema for db_id, or NULL. */
-const sqlsim_schema *sqlsim_catalog_find(const sqlsim_catalog *c, const char *db_id);
+SQLSIM_API const sqlsim_schema *sqlsim_catalog_find(const sqlsim_catalog *c, const char *db_id);
 /* Number of schemas, and the i-th one. */
-int sqlsim_catalog_count(const sqlsim_catalog *c);
-const sqlsim_schema *sqlsim_catalog_at(const sqlsim_catalog *c, int i);
-void sqlsim_catalog_free(sqlsim_catalog *c);
+SQLSIM_API int sqlsim_catalog_count(const sqlsim_catalog *c);
+SQLSIM_API const sqlsim_schema *sqlsim_catalog_at(const sqlsim_catalog *c, int i);
+SQLSIM_API void sqlsim_catalog_free(sqlsim_catalog *c);
 
 /* Case-insensitive lookups; return an index or -1. */
-int sqlsim_schema_find_table(const sqlsim_schema *s, const char *name);
-int sqlsim_schema_find_column(const sqlsim_schema *s, int table, const char *name);
+SQLSIM_API int sqlsim_schema_find_table(const sqlsim_schema *s, const char *name);
+SQLSIM_API int sqlsim_schema_find_column(const sqlsim_schema *s, int table, const char *name);
 
 /* Writes the CREATE TABLE statements of a schema (SQLite SQL) into a malloc'd
  * string the caller frees. */
-char *sqlsim_schema_ddl(const sqlsim_schema *s);
+SQLSIM_API char *sqlsim_schema_ddl(const sqlsim_schema *s);
 /* Creates a schema-only SQLite database at path (":memory:" allowed) and
  * returns the open handle in *db (a sqlite3 *). Refuses to touch an existing
  * file. */
-int sqlsim_schema_create_sqlite(const sqlsim_schema *s, const char *path,
+SQLSIM_API int sqlsim_schema_create_sqlite(const sqlsim_schema *s, const char *path,
                                 void **db, sqlsim_error *err);
 
 /* ---------------------------------------------------------------- items */
@@ -162,24 +171,24 @@ typedef struct sqlsim_itemset {
  * indices and may cover part of the set (items ordered by key, each with
  * line = key + 1). Returns 0, or a negative
  * code with err naming the file and the byte offset of the problem. */
-int sqlsim_items_load(const char *path, sqlsim_itemset **out, sqlsim_error *err);
+SQLSIM_API int sqlsim_items_load(const char *path, sqlsim_itemset **out, sqlsim_error *err);
 /* The same from text in memory; name (may be NULL) stands for the file in
  * messages. */
-int sqlsim_items_parse(const char *text, size_t len, const char *name, sqlsim_itemset **out,
+SQLSIM_API int sqlsim_items_parse(const char *text, size_t len, const char *name, sqlsim_itemset **out,
                        sqlsim_error *err);
-void sqlsim_items_free(sqlsim_itemset *s);
+SQLSIM_API void sqlsim_items_free(sqlsim_itemset *s);
 /* Whether two SQL texts are the same up to surrounding white space and
  * trailing semicolons (so they parse to the same tree). */
-int sqlsim_same_text(const char *a, const char *b);
+SQLSIM_API int sqlsim_same_text(const char *a, const char *b);
 
 /* A db_id from a benchmark file names a database, never a path: it must be
  * non-empty, at most 255 bytes, not start with '.', and have no '/', '\'
  * or control character. Returns 0 or SQLSIM_EFORMAT with err saying why. */
-int sqlsim_check_db_id(const char *db_id, sqlsim_error *err);
+SQLSIM_API int sqlsim_check_db_id(const char *db_id, sqlsim_error *err);
 /* DIR/<db_id>/<db_id>.sqlite (Spider's and BIRD's layout) for a checked
  * db_id, so the path stays inside dir whatever a file says; malloc'd, or NULL
  * with err set. Whether the file exists is not checked. */
-char *sqlsim_db_path(const char *dir, const char *db_id, sqlsim_error *err);
+SQLSIM_API char *sqlsim_db_path(const char *dir, const char *db_id, sqlsim_error *err);
 
 /* ---------------------------------------------------------------- trees */
 
@@ -317,21 +326,21 @@ enum {
  * *out owns an arena the caller frees with sqlsim_query_free(). On failure
  * returns a negative code, *out is NULL and err says what and where (a byte
  * offset in sql). */
-int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema,
+SQLSIM_API int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema,
                  unsigned options, sqlsim_query **out, sqlsim_error *err);
-void sqlsim_query_free(sqlsim_query *q);
+SQLSIM_API void sqlsim_query_free(sqlsim_query *q);
 /* A deep copy in an arena of its own (cheaper than parsing again). */
-sqlsim_query *sqlsim_query_clone(const sqlsim_query *q);
+SQLSIM_API sqlsim_query *sqlsim_query_clone(const sqlsim_query *q);
 /* Releases the calling thread's parser caches (done anyway at thread exit);
  * call before exit when checking for leaks. */
-void sqlsim_thread_cleanup(void);
+SQLSIM_API void sqlsim_thread_cleanup(void);
 
 /* Tree walking: the callback returns one of these. */
 enum { SQLSIM_WALK_CONTINUE = 0, SQLSIM_WALK_PRUNE = 1, SQLSIM_WALK_ABORT = 2 };
 typedef int (*sqlsim_walk_fn)(sqlsim_node *n, sqlsim_node *parent, void *ctx);
 /* Visits n and its descendants in pre-order; post (may be NULL) is called
  * after a node's children. Returns SQLSIM_WALK_ABORT if a callback aborted. */
-int sqlsim_walk(sqlsim_node *n, sqlsim_walk_fn pre, sqlsim_walk_fn post, void *ctx);
+SQLSIM_API int sqlsim_walk(sqlsim_node *n, sqlsim_walk_fn pre, sqlsim_walk_fn post, void *ctx);
 
 /* Printing. */
 enum {
@@ -341,11 +350,11 @@ enum {
 };
 /* Returns the node printed as SQLite SQL, in a malloc'd string the caller
  * frees; NULL only when out of memory. */
-char *sqlsim_print_sql(const sqlsim_node *n, unsigned options);
+SQLSIM_API char *sqlsim_print_sql(const sqlsim_node *n, unsigned options);
 /* Returns an indented S-expression dump of the tree (malloc'd). */
-char *sqlsim_print_tree(const sqlsim_node *n);
+SQLSIM_API char *sqlsim_print_tree(const sqlsim_node *n);
 /* Returns the tree as JSON (malloc'd). */
-char *sqlsim_print_json(const sqlsim_node *n);
+SQLSIM_API char *sqlsim_print_json(const sqlsim_node *n);
 
 /* ---------------------------------------------------------------- Spider match */
 
@@ -357,9 +366,9 @@ enum { SQLSIM_SPIDER_COMPATIBLE, SQLSIM_SPIDER_CORRECTED };
 enum { SQLSIM_HARD_EASY, SQLSIM_HARD_MEDIUM, SQLSIM_HARD_HARD, SQLSIM_HARD_EXTRA,
        SQLSIM_HARD_UNKNOWN };
 #define SQLSIM_SPIDER_NPARTIAL 10
-extern const char *const sqlsim_spider_partial_names[SQLSIM_SPIDER_NPARTIAL]; /* JSON keys */
-extern const char *const sqlsim_spider_partial_labels[SQLSIM_SPIDER_NPARTIAL]; /* report rows */
-extern const char *const sqlsim_hardness_names[5];
+SQLSIM_API extern const char *const sqlsim_spider_partial_names[SQLSIM_SPIDER_NPARTIAL]; /* JSON keys */
+SQLSIM_API extern const char *const sqlsim_spider_partial_labels[SQLSIM_SPIDER_NPARTIAL]; /* report rows */
+SQLSIM_API extern const char *const sqlsim_hardness_names[5];
 
 typedef struct sqlsim_spider sqlsim_spider;           /* evaluator: schemas, caches */
 typedef struct sqlsim_spider_gold sqlsim_spider_gold; /* one gold query, parsed once */
@@ -376,21 +385,21 @@ typedef struct sqlsim_spider_score {
 /* Makes an evaluator over a catalog (tables.json). db_dir (may be NULL) holds
  * DIR/<db_id>/<db_id>.sqlite; compatible mode reads table and column names from
  * there when present, as the official evaluator does. */
-int sqlsim_spider_new(const sqlsim_catalog *cat, const char *db_dir, int mode,
+SQLSIM_API int sqlsim_spider_new(const sqlsim_catalog *cat, const char *db_dir, int mode,
                       sqlsim_spider **out, sqlsim_error *err);
-void sqlsim_spider_free(sqlsim_spider *e);
+SQLSIM_API void sqlsim_spider_free(sqlsim_spider *e);
 /* Parses a gold query once. On failure the gold cannot be scored: returns a
  * negative code with err set, and *out is NULL. */
-int sqlsim_spider_gold_prepare(sqlsim_spider *e, const char *sql, const char *db_id,
+SQLSIM_API int sqlsim_spider_gold_prepare(sqlsim_spider *e, const char *sql, const char *db_id,
                                sqlsim_spider_gold **out, sqlsim_error *err);
 /* Hardness of a prepared gold. */
-int sqlsim_spider_gold_hardness(const sqlsim_spider_gold *g);
+SQLSIM_API int sqlsim_spider_gold_hardness(const sqlsim_spider_gold *g);
 /* Frees a prepared gold (NULL is a no-op); the evaluator keeps only schemas. */
-void sqlsim_spider_gold_free(sqlsim_spider_gold *g);
+SQLSIM_API void sqlsim_spider_gold_free(sqlsim_spider_gold *g);
 /* Scores a prediction against a prepared gold. Never fails: a prediction that
  * cannot be read is scored as the official evaluator scores it (an empty
  * query), with out->pred_rejected and out->error saying why. */
-void sqlsim_spider_score_pred(sqlsim_spider *e, const sqlsim_spider_gold *g, const char *pred,
+SQLSIM_API void sqlsim_spider_score_pred(sqlsim_spider *e, const sqlsim_spider_gold *g, const char *pred,
                               sqlsim_spider_score *out);
 
 /* Totals over items, by hardness, as the official report computes them. */
@@ -402,12 +411,12 @@ typedef struct sqlsim_spider_totals {
   int rejected;                               /* predictions scored as empty */
 } sqlsim_spider_totals;
 
-void sqlsim_spider_totals_add(sqlsim_spider_totals *t, const sqlsim_spider_score *s);
+SQLSIM_API void sqlsim_spider_totals_add(sqlsim_spider_totals *t, const sqlsim_spider_score *s);
 /* Final figures for level (0..4): exact accuracy, and per component the
  * accuracy, recall and F1. Compatible mode keeps the official F1 of 1 when
  * accuracy and recall are both 0; corrected mode gives 0 there, and NaN when
  * no item of the level has the component at all. */
-void sqlsim_spider_totals_final(const sqlsim_spider_totals *t, int mode, int level, double *exact,
+SQLSIM_API void sqlsim_spider_totals_final(const sqlsim_spider_totals *t, int mode, int level, double *exact,
                                 double acc[], double rec[], double f1[]);
 
 /* ---------------------------------------------------------------- execution */
@@ -429,7 +438,7 @@ typedef struct sqlsim_exec_opts {
 
 /* Checks a fixed "now" the way the executor reads it: 0, or SQLSIM_EFORMAT
  * with err saying what is wrong (not a date, not a calendar date). */
-int sqlsim_check_now(const char *text, sqlsim_error *err);
+SQLSIM_API int sqlsim_check_now(const char *text, sqlsim_error *err);
 
 enum { SQLSIM_EXEC_OK, SQLSIM_EXEC_ERROR, SQLSIM_EXEC_REFUSED, SQLSIM_EXEC_TIMEOUT,
        SQLSIM_EXEC_TOO_BIG, SQLSIM_EXEC_MULTI };
@@ -450,51 +459,51 @@ typedef struct sqlsim_result {
 
 typedef struct sqlsim_db sqlsim_db;
 /* Opens path read-only under the safety rules. Returns 0 or a negative code. */
-int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **out,
+SQLSIM_API int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **out,
                    sqlsim_error *err);
-void sqlsim_db_close(sqlsim_db *db);
+SQLSIM_API void sqlsim_db_close(sqlsim_db *db);
 /* Runs one statement to completion. Never fails as a call: what went wrong is
  * out->status and out->reason. A cell's hash is equal for values Python
  * compares equal (1 == 1.0), distinct for text and blobs; NULL has its own. */
-void sqlsim_exec(sqlsim_db *db, const char *sql, sqlsim_result *out);
+SQLSIM_API void sqlsim_exec(sqlsim_db *db, const char *sql, sqlsim_result *out);
 /* The same, with flags: SQLSIM_EXEC_VALUES also keeps numbers (for
  * tolerance comparisons); SQLSIM_EXEC_NO_CELLS keeps nothing (timing). */
 enum { SQLSIM_EXEC_VALUES = 1, SQLSIM_EXEC_NO_CELLS = 2 };
-void sqlsim_exec_flags(sqlsim_db *db, const char *sql, unsigned flags, sqlsim_result *out);
-void sqlsim_result_free(sqlsim_result *r);
+SQLSIM_API void sqlsim_exec_flags(sqlsim_db *db, const char *sql, unsigned flags, sqlsim_result *out);
+SQLSIM_API void sqlsim_result_free(sqlsim_result *r);
 
 /* EX semantics. BIRD: set of row tuples equal (order and duplicates ignored,
  * column order kept). Spider test-suite: equal under some column permutation,
  * as multisets, or as sequences when ordered is set. */
-int sqlsim_ex_bird(const sqlsim_result *gold, const sqlsim_result *pred);
+SQLSIM_API int sqlsim_ex_bird(const sqlsim_result *gold, const sqlsim_result *pred);
 /* Stricter than both: the same columns in the same order, and the same rows
  * as multisets (duplicates counted), or as sequences when ordered is set. */
-int sqlsim_same_rows(const sqlsim_result *a, const sqlsim_result *b, int ordered);
+SQLSIM_API int sqlsim_same_rows(const sqlsim_result *a, const sqlsim_result *b, int ordered);
 /* For results whose last nkeys columns are the ORDER BY keys: the same key
  * sequence, and within each run of equal keys (a tie group) the same rows as
  * multisets. */
-int sqlsim_same_rows_ties(const sqlsim_result *a, const sqlsim_result *b, int nkeys);
-int sqlsim_ex_spider(const sqlsim_result *gold, const sqlsim_result *pred, int ordered);
+SQLSIM_API int sqlsim_same_rows_ties(const sqlsim_result *a, const sqlsim_result *b, int nkeys);
+SQLSIM_API int sqlsim_ex_spider(const sqlsim_result *gold, const sqlsim_result *pred, int ordered);
 /* The official Spider evaluator's preparation of a query for execution:
  * "> =" joined, and every DISTINCT token removed (its keep_distinct off).
  * Returns a malloc'd string. */
-char *sqlsim_spider_exec_text(const char *sql);
+SQLSIM_API char *sqlsim_spider_exec_text(const char *sql);
 /* The same, with DISTINCT kept when keep_distinct (the test-suite
  * evaluator's --keep_distinct). */
-char *sqlsim_spider_exec_text_opts(const char *sql, int keep_distinct);
+SQLSIM_API char *sqlsim_spider_exec_text_opts(const char *sql, int keep_distinct);
 /* The test-suite evaluator's --plug_value: the prediction with the gold's
  * values plugged into its value slots (its string and number literals), every
  * assignment of the gold's distinct literals to the slots. Returns the number
  * of alternatives in *out (malloc'd strings in a malloc'd array), 0 when there
  * are none (no slot or no gold value), or -1 when they would be more than max. */
-int sqlsim_plug_values(const char *gold, const char *pred, int max, char ***out);
+SQLSIM_API int sqlsim_plug_values(const char *gold, const char *pred, int max, char ***out);
 /* Whether the official Spider evaluator compares rows in order: "order by"
  * anywhere in the (prepared) gold text. */
-int sqlsim_spider_order_matters(const char *gold_exec_text);
+SQLSIM_API int sqlsim_spider_order_matters(const char *gold_exec_text);
 /* One item, each semantic end to end on an open database: 1 match, 0 not
  * (why says why when the prediction failed), -1 the gold itself failed. */
-int sqlsim_ex_spider_item(sqlsim_db *db, const char *gold, const char *pred, char *why, size_t wn);
-int sqlsim_ex_bird_item(sqlsim_db *db, const char *gold, const char *pred, char *why, size_t wn);
+SQLSIM_API int sqlsim_ex_spider_item(sqlsim_db *db, const char *gold, const char *pred, char *why, size_t wn);
+SQLSIM_API int sqlsim_ex_bird_item(sqlsim_db *db, const char *gold, const char *pred, char *why, size_t wn);
 
 /* ---------------------------------------------------------------- synthetic execution */
 
@@ -537,24 +546,24 @@ typedef struct sqlsim_synth {
  * one per thread. */
 typedef struct sqlsim_synth_runner sqlsim_synth_runner;
 /* NULL only when out of memory; opts may be NULL (defaults). */
-sqlsim_synth_runner *sqlsim_synth_runner_new(const sqlsim_synth_opts *opts);
-void sqlsim_synth_runner_free(sqlsim_synth_runner *x);
+SQLSIM_API sqlsim_synth_runner *sqlsim_synth_runner_new(const sqlsim_synth_opts *opts);
+SQLSIM_API void sqlsim_synth_runner_free(sqlsim_synth_runner *x);
 /* Scores a pair whose queries were parsed and normalized with schema
  * (sqlsim_parse); the texts are what runs. Returns 0 with out filled, or a
  * negative code when no database could be built (err says why). A prediction
  * that fails to run disagrees; a gold that fails everywhere leaves pass = -1
  * with why saying so. */
-int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql,
+SQLSIM_API int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql,
                        const sqlsim_query *pred, const char *pred_sql, sqlsim_synth *out, sqlsim_error *err);
 /* The same from texts: parses both with schema. An unparseable gold is an
  * error; an unparseable prediction still runs (its literals are not planted). */
-int sqlsim_synth_pair(sqlsim_synth_runner *x, const sqlsim_schema *schema, const char *gold, const char *pred,
+SQLSIM_API int sqlsim_synth_pair(sqlsim_synth_runner *x, const sqlsim_schema *schema, const char *gold, const char *pred,
                       sqlsim_synth *out, sqlsim_error *err);
 /* Builds database k (0-based; k = K is the extra database of a pair whose
  * queries bound a column by different ranges) of a pair's run into a new
  * SQLite file at path (which must not exist), to look at what a pair ran on (tests/test_synth.c
  * checks the generator's guarantees on these files). */
-int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char *pred,
+SQLSIM_API int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char *pred,
                       const sqlsim_synth_opts *opts, int k, const char *path, sqlsim_error *err);
 
 /* ---------------------------------------------------------------- timing */
@@ -600,13 +609,13 @@ typedef struct sqlsim_timing {
 } sqlsim_timing;
 
 /* Times a pair on the database at path. */
-void sqlsim_time_pair(const char *path, const char *gold, const char *pred,
+SQLSIM_API void sqlsim_time_pair(const char *path, const char *gold, const char *pred,
                       const sqlsim_timing_opts *opts, sqlsim_timing *out);
 /* The 3-sigma filter and mean over n ratios (*kept: how many it kept); with
  * nothing kept, the mean of all. */
-double sqlsim_ves_filtered_mean(const double *ratios, int n, int *kept);
+SQLSIM_API double sqlsim_ves_filtered_mean(const double *ratios, int n, int *kept);
 /* R-VES reward buckets of the mini-dev evaluator. */
-double sqlsim_rves_reward(double ratio);
+SQLSIM_API double sqlsim_rves_reward(double ratio);
 
 /* The noise floor of a timed run, from the ratios of golds timed against
  * themselves (records' self_timing): how many, their median and the range
@@ -620,7 +629,7 @@ typedef struct sqlsim_noise_floor {
 } sqlsim_noise_floor;
 /* Fills out from n self-ratios (any order; the array is sorted in place).
  * With n = 0, out->n is 0 and the rest NaN. */
-void sqlsim_noise_floor_of(double *self_ratios, int n, sqlsim_noise_floor *out);
+SQLSIM_API void sqlsim_noise_floor_of(double *self_ratios, int n, sqlsim_noise_floor *out);
 
 /* Sequential speed comparison (metrics/race.c), for rewrite decisions: is
  * query b (a candidate) at least `threshold` times faster than query a (the
@@ -670,27 +679,27 @@ typedef struct sqlsim_race {
 } sqlsim_race;
 
 /* Races b against a on the database at path. */
-void sqlsim_race_run(const char *path, const char *a, const char *b, const sqlsim_race_opts *opts,
+SQLSIM_API void sqlsim_race_run(const char *path, const char *a, const char *b, const sqlsim_race_opts *opts,
                      sqlsim_race *out);
 /* The same race on a caller's timer (simulations, tests): timer(ctx, side)
  * runs side 0 (a) or 1 (b) once and returns its seconds, or -1 with why
  * filled. */
 typedef double (*sqlsim_race_timer)(void *ctx, int side, char *why, size_t wn);
-void sqlsim_race_with(const sqlsim_race_opts *opts, sqlsim_race_timer timer, void *ctx, sqlsim_race *out);
+SQLSIM_API void sqlsim_race_with(const sqlsim_race_opts *opts, sqlsim_race_timer timer, void *ctx, sqlsim_race *out);
 /* The rule alone, on times already measured (a[0..na), b[0..nb), seconds):
  * fills ratio, lo95, hi95, gm, lo, hi and returns SQLSIM_RACE_FASTER when
  * lo >= threshold, NOT_FASTER when hi < threshold, else UNDECIDED (always
  * with fewer than 2 runs a side). Deterministic: tests/test_race.c drives it
  * with synthetic timings. */
-int sqlsim_race_decide(const double *a, int na, const double *b, int nb, double threshold, double alpha,
+SQLSIM_API int sqlsim_race_decide(const double *a, int na, const double *b, int nb, double threshold, double alpha,
                        sqlsim_race *out);
 /* The final rule (at max_runs or the budget): estimate >= threshold and the
  * 95% interval above 1. */
-int sqlsim_race_final(const sqlsim_race *r, double threshold);
+SQLSIM_API int sqlsim_race_final(const sqlsim_race *r, double threshold);
 /* The exact lower-tail critical count of the Mann-Whitney U statistic: the
  * largest c with P(U < c) <= alpha for samples of m and n (0: no c; samples
  * too small for that alpha). */
-int sqlsim_mw_critical(int m, int n, double alpha);
+SQLSIM_API int sqlsim_mw_critical(int m, int n, double alpha);
 
 /* ---------------------------------------------------------------- rewrite */
 
@@ -717,10 +726,10 @@ enum {
   SQLSIM_RULE_COUNT_PK,       /* COUNT(*) -> COUNT(pk) (BIRD's rule 2) */
   SQLSIM_NRULES
 };
-extern const char *const sqlsim_rule_names[SQLSIM_NRULES];
+SQLSIM_API extern const char *const sqlsim_rule_names[SQLSIM_NRULES];
 /* Reads a comma-separated list of rule names (empty items skipped). Returns 0,
  * or SQLSIM_EFORMAT with err naming the unknown word and the rules there are. */
-int sqlsim_rules_parse(const char *list, unsigned *out, sqlsim_error *err);
+SQLSIM_API int sqlsim_rules_parse(const char *list, unsigned *out, sqlsim_error *err);
 /* Every rule but the BIRD paper's forward forms count_pk and top1_max, which
  * ../shared/REWRITE.md and bench_rewrite never measured faster: they run only
  * when asked for. */
@@ -765,9 +774,9 @@ typedef struct sqlsim_rewrite_result {
 /* Rewrites sql for the database at db_path. Returns 0 (out filled, offered or
  * not), or a negative code when the query itself cannot be parsed or run
  * (err says why). Free out with sqlsim_rewrite_result_free. */
-int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_opts *opts,
+SQLSIM_API int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_opts *opts,
                    sqlsim_rewrite_result *out, sqlsim_error *err);
-void sqlsim_rewrite_result_free(sqlsim_rewrite_result *r);
+SQLSIM_API void sqlsim_rewrite_result_free(sqlsim_rewrite_result *r);
 
 /* ---------------------------------------------------------------- BIS result */
 
@@ -781,7 +790,7 @@ typedef struct sqlsim_result_sim {
   int matched, pred_cols, gold_cols;
   double p, r, f1;
 } sqlsim_result_sim;
-void sqlsim_result_similarity(const sqlsim_result *gold, const sqlsim_result *pred, int ordered,
+SQLSIM_API void sqlsim_result_similarity(const sqlsim_result *gold, const sqlsim_result *pred, int ordered,
                               sqlsim_result_sim *out);
 
 /* ---------------------------------------------------------------- tree diff */
@@ -825,21 +834,21 @@ typedef struct sqlsim_diff {
 
 /* Diffs gold against pred. Returns 0, or SQLSIM_EUNSUPPORTED for trees past
  * the size bound (20,000 nodes). The diff owns its arena. */
-int sqlsim_diff_trees(const sqlsim_node *gold, const sqlsim_node *pred, sqlsim_diff **out,
+SQLSIM_API int sqlsim_diff_trees(const sqlsim_node *gold, const sqlsim_node *pred, sqlsim_diff **out,
                       sqlsim_error *err);
-void sqlsim_diff_free(sqlsim_diff *d);
+SQLSIM_API void sqlsim_diff_free(sqlsim_diff *d);
 
 /* The calibrated score's view of a query: equivalent forms rewritten to one
  * (explicit and implicit inner joins, COUNT(col) of a NOT NULL column and
  * COUNT(*), BETWEEN and its two comparisons, NOT (a = b) and a <> b, ...).
  * Modifies the tree in place (diff/equiv.c). */
-void sqlsim_equiv_normalize(sqlsim_query *q);
+SQLSIM_API void sqlsim_equiv_normalize(sqlsim_query *q);
 /* The same under a comparison of results: SQLSIM_EQUIV_SETS when rows are
  * compared as sets (BIRD's EX: duplicates never count, so IN-subqueries may
  * become joins and the top DISTINCT goes), SQLSIM_EQUIV_NO_DISTINCT when the
  * comparison drops DISTINCT (Spider's EX without --keep-distinct). */
 enum { SQLSIM_EQUIV_SETS = 1u << 0, SQLSIM_EQUIV_NO_DISTINCT = 1u << 1 };
-void sqlsim_equiv_normalize_as(sqlsim_query *q, unsigned flags);
+SQLSIM_API void sqlsim_equiv_normalize_as(sqlsim_query *q, unsigned flags);
 
 /* The two comparisons of a pair of parsed queries, as `sqlsim eval` makes
  * them: *plain diffs the trees as parsed (its bis is the paper's BIS),
@@ -849,13 +858,13 @@ void sqlsim_equiv_normalize_as(sqlsim_query *q, unsigned flags);
  * are not changed. Returns 0, or sqlsim_diff_trees' error on the trees as
  * parsed (both NULL then); *calibrated alone is NULL, with err set and 0
  * returned, when the copies grew past the size bound. */
-int sqlsim_diff_pair(const sqlsim_query *gold, const sqlsim_query *pred, unsigned equiv_flags, sqlsim_diff **plain,
+SQLSIM_API int sqlsim_diff_pair(const sqlsim_query *gold, const sqlsim_query *pred, unsigned equiv_flags, sqlsim_diff **plain,
                      sqlsim_diff **calibrated, sqlsim_error *err);
 
 /* Both scores for one pair, parsing as needed: returns 0, or a negative code
  * when the gold cannot be parsed; an unparseable prediction gives bis = score
  * = 0 with err describing it (and return 0). */
-int sqlsim_similarity(const char *gold, const char *pred, const sqlsim_schema *schema,
+SQLSIM_API int sqlsim_similarity(const char *gold, const char *pred, const sqlsim_schema *schema,
                       double *bis, double *score, sqlsim_error *err);
 
 /* ---------------------------------------------------------------- error categories */
@@ -871,7 +880,7 @@ enum {
   SQLSIM_CAT_ORDER_LIMIT, SQLSIM_CAT_DISTINCT, SQLSIM_CAT_NESTING, SQLSIM_CAT_OTHER,
   SQLSIM_NCAT
 };
-extern const char *const sqlsim_category_names[SQLSIM_NCAT];
+SQLSIM_API extern const char *const sqlsim_category_names[SQLSIM_NCAT];
 
 typedef struct sqlsim_categories {
   uint32_t mask;                         /* 1 << SQLSIM_CAT_* */
@@ -896,7 +905,7 @@ typedef struct sqlsim_categories {
  * rows come from and what is returned, then which rows, then their order,
  * then the form (nesting); categories in c->secondary after all others.
  * docs/error-categories.md, "The main category". */
-void sqlsim_categories_rank(sqlsim_categories *c);
+SQLSIM_API void sqlsim_categories_rank(sqlsim_categories *c);
 
 /* Keeps the first `keep` ranked categories (at least 1) and folds the others
  * into the last one kept: their names and evidence follow its evidence ("also
@@ -905,17 +914,17 @@ void sqlsim_categories_rank(sqlsim_categories *c);
  * BIRD sample the reason a person wrote was third or later in sqlsim's ranking
  * in 2 of 92 wrong items): the analysis lists two, and nothing of what was
  * found is lost from the evidence. Evidence strings go into arena a. */
-void sqlsim_categories_limit(sqlsim_categories *c, sqlsim_arena *a, int keep);
+SQLSIM_API void sqlsim_categories_limit(sqlsim_categories *c, sqlsim_arena *a, int keep);
 
 /* Structural categories from an edit script (a diff of equivalence-normalized
  * trees): each edit that counts, by where it is and what it changes. s, the
  * schema both queries were read with (may be NULL), tells which keys are
  * unique. Evidence strings go into arena a. */
-void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_arena *a,
+SQLSIM_API void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_arena *a,
                             sqlsim_categories *out);
 /* A construct SQLite does not have (YEAR(), DATE_FORMAT, ILIKE, ::, ...): returns
  * 1 and a description, else 0. */
-int sqlsim_dialect_construct(const sqlsim_query *q, sqlsim_arena *a, const char **what);
+SQLSIM_API int sqlsim_dialect_construct(const sqlsim_query *q, sqlsim_arena *a, const char **what);
 
 /* ---------------------------------------------------------------- the evaluator */
 
@@ -942,10 +951,10 @@ enum {
 /* Metric names, in bit order ("match", "exec", "ves", "rves", "result", "bis",
  * "categories", "synth"). */
 #define SQLSIM_NMETRICS 8
-extern const char *const sqlsim_metric_names[SQLSIM_NMETRICS];
+SQLSIM_API extern const char *const sqlsim_metric_names[SQLSIM_NMETRICS];
 /* Reads a comma-separated list of metric names ("ex" is "exec"). Returns 0,
  * or SQLSIM_EFORMAT with err naming the unknown word. */
-int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err);
+SQLSIM_API int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err);
 
 typedef struct sqlsim_config {
   const char *tables;      /* tables.json: schemas (names, hardness, Spider matching) */
@@ -980,18 +989,18 @@ typedef struct sqlsim_evaluator sqlsim_evaluator;
 /* Checks the configuration (paths, options, metrics that need a schema or a
  * database) and loads the schemas. Returns 0, or a negative code with err
  * saying what to fix. The evaluator copies every string it keeps. */
-int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsim_error *err);
-void sqlsim_evaluator_free(sqlsim_evaluator *ev);
+SQLSIM_API int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsim_error *err);
+SQLSIM_API void sqlsim_evaluator_free(sqlsim_evaluator *ev);
 /* The configuration as the evaluator uses it (defaults filled in). */
-const sqlsim_config *sqlsim_evaluator_config(const sqlsim_evaluator *ev);
+SQLSIM_API const sqlsim_config *sqlsim_evaluator_config(const sqlsim_evaluator *ev);
 /* Settings a benchmark file implies where the caller left them unset: BIS
  * fixes 'now' at 2023-01-17, BIRD gold decides "correct" by BIRD's EX. */
-void sqlsim_config_for_benchmark(sqlsim_config *cfg, const sqlsim_itemset *gold);
+SQLSIM_API void sqlsim_config_for_benchmark(sqlsim_config *cfg, const sqlsim_itemset *gold);
 /* A configuration under which no gold item could be scored is an error: no
  * database for any gold item, no schema for any gold db_id, an empty gold set,
  * an item without db_id where one is needed. Returns 0 or SQLSIM_ENOTFOUND /
  * SQLSIM_EFORMAT with err saying what to fix. */
-int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gold, const char *gold_name,
+SQLSIM_API int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gold, const char *gold_name,
                            sqlsim_error *err);
 
 /* What one pair scored. Every has_* / -1 says whether that part was computed;
@@ -1033,21 +1042,21 @@ typedef struct sqlsim_record {
 } sqlsim_record;
 
 /* Frees what a record owns and zeroes it. */
-void sqlsim_record_clear(sqlsim_record *r);
+SQLSIM_API void sqlsim_record_clear(sqlsim_record *r);
 /* The record as one JSON object, the fields of `sqlsim eval --per-item`
  * (docs/per-item.md); malloc'd. */
-char *sqlsim_record_to_json(const sqlsim_record *r);
+SQLSIM_API char *sqlsim_record_to_json(const sqlsim_record *r);
 /* The first error of a record and its side ("gold" or "pred"), or NULL. */
-const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *offset);
+SQLSIM_API const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *offset);
 /* The group an item is reported in: BIRD difficulty, BIS case_type, or the
  * Spider hardness; NULL when none is known. */
-const char *sqlsim_group_of(const sqlsim_item *gold, const sqlsim_record *r);
+SQLSIM_API const char *sqlsim_group_of(const sqlsim_item *gold, const sqlsim_record *r);
 
 /* Scores one pair (db_id may be NULL with a --sqlite database or a single
  * schema). Returns 0 with *out filled (problems with the queries or the
  * database are in the record), or SQLSIM_EFORMAT for a NULL query. Timing
  * metrics run here, on the calling thread. */
-int sqlsim_evaluate(sqlsim_evaluator *ev, const char *gold, const char *pred, const char *db_id,
+SQLSIM_API int sqlsim_evaluate(sqlsim_evaluator *ev, const char *gold, const char *pred, const char *db_id,
                     sqlsim_record *out, sqlsim_error *err);
 
 typedef struct sqlsim_pair {
@@ -1072,11 +1081,11 @@ typedef struct sqlsim_batch_opts {
  * machine). Pairs that share a gold query (consecutive, same text and db_id)
  * prepare and run it once. Returns how many records, from the first, are
  * finished (n unless cancelled); the caller clears each of out[0..n-1]. */
-size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, size_t n, sqlsim_record *out,
+SQLSIM_API size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, size_t n, sqlsim_record *out,
                              const sqlsim_batch_opts *opts);
 
 /* The schema the evaluator reads a db_id with (NULL: none known). */
-const sqlsim_schema *sqlsim_evaluator_schema(const sqlsim_evaluator *ev, const char *db_id);
+SQLSIM_API const sqlsim_schema *sqlsim_evaluator_schema(const sqlsim_evaluator *ev, const char *db_id);
 
 /* A reward for reinforcement learning on one record (engine/reward.c):
  *   the prediction does not parse, or fails to run:      0
@@ -1085,7 +1094,7 @@ const sqlsim_schema *sqlsim_evaluator_schema(const sqlsim_evaluator *ev, const c
  *   no database for the pair (structure only): the calibrated score
  * NaN when the gold itself cannot be scored (no signal: drop the sample).
  * partial < 0 means the default, 0.2. */
-double sqlsim_reward(const sqlsim_evaluator *ev, const sqlsim_record *r, double partial);
+SQLSIM_API double sqlsim_reward(const sqlsim_evaluator *ev, const sqlsim_record *r, double partial);
 
 /* The JSON Lines protocol of `sqlsim stream` (engine/stream.c): requests
  * {"gold", "pred", "db_id", "id"} read from in_fd until its end, one answer
@@ -1094,15 +1103,15 @@ double sqlsim_reward(const sqlsim_evaluator *ev, const sqlsim_record *r, double 
  * request is answered with an error and the stream goes on). Requests already
  * waiting are scored together on jobs threads. Returns 0, or -1 when out
  * cannot be written (errno says why). */
-int sqlsim_serve_jsonl(sqlsim_evaluator *ev, int in_fd, FILE *out, int jobs, int reward);
+SQLSIM_API int sqlsim_serve_jsonl(sqlsim_evaluator *ev, int in_fd, FILE *out, int jobs, int reward);
 
 /* Names for diagnostics. */
-const char *sqlsim_kind_name(int kind);
-const char *sqlsim_op_name(int op);
+SQLSIM_API const char *sqlsim_kind_name(int kind);
+SQLSIM_API const char *sqlsim_op_name(int op);
 
 /* Structural comparison used for canonical order: <0, 0, >0. Resolved
  * columns compare by schema table and column, not by alias. */
-int sqlsim_node_cmp(const sqlsim_node *a, const sqlsim_node *b);
+SQLSIM_API int sqlsim_node_cmp(const sqlsim_node *a, const sqlsim_node *b);
 
 #ifdef __cplusplus
 }

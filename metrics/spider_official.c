@@ -9,7 +9,7 @@
  * of a condition is dropped -- decide the published numbers. This file
  * reproduces those decisions on the sp_val model (spider.h):
  *
- *  - tokenize(): quote pairing, NLTK's padding of punctuation, lower-casing,
+ *  - official_tokens(): quote pairing, NLTK's padding of punctuation, lower-casing,
  *    and the re-joining of != >= <=;
  *  - the descent: FROM first (to learn the "default tables"), then SELECT,
  *    WHERE, GROUP BY, HAVING, ORDER BY, LIMIT (always 1 in the test-suite
@@ -66,7 +66,7 @@ static void add_table(sqlsim_arena *a, sp_schema *s, int *cap, const char *name,
   s->ntables++;
 }
 
-static char *lower_dup(sqlsim_arena *a, const char *s) { return fold_dup(a, s, strlen(s)); }
+static char *lower_dup(sqlsim_arena *a, const char *s) { return core_fold_dup(a, s, strlen(s)); }
 
 /* The official build_foreign_key_map: key sets grown by "first set that
  * holds either key" (not a full union-find), each key mapped to the column of
@@ -377,7 +377,7 @@ static void nltk_words(sqlsim_arena *a, const char *s, const char ***out, int *n
   *nout = m;
 }
 
-static tv tokenize(op_ctx *c, const char *sql) {
+static tv official_tokens(op_ctx *c, const char *sql) {
   sqlsim_arena *a = c->a;
   size_t n = strlen(sql);
   char *s = sqlsim_arena_strndup(a, sql, n);
@@ -876,7 +876,7 @@ sp_val *sp_official_parse(sqlsim_arena *a, const sp_schema *s, const char *sql, 
   c.why = why;
   c.whylen = whylen;
   if (setjmp(c.jb)) return NULL;
-  tv v = tokenize(&c, sql);
+  tv v = official_tokens(&c, sql);
   build_aliases(&c, v);
   int end;
   return parse_sql(&c, v, 0, &end);

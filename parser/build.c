@@ -102,7 +102,7 @@ static const char *raw_name(build_ctx *c, const char *s) {
   }
   return s;
 }
-static const char *fold(build_ctx *c, const char *s) { return fold_dup(c->a, s, strlen(s)); }
+static const char *fold(build_ctx *c, const char *s) { return core_fold_dup(c->a, s, strlen(s)); }
 
 /* The identifier PostgreSQL calls pgname, as the user spelled it at token
  * tok: PostgreSQL folds unquoted names to lower case, SQLite keeps their case

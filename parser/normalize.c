@@ -86,7 +86,7 @@ static void push_cte(norm_ctx *c, sqlsim_node *cte) {
 }
 
 /* The leftmost plain SELECT of a set operation (it names the output). */
-static sqlsim_node *leftmost(sqlsim_node *sel) {
+static sqlsim_node *leftmost_select(sqlsim_node *sel) {
   while (sel && sel->op != SQLSIM_SET_NONE && sel->kids[SQLSIM_SEL_LARG])
     sel = sel->kids[SQLSIM_SEL_LARG];
   return sel;
@@ -370,7 +370,7 @@ static void resolve_select(norm_ctx *c, sqlsim_node *sel, scope *outer) {
     resolve_select(c, sel->kids[SQLSIM_SEL_LARG], outer);
     resolve_select(c, sel->kids[SQLSIM_SEL_RARG], outer);
     /* ORDER BY of a compound names the output columns of its first SELECT. */
-    s->sel = leftmost(sel);
+    s->sel = leftmost_select(sel);
     s->compound = 1;
     resolve_clause(c, s, SQLSIM_SEL_ORDER, sel->kids[SQLSIM_SEL_ORDER]);
     resolve_clause(c, s, SQLSIM_SEL_LIMIT, sel->kids[SQLSIM_SEL_LIMIT]);
@@ -485,7 +485,7 @@ static int collation_pins_order(const sqlsim_schema *s, const sqlsim_node *l,
   return 0;
 }
 
-static void flatten(norm_ctx *c, sqlsim_node *n) {
+static void flatten_and_or(norm_ctx *c, sqlsim_node *n) {
   uint32_t total = 0;
   for (uint32_t i = 0; i < n->nkids; i++)
     total += n->kids[i]->kind == n->kind ? n->kids[i]->nkids : 1;
@@ -509,7 +509,7 @@ static int canon_post(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   switch (n->kind) {
   case SQLSIM_N_AND:
   case SQLSIM_N_OR:
-    flatten(c, n);
+    flatten_and_or(c, n);
     qsort(n->kids, n->nkids, sizeof *n->kids, cmp_ptr);
     break;
   case SQLSIM_N_BINOP: {

@@ -180,7 +180,7 @@ static int read_number(char **p, const char *end, pj *v) {
   return 0;
 }
 
-static int literal(char **p, const char *end, const char *word, size_t n) {
+static int json_literal(char **p, const char *end, const char *word, size_t n) {
   if ((size_t)(end - *p) < n || memcmp(*p, word, n)) return -1;
   *p += n;
   return 0;
@@ -245,15 +245,15 @@ pj *pj_parse(sqlsim_arena *a, char *text, size_t len, size_t *err_offset) {
       break;
     case 't':
       v->type = PJ_TRUE;
-      if (literal(&p, end, "true", 4)) goto fail;
+      if (json_literal(&p, end, "true", 4)) goto fail;
       break;
     case 'f':
       v->type = PJ_FALSE;
-      if (literal(&p, end, "false", 5)) goto fail;
+      if (json_literal(&p, end, "false", 5)) goto fail;
       break;
     case 'n':
       v->type = PJ_NULL;
-      if (literal(&p, end, "null", 4)) goto fail;
+      if (json_literal(&p, end, "null", 4)) goto fail;
       break;
     default:
       v->type = PJ_NUM;

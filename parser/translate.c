@@ -418,7 +418,7 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
     }
     case FT_WORD: {
       if (t->len > 63) {
-        add_longid(a, r, i, fold_dup(a, r->orig + t->start, (size_t)t->len), p);
+        add_longid(a, r, i, core_fold_dup(a, r->orig + t->start, (size_t)t->len), p);
         break;
       }
       if (!t->kw) break; /* every rewrite below starts at a keyword */
@@ -524,17 +524,17 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
         }
       } else if (tok_in(r, i, KF_PG_RESERVED) && !tok_is(r, pv, KW_AS) &&
                  !(pv >= 0 && r->toks[pv].type == FT_DOT) && !any_subquery(r, i, pv, nx)) {
-        p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
+        p->repl[i] = quoted_copy(a, core_fold_dup(a, r->orig + t->start, (size_t)t->len));
       } else if (nx < n && r->toks[nx].type == FT_LPAREN && tok_in(r, i, KF_PG_FUNC) &&
                  !tok_is(r, pv, KW_AS) && !tok_op(r, pv, "::") && !tok_is(r, pv, KW_CAST)) {
         /* time(x), char(65), trim(x, 'y'): a plain function call in SQLite. Not
          * VALUES (..) rows, and not a type right after AS or ::. */
         if (!tok_is(r, i, KW_VALUES))
-          p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
+          p->repl[i] = quoted_copy(a, core_fold_dup(a, r->orig + t->start, (size_t)t->len));
       } else if (tok_in(r, i, KF_PG_FUNC) && !(nx < n && r->toks[nx].type == FT_LPAREN) && !in_type_name(r, pv, nx)) {
         /* int, time, real as a column name (SQLite has no such keywords):
          * PostgreSQL starts a typed literal at them (`int ~ x` fails) */
-        p->repl[i] = quoted_copy(a, fold_dup(a, r->orig + t->start, (size_t)t->len));
+        p->repl[i] = quoted_copy(a, core_fold_dup(a, r->orig + t->start, (size_t)t->len));
       }
       break;
     }

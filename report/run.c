@@ -6,9 +6,23 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "engine/record.h"
 
-int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#include <stdarg.h>
+
+/* Says why in err and returns -1 (the faces print it). */
+static int fail(sqlsim_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(sqlsim_error *err, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (err) {
+    err->code = SQLSIM_EFORMAT;
+    err->offset = -1;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+  }
+  va_end(ap);
+  return -1;
+}
 
 /* ---------------------------------------------------------------- names */
 
@@ -48,7 +62,7 @@ static char *default_name(const char *file, int p, int up) {
   return strdup(buf);
 }
 
-static int name_models(run *r) {
+static int name_models(run *r, sqlsim_error *err) {
   int given[RUN_MAX_PREDS] = {0};
   for (int p = 0; p < r->npreds; p++) {
     split_name(r->pred_paths[p], &r->names[p], &r->files[p]);
@@ -71,7 +85,7 @@ static int name_models(run *r) {
   for (int p = 0; p < r->npreds; p++)
     for (int q = p + 1; q < r->npreds; q++)
       if (!strcmp(r->names[p], r->names[q]))
-        return error("two models are named '%s' (%s and %s): give each a name with --pred NAME=FILE", r->names[p],
+        return fail(err, "two models are named '%s' (%s and %s): give each a name with --pred NAME=FILE", r->names[p],
                      r->files[p], r->files[q]);
   return 0;
 }
@@ -94,10 +108,10 @@ static sqlsim_itemset *selection(const sqlsim_itemset *from, int n) {
 /* Pairs gold items with each file's predictions: by position, or by
  * question index for a BIRD prediction object. Fills r->gold, r->pred[],
  * r->index with the items scored. */
-static int pair_items(run *r) {
+static int pair_items(run *r, sqlsim_error *err) {
   int n = r->gold_all->n;
   r->total = n;
-  if (n == 0) return error("%s: no gold queries in it, so nothing to score", r->gold_path);
+  if (n == 0) return fail(err, "%s: no gold queries in it, so nothing to score", r->gold_path);
   unsigned char *have = calloc((size_t)(n ? n : 1) * (size_t)r->npreds, 1);
   int **slot = calloc((size_t)r->npreds, sizeof *slot);
   int rc = 0;
@@ -108,12 +122,12 @@ static int pair_items(run *r) {
       for (int k = 0; k < ps->n && !rc; k++) {
         int key = ps->items[k].line - 1;
         if (key >= n)
-          rc = error("%s: question index %d, but %s has %d questions (0 to %d): is this the right gold file?",
+          rc = fail(err, "%s: question index %d, but %s has %d questions (0 to %d): is this the right gold file?",
                      r->files[p], key, r->gold_path, n, n - 1);
         else have[(size_t)key * (size_t)r->npreds + (size_t)p] = 1, slot[p][key] = k;
       }
     } else if (ps->n != n) {
-      rc = error("%s has %d predictions but %s has %d gold queries: they must pair up one to one (only a BIRD "
+      rc = fail(err, "%s has %d predictions but %s has %d gold queries: they must pair up one to one (only a BIRD "
                  "prediction object, keyed by question index, may cover part of the set)",
                  r->files[p], ps->n, r->gold_path, n);
     } else {
@@ -130,7 +144,7 @@ static int pair_items(run *r) {
       if (all || r->all_items) r->index[sel++] = i;
     }
     if (!sel)
-      rc = error("%s: no question has a prediction in every --pred file, so nothing can be scored", r->gold_path);
+      rc = fail(err, "%s: no question has a prediction in every --pred file, so nothing can be scored", r->gold_path);
     r->gold = selection(r->gold_all, sel);
     for (int p = 0; p < r->npreds; p++) r->pred[p] = selection(r->pred_all[p], sel);
     for (int s = 0; s < sel; s++) {
@@ -149,20 +163,19 @@ static int pair_items(run *r) {
   return rc;
 }
 
-int run_load(run *r, const sqlsim_config *cfg) {
-  sqlsim_error err = {0};
-  if (name_models(r)) return -2; /* a bad argument: nothing was run */
-  if (sqlsim_items_load(r->gold_path, &r->gold_all, &err)) return error("%s", err.message);
+int run_load(run *r, const sqlsim_config *cfg, sqlsim_error *err) {
+  if (name_models(r, err)) return -2; /* a bad argument: nothing was run */
+  if (sqlsim_items_load(r->gold_path, &r->gold_all, err)) return -1;
   for (int p = 0; p < r->npreds; p++)
-    if (sqlsim_items_load(r->files[p], &r->pred_all[p], &err)) return error("%s", err.message);
-  if (pair_items(r)) return -1;
+    if (sqlsim_items_load(r->files[p], &r->pred_all[p], err)) return -1;
+  if (pair_items(r, err)) return -1;
   r->cfg = *cfg;
   sqlsim_config_for_benchmark(&r->cfg, r->gold);
   r->bird = r->cfg.bird_semantics;
   r->with_db = (r->cfg.metrics & SQLSIM_M_DB) != 0;
-  if (sqlsim_evaluator_new(&r->cfg, &r->ev, &err)) return error("%s", err.message);
+  if (sqlsim_evaluator_new(&r->cfg, &r->ev, err)) return -1;
   r->cfg = *sqlsim_evaluator_config(r->ev);
-  if (sqlsim_evaluator_check(r->ev, r->gold, r->gold_path, &err)) return error("%s", err.message);
+  if (sqlsim_evaluator_check(r->ev, r->gold, r->gold_path, err)) return -1;
   return 0;
 }
 

@@ -45,9 +45,9 @@ const char *run_group(const run *r, int i);
  * two models of one name are an error), pairs items up (by position, or by
  * question index for BIRD prediction objects), makes the evaluator
  * from cfg (the benchmark's defaults added) and checks that something can
- * be scored. Returns 0, or -1 after printing why (-2 for model names that
- * clash: a bad argument). */
-int run_load(run *r, const sqlsim_config *cfg);
+ * be scored. Returns 0, or -1 with err saying why (-2 for model names that
+ * clash: a bad argument); the face prints it. */
+int run_load(run *r, const sqlsim_config *cfg, sqlsim_error *err);
 /* Scores every (item, model) pair with the engine's batch options (threads;
  * on_record sees each record in order as it finishes, k counting item-major;
  * progress; a cancel flag that stops with the records finished so far, whose

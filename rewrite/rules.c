@@ -275,7 +275,7 @@ static int date_range(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
 
 /* ---------------------------------------------------------------- distinct_group */
 
-static int same_column(const sqlsim_node *a, const sqlsim_node *b) {
+static int same_column_of_source(const sqlsim_node *a, const sqlsim_node *b) {
   return a->kind == SQLSIM_N_COLUMN && b->kind == SQLSIM_N_COLUMN && a->column >= 0 && a->column == b->column &&
          a->source == b->source && !(a->flags & SQLSIM_F_ALIASREF) && !(b->flags & SQLSIM_F_ALIASREF);
 }
@@ -289,7 +289,7 @@ static int distinct_group(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   for (uint32_t i = 0; i < group->nkids; i++) {
     int found = 0;
     for (uint32_t j = 0; j < targets->nkids && !found; j++)
-      found = targets->kids[j]->nkids && same_column(group->kids[i], targets->kids[j]->kids[0]);
+      found = targets->kids[j]->nkids && same_column_of_source(group->kids[i], targets->kids[j]->kids[0]);
     if (!found) {
       rule_note(c, "distinct_group", group->kids[i], "a GROUP BY key that is not a plain select item");
       return SQLSIM_WALK_CONTINUE;
@@ -303,7 +303,7 @@ static int distinct_group(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
 /* ---------------------------------------------------------------- count_pk */
 
 /* The leftmost FROM item of a join tree. */
-static sqlsim_node *leftmost(sqlsim_node *n) {
+static sqlsim_node *leftmost_from_item(sqlsim_node *n) {
   while (n && n->kind == SQLSIM_N_JOIN) n = n->kids[0];
   return n;
 }
@@ -348,7 +348,7 @@ static int count_pk(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   if (!from || !from->nkids) return SQLSIM_WALK_CONTINUE;
   int right = 0;
   sqlsim_walk(from, has_right_join, NULL, &right);
-  sqlsim_node *item = leftmost(from->kids[0]);
+  sqlsim_node *item = leftmost_from_item(from->kids[0]);
   if (right || !item || item->kind != SQLSIM_N_TABLE || item->table < 0 || (item->flags & SQLSIM_F_CTEREF))
     return SQLSIM_WALK_CONTINUE;
   const sqlsim_schema *s = c->q->schema;
@@ -776,9 +776,9 @@ int sqlsim_rewrite_apply(sqlsim_query *q, int rule, rewrite_facts *facts, strbuf
 int rule_affinity(const rule_ctx *c, const sqlsim_node *e) {
   if (!e) return 0;
   if (e->kind == SQLSIM_N_COLLATE) return rule_affinity(c, e->kids[0]);
-  if (e->kind == SQLSIM_N_CAST) return type_affinity(e->text);
+  if (e->kind == SQLSIM_N_CAST) return core_type_affinity(e->text);
   const sqlsim_column *col = rule_base_column(c, e);
-  if (col) return type_affinity(col->type);
+  if (col) return core_type_affinity(col->type);
   if (e->kind == SQLSIM_N_COLUMN) return -1; /* a column of a derived table: not known here */
   return 0;
 }

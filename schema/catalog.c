@@ -211,7 +211,7 @@ static int load_entry(sqlsim_catalog *c, const cJSON *db, int pos, sqlsim_error 
       return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "db_id %s: table name %d is not a string",
                               db_id, t);
     s->tables[t].name = sqlsim_arena_strdup(a, it->valuestring);
-    s->tables[t].key = fold_dup(a, it->valuestring, strlen(it->valuestring));
+    s->tables[t].key = core_fold_dup(a, it->valuestring, strlen(it->valuestring));
     t++;
   }
   /* Count columns per table, then place them contiguously by table. */
@@ -254,7 +254,7 @@ static int load_entry(sqlsim_catalog *c, const cJSON *db, int pos, sqlsim_error 
       int ci = s->tables[tab].first_column + s->tables[tab].ncolumns++;
       sqlsim_column *col = &s->columns[ci];
       col->name = sqlsim_arena_strdup(a, nm);
-      col->key = fold_dup(a, nm, strlen(nm));
+      col->key = core_fold_dup(a, nm, strlen(nm));
       const cJSON *ty = cJSON_GetArrayItem(ctypes, i);
       col->type = coarse_type(a, cJSON_IsString(ty) ? ty->valuestring : NULL);
       col->table = tab;
@@ -305,7 +305,7 @@ int sqlsim_catalog_load_tables_json(const char *path, sqlsim_catalog **out, sqls
   *out = NULL;
   size_t len;
   char *text;
-  int rc = file_read(path, &text, &len, err);
+  int rc = core_file_read(path, &text, &len, err);
   if (rc) return rc;
   rc = sqlsim_catalog_parse_tables_json(text, len, path, out, err);
   free(text);
@@ -319,7 +319,7 @@ int sqlsim_catalog_parse_tables_json(const char *text, size_t len, const char *p
   sqlsim_catalog *c = catalog_new();
   sqlsim_arena *tmp = sqlsim_arena_new(); /* the DOM; schemas copy what they keep */
   size_t at = 0;
-  cJSON *doc = json_parse(tmp, text, len, &at);
+  cJSON *doc = core_json_parse(tmp, text, len, &at);
   if (!doc) {
     sqlsim_arena_free(tmp);
     sqlsim_catalog_free(c);

@@ -84,7 +84,7 @@ static int load_sqlite(sqlite3 *db, const char *path, sqlsim_catalog **out, sqls
     sqlsim_table *t = &s->tables[s->ntables];
     const char *name = col_text(st, 0);
     t->name = sqlsim_arena_strdup(a, name);
-    t->key = fold_dup(a, name, strlen(name));
+    t->key = core_fold_dup(a, name, strlen(name));
     t->first_column = s->ncolumns;
     t->ncolumns = 0;
     sqlite3_stmt *ti = pragma_stmt(db, "table_info", name);
@@ -96,7 +96,7 @@ static int load_sqlite(sqlite3 *db, const char *path, sqlsim_catalog **out, sqls
       memset(col, 0, sizeof *col);
       const char *cn = col_text(ti, 1);
       col->name = sqlsim_arena_strdup(a, cn);
-      col->key = fold_dup(a, cn, strlen(cn));
+      col->key = core_fold_dup(a, cn, strlen(cn));
       col->type = sqlsim_arena_strdup(a, col_text(ti, 2));
       col->notnull = sqlite3_column_int(ti, 3) != 0;
       col->pk = sqlite3_column_int(ti, 5) != 0;
@@ -107,7 +107,7 @@ static int load_sqlite(sqlite3 *db, const char *path, sqlsim_catalog **out, sqls
       if (sqlite3_table_column_metadata(db, NULL, name, cn, &dtype, &coll, &nn, &pk, &autoinc) ==
               SQLITE_OK &&
           coll && sqlite3_stricmp(coll, "BINARY") != 0)
-        col->collation = fold_dup(a, coll, strlen(coll));
+        col->collation = core_fold_dup(a, coll, strlen(coll));
       t->ncolumns++;
     }
     sqlite3_finalize(ti);

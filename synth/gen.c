@@ -151,7 +151,7 @@ static double val_num(const val *v) {
 }
 
 /* A literal as a value of its own kind. */
-static val literal(const synth_fact *x) {
+static val literal_value(const synth_fact *x) {
   if (!x->num) return v_text(x->text);
   if (!strpbrk(x->text, ".eE")) {
     char *end;
@@ -177,7 +177,7 @@ static val shifted(gen *g, const synth_fact *x, int d) {
     long long n = atoll(x->text) + d;
     if (n >= 0) return v_text(sqlsim_arena_printf(g->a, "%0*lld", (int)strlen(x->text), n));
   }
-  val v = literal(x);
+  val v = literal_value(x);
   if (v.kind == 'i') /* at the ends of the integers, a real */
     return (d > 0 && v.i > LLONG_MAX - d) || (d < 0 && v.i < LLONG_MIN - d) ? v_real((double)v.i + d) : v_int(v.i + d);
   if (v.kind == 'r') return v_real(v.r + d);
@@ -203,7 +203,7 @@ static const char *other_case(gen *g, const char *t) {
 
 /* A text a LIKE/GLOB pattern matches: each wildcard run by a word when wide,
  * by nothing (or one letter for _ and ?) when not. */
-static const char *pattern_match(gen *g, const char *p, int glob, int wide) {
+static const char *pattern_text(gen *g, const char *p, int glob, int wide) {
   strbuf sb = {0};
   for (; *p; p++) {
     if (*p == (glob ? '*' : '%')) sb_puts(&sb, wide ? (sb.len ? " zq " : "Qz ") : "");
@@ -223,7 +223,7 @@ static const char *pattern_match(gen *g, const char *p, int glob, int wide) {
 
 /* Almost a match: the pattern's fixed text with its last character dropped. */
 static const char *pattern_miss(gen *g, const char *p, int glob) {
-  const char *m = pattern_match(g, p, glob, 0);
+  const char *m = pattern_text(g, p, glob, 0);
   size_t n = strlen(m);
   return n > 1 ? sqlsim_arena_strndup(g->a, m, n - 1) : "zz";
 }
@@ -353,18 +353,18 @@ static val satisfying(gen *g, const synth_fact *x) {
     switch (x->op) {
     case SQLSIM_OP_NE: case SQLSIM_OP_GT: return dated(g, x, shifted(g, x, 1));
     case SQLSIM_OP_LT: return dated(g, x, shifted(g, x, -1));
-    default: return dated(g, x, literal(x));
+    default: return dated(g, x, literal_value(x));
     }
   }
   switch (x->op) {
   case SQLSIM_OP_NE: return shifted(g, x, 1);
   case SQLSIM_OP_GT: return shifted(g, x, 1);
   case SQLSIM_OP_LT: return shifted(g, x, -1);
-  case SQLSIM_OP_LIKE: case SQLSIM_OP_ILIKE: return v_text(pattern_match(g, x->text, 0, 1));
+  case SQLSIM_OP_LIKE: case SQLSIM_OP_ILIKE: return v_text(pattern_text(g, x->text, 0, 1));
   case SQLSIM_OP_NOTLIKE: case SQLSIM_OP_NOTILIKE: return v_text(pattern_miss(g, x->text, 0));
-  case SQLSIM_OP_GLOB: return v_text(pattern_match(g, x->text, 1, 1));
+  case SQLSIM_OP_GLOB: return v_text(pattern_text(g, x->text, 1, 1));
   case SQLSIM_OP_NOTGLOB: return v_text(pattern_miss(g, x->text, 1));
-  default: return literal(x);
+  default: return literal_value(x);
   }
 }
 
@@ -380,12 +380,12 @@ static int near_values(gen *g, const synth_fact *x, val out[4]) {
       out[n++] = v_text(pattern_miss(g, x->text, glob));
       return n;
     }
-    out[n++] = v_text(pattern_match(g, x->text, glob, 0));
-    out[n++] = v_text(pattern_match(g, x->text, glob, 1));
+    out[n++] = v_text(pattern_text(g, x->text, glob, 0));
+    out[n++] = v_text(pattern_text(g, x->text, glob, 1));
     out[n++] = v_text(pattern_miss(g, x->text, glob));
     return n;
   }
-  out[n++] = literal(x);
+  out[n++] = literal_value(x);
   if (x->fmt || x->sub) { /* a date field: the date, the dates a step either side, and
                             * the year's first day (year >= 2012 against d > '2012-01-01') */
     out[0] = dated(g, x, out[0]);

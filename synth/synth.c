@@ -141,13 +141,13 @@ static char *keyed_query(const sqlsim_query *query, long *limit, long *offset, i
   if (lim) {
     if (lim->kind != SQLSIM_N_CONST || lim->op != SQLSIM_CONST_INT) return NULL;
     long long v;
-    int_literal(lim->text, &v); /* past 64 bits: the end of the range */
+    core_int_literal(lim->text, &v); /* past 64 bits: the end of the range */
     *limit = (long)v; /* negative: no limit, as SQLite reads it */
   }
   if (off) {
     if (off->kind != SQLSIM_N_CONST || off->op != SQLSIM_CONST_INT) return NULL;
     long long v;
-    int_literal(off->text, &v);
+    core_int_literal(off->text, &v);
     *offset = (long)v;
   }
   sqlsim_query *q = sqlsim_query_clone(query);
@@ -166,7 +166,7 @@ static char *keyed_query(const sqlsim_query *query, long *limit, long *offset, i
     } else if (e->kind == SQLSIM_N_COLUMN && (e->flags & SQLSIM_F_ALIASREF)) { /* ORDER BY an alias */
       sqlsim_node *found = NULL;
       for (uint32_t j = 0; j < t->nkids; j++)
-        if (t->kids[j]->text && e->text && fold_eq(t->kids[j]->text, e->text) && t->kids[j]->nkids)
+        if (t->kids[j]->text && e->text && core_fold_eq(t->kids[j]->text, e->text) && t->kids[j]->nkids)
           found = t->kids[j]->kids[0];
       if (!found) goto fail;
       e = found;

@@ -10,6 +10,17 @@ export PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig"
 for f in include/sqlsim.h lib/libsqlsim.a lib/libsqlsim.so lib/pkgconfig/sqlsim.pc bin/sqlsim; do
   [ -e "$work/prefix/$f" ] || { echo "install_check: $f was not installed"; exit 1; }
 done
+# The shared library exports the public API (sqlsim.h's SQLSIM_API names) and
+# nothing else; the Python module its init alone.
+if command -v nm >/dev/null; then
+  other=$(nm -D --defined-only "$work/prefix/lib/libsqlsim.so" | awk '{print $3}' | grep -v '^sqlsim_' || true)
+  [ -z "$other" ] || { echo "install_check: libsqlsim.so exports names outside the API: $(echo $other | head -c 300)"; exit 1; }
+  for m in "$build"/python/sqlsim/_sqlsim*.so; do
+    [ -e "$m" ] || continue
+    other=$(nm -D --defined-only "$m" | awk '{print $3}' | grep -v '^PyInit__sqlsim$' || true)
+    [ -z "$other" ] || { echo "install_check: the Python module exports more than its init: $(echo $other | head -c 300)"; exit 1; }
+  done
+fi
 cat > "$work/prog.c" <<'C'
 #include <sqlsim.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "report.h"
+#include "report/report.h"
 
 static const cli_opt options[] = {
     {"gold", 0, "FILE", "starts a benchmark: its gold queries (any format sqlsim eval reads); the\n"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "report.h"
+#include "report/report.h"
 
 static const cli_opt options[] = {
     {"metrics", 0, "LIST", CLI_METRICS_HELP "; default match"},

@@ -1,7 +1,7 @@
 /* term.c -- what a long command-line run owes its user: outputs that may be
  * standard output, a clean end on SIGINT/SIGTERM, and progress. */
 #include "cli.h"
-#include "run.h"
+#include "report/run.h"
 
 #include <errno.h>
 #include <string.h>

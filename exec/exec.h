@@ -1,7 +1,9 @@
-/* exec.h -- the executor's internal entry points for other modules: databases
- * built in memory (rewrite copies, synthetic databases) run through the same
- * executor, and readers of a user's schema use an executor connection's handle
- * under its deadline and memory account. */
+/* exec.h -- the executor's declared interface to other modules (with
+ * sandbox.h, which it includes: the deadline guard and its clock, the
+ * per-thread cleanup): databases built in memory (rewrite copies, synthetic
+ * databases) run through the same executor, and readers of a user's schema
+ * use an executor connection's handle under its deadline and memory
+ * account. The public executor (sqlsim_db, sqlsim_exec) is in sqlsim.h. */
 #ifndef SQLSIM_EXEC_INTERNAL_H
 #define SQLSIM_EXEC_INTERNAL_H
 

@@ -28,7 +28,7 @@
 #include "core.h"
 #include "timing.h"
 
-#include "exec/sandbox.h"
+#include "exec/exec.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -20,7 +20,6 @@
 #include "build.h"
 #include "tree.h"
 
-#include "schema/schema.h"
 
 #include <stdlib.h>
 #include <string.h>

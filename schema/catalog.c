@@ -16,14 +16,12 @@
 typedef struct name_entry {
   const char *key; /* folded name (table) or "table\x1fcolumn" */
   int index;
-  int count;       /* for column names in any table: how many tables */
   UT_hash_handle hh;
 } name_entry;
 
 struct sqlsim_schema_index {
   name_entry *tables;
-  name_entry *columns;     /* key: "<table index>\x1f<column key>" */
-  name_entry *any_columns; /* key: column key, index = first match */
+  name_entry *columns; /* key: "<table index>\x1f<column key>" */
 };
 
 struct schema_entry {
@@ -58,14 +56,6 @@ void schema_index_build(sqlsim_schema *s, sqlsim_arena *a) {
       e->index = c;
       HASH_ADD_KEYPTR(hh, ix->columns, e->key, strlen(e->key), e);
     }
-    HASH_FIND_STR(ix->any_columns, col->key, e);
-    if (!e) {
-      e = sqlsim_arena_alloc(a, sizeof *e);
-      e->key = col->key;
-      e->index = c;
-      HASH_ADD_KEYPTR(hh, ix->any_columns, e->key, strlen(e->key), e);
-    }
-    e->count++;
   }
   s->index = ix;
 }
@@ -74,7 +64,6 @@ void schema_index_clear(sqlsim_schema *s) {
   if (!s->index) return;
   HASH_CLEAR(hh, s->index->tables);
   HASH_CLEAR(hh, s->index->columns);
-  HASH_CLEAR(hh, s->index->any_columns);
 }
 
 /* Folds name into buf (truncating very long names, which then miss). */
@@ -105,17 +94,6 @@ int sqlsim_schema_find_column(const sqlsim_schema *s, int table, const char *nam
   name_entry *e;
   HASH_FIND_STR(s->index->columns, buf, e);
   return e ? e->index : -1;
-}
-
-int schema_find_column_any(const sqlsim_schema *s, const char *name, int *count) {
-  *count = 0;
-  if (!s || !s->index) return -1;
-  char buf[512];
-  name_entry *e;
-  HASH_FIND_STR(s->index->any_columns, fold_into(buf, sizeof buf, name), e);
-  if (!e) return -1;
-  *count = e->count;
-  return e->index;
 }
 
 /* ---------------------------------------------------------------- catalog */

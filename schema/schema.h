@@ -1,4 +1,5 @@
-/* schema.h -- internal side of schemas and catalogs. */
+/* schema.h -- the schema module's inside (catalog.c, sqlite_schema.c): the
+ * catalog and each schema's lookup index. Other modules use sqlsim.h. */
 #ifndef SQLSIM_SCHEMA_INTERNAL_H
 #define SQLSIM_SCHEMA_INTERNAL_H
 
@@ -18,9 +19,5 @@ void schema_index_clear(sqlsim_schema *s);
 
 sqlsim_catalog *catalog_new(void);
 void catalog_add(sqlsim_catalog *c, sqlsim_schema *s);
-
-/* Finds the index of column `name` in any table of the schema, counting how
- * many tables have it; returns the first match or -1. */
-int schema_find_column_any(const sqlsim_schema *s, const char *name, int *count);
 
 #endif

@@ -10,7 +10,7 @@
 #define SQLSIM_SYNTH_H
 
 #include "core.h"
-#include "exec.h"
+#include "exec/exec.h"
 
 /* A literal of a query and the column it is compared with. */
 typedef struct synth_fact {

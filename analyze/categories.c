@@ -1300,240 +1300,322 @@ static const char *columns_reordered(const sqlsim_diff *d, sqlsim_arena *a) {
                : NULL;
 }
 
-void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_arena *a, sqlsim_categories *out) {
-  memset(out, 0, sizeof *out);
-  out->main = -1;
-  conds cs = {0}, joins = {0};
+/* What the edits of a script showed so far, as sqlsim_categorize_diff reads
+ * them one by one; what must be seen together (conditions removed and added,
+ * select items, lookups, the parts of one condition) is paired after the
+ * last. */
+typedef struct scan {
+  const sqlsim_diff *d;
+  const sqlsim_schema *s;
+  sqlsim_arena *a;
+  sqlsim_categories *out;
+  conds cs, joins;
   /* removed and added select items, per block, for pairing */
-  conds targets = {0};
+  conds targets;
   /* the star select items of both sides, read when a select item changes */
   stars st[2];
-  int st_read = 0;
+  int st_read;
   /* changes inside one condition or one select item, made one category each */
-  parts pv = {0};
+  parts pv;
   /* GROUP BY changes that leave the same groups (same_groups): named only
    * beside another change of grouping, else folded in with the main one */
-  const char *weak_grouping = NULL;
+  const char *weak_grouping;
   /* an ORDER BY the prediction adds where neither query limits its rows: the
    * order of rows the gold does not order is compared by no EX */
-  const char *order_form = NULL;
+  const char *order_form;
   /* the columns each side's joins make equal, read when a column changes */
   eqpairs eqs[2];
-  int eq_read = 0;
+  int eq_read;
   /* the items the query returns (its outer select list) changed: another
    * attribute, or what is computed */
-  item_changes ic = {0, 0};
+  item_changes ic;
   /* COUNT(x) for COUNT(*) (count_argument): the category, its evidence */
-  int count_arg = -1;
-  const char *count_ev = NULL;
-  for (int k = 0; k < d->nedits; k++) {
-    const sqlsim_edit *e = &d->edits[k];
-    if (e->weight <= 0) continue;
-    const sqlsim_node *n = e->gold ? e->gold : e->pred;
-    int ti;
-    const ftree *t = side_tree(d, e, &ti);
-    int filt = ti >= 0 ? in_agg_filter(t, ti) : 0;
-    /* a condition inside COUNT(*) FILTER (WHERE c) is a condition on rows,
-     * named as the WHERE it was or stands for */
-    int cl = filt && e->clause != SQLSIM_SEL_HAVING ? SQLSIM_SEL_WHERE : e->clause;
-    int ins = e->action == SQLSIM_EDIT_INSERT, del = e->action == SQLSIM_EDIT_DELETE;
-    int upd = e->action == SQLSIM_EDIT_UPDATE;
-    /* what a subquery compared in WHERE or HAVING returns is part of that
-     * condition (age = (SELECT max(age) ..) for date_of_birth = (SELECT
-     * max(date_of_birth) ..): the column filtered, not one returned) */
-    if (cl == SQLSIM_SEL_TARGETS && upd && ti >= 0) {
-      int sc = condition_subquery(t, ti);
-      if (sc == SQLSIM_SEL_WHERE || sc == SQLSIM_SEL_HAVING) cl = sc;
-    }
-    const char *ev = describe(a, e, cl);
-    int whole = e->whole || filt == 1;
-    if (e->table) {
-      cat_add(a, out, upd ? SQLSIM_CAT_WRONG_TABLE : del ? SQLSIM_CAT_MISSING_TABLE : SQLSIM_CAT_EXTRA_TABLE, ev);
-      continue;
-    }
-    if (ti >= 0 && in_window(t, ti)) {
-      cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev); /* a window's partition or order: per-group ranking */
-      continue;
-    }
-    if (diff_swapped_operand(d, e)) { /* the same operands in another order */
-      const sqlsim_node *gp = e->gold_parent, *pp = e->pred_parent;
-      const char *sev = gp && pp ? sqlsim_arena_printf(a, "%s: operands in another order: %s -> %s", clause_word(cl),
-                                                       sql_of(a, gp), sql_of(a, pp))
-                                 : ev;
-      int cat = place_category(cl, gp);
-      if (cat == SQLSIM_CAT_JOIN) cat_add(a, out, cat, sev);
-      else part_add(a, &pv, d, e, cat, sev);
-      continue;
-    }
-    if (diff_leaf_moved(d, e)) { /* a column at another place: a change of column at each */
-      const sqlsim_node *gp = e->gold_parent, *pp = e->pred_parent;
-      const char *mev =
-          gp && pp ? sqlsim_arena_printf(a, "%s: %s moved from %s to %s%s%s", clause_word(e->clause), sql_of(a, e->gold),
-                                         sql_of(a, gp), e->pred_clause != e->clause ? clause_word(e->pred_clause) : "",
-                                         e->pred_clause != e->clause ? " " : "", sql_of(a, pp))
-                   : sqlsim_arena_printf(a, "%s: %s moved to %s", clause_word(e->clause), sql_of(a, e->gold),
-                                         clause_word(e->pred_clause));
-      cat_add(a, out, place_category(e->clause, e->gold_parent), mev);
-      cat_add(a, out, place_category(e->pred_clause, e->pred_parent), mev);
-      continue;
-    }
-    if (e->action == SQLSIM_EDIT_MOVE) {
-      int pc = e->pred_clause;
-      /* a condition moved between WHERE and a count's condition (FILTER, the
-       * CASE of SUM(CASE ..)): in WHERE it filters every row, the
-       * denominator's too; in the count, only what is counted */
-      int gf = in_agg_filter(diff_gold_tree(d), e->gold_index), pf = in_agg_filter(diff_pred_tree(d), e->pred_index);
-      if (gf && !pf && pc == SQLSIM_SEL_WHERE) cat_add(a, out, SQLSIM_CAT_EXTRA_FILTER, ev);
-      else if (!gf && pf && e->clause == SQLSIM_SEL_WHERE) cat_add(a, out, SQLSIM_CAT_MISSING_FILTER, ev);
-      else if (cl == SQLSIM_SEL_ORDER || pc == SQLSIM_SEL_ORDER) cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
-      else if ((cl == SQLSIM_SEL_WHERE && (pc == SQLSIM_SEL_HAVING || pc == SQLSIM_SEL_GROUP)) ||
-               (pc == SQLSIM_SEL_WHERE && (cl == SQLSIM_SEL_HAVING || cl == SQLSIM_SEL_GROUP)))
-        cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
-      else cat_add(a, out, SQLSIM_CAT_NESTING, ev); /* moved into or out of another query block */
-      continue;
-    }
-    if (!n) { /* a whole clause added or removed */
-      int slot = cl;
-      const sqlsim_node *content = ins ? e->pred_content : e->gold_content;
-      if ((slot == SQLSIM_SEL_WHERE || slot == SQLSIM_SEL_HAVING) && content)
-        collect_conditions(d, e, content, slot, a, &cs, &joins);
-      else if (slot == SQLSIM_SEL_WHERE) cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
-      else if (slot == SQLSIM_SEL_GROUP && same_groups(d, e, s)) weak_grouping = with_evidence(a, weak_grouping, ev);
-      else if (slot == SQLSIM_SEL_GROUP || slot == SQLSIM_SEL_HAVING) cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
-      else if (slot == SQLSIM_SEL_ORDER && ins && unlimited(d, e))
-        order_form = with_evidence(a, order_form, ev);
-      else if (slot == SQLSIM_SEL_ORDER || slot == SQLSIM_SEL_LIMIT || slot == SQLSIM_SEL_OFFSET)
-        cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
-      else if (slot == SQLSIM_SEL_TARGETS && ti >= 0 && enclosing_subquery(t, ti) >= 0)
-        cat_add(a, out, SQLSIM_CAT_NESTING, ev); /* a subquery's whole select list: its block matched another */
-      else if (slot == SQLSIM_SEL_TARGETS) cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
-      else if (slot == SQLSIM_SEL_FROM) cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_TABLE : SQLSIM_CAT_MISSING_TABLE, ev);
-      else cat_add(a, out, SQLSIM_CAT_NESTING, ev);
-      continue;
-    }
-    if (n->kind == SQLSIM_N_SELECT && upd) {
-      int setop = n->op != SQLSIM_SET_NONE || (e->pred && e->pred->op != SQLSIM_SET_NONE);
-      cat_add(a, out, setop ? SQLSIM_CAT_NESTING : SQLSIM_CAT_DISTINCT, ev);
-      continue;
-    }
-    if ((ins || del) && (n->kind == SQLSIM_N_SUBLINK || n->kind == SQLSIM_N_SUBQUERY || n->kind == SQLSIM_N_SELECT)) {
-      cat_add(a, out, SQLSIM_CAT_NESTING, ev);
-      continue;
-    }
-    if (same_column_other_table(d, e) || same_column_unresolved(e)) continue;
-    if (upd && n->kind == SQLSIM_N_COLUMN) {
-      if (!eq_read) {
-        eqpairs_of(diff_gold_tree(d), &eqs[0]);
-        eqpairs_of(diff_pred_tree(d), &eqs[1]);
-        eq_read = 1;
-      }
-      if (same_value_by_join(e, &eqs[0], &eqs[1])) continue;
-    }
-    if ((ins || del) && count_argument(d, e)) {
-      /* counting a column's non-NULL values for the rows: named only when
-       * nothing else differs (then it is why the results differ) */
-      count_arg = column_category(cl);
-      count_ev = with_evidence(a, count_ev, ev);
-      continue;
-    }
-    if (upd && n->kind == SQLSIM_N_FUNC && e->pred->kind == SQLSIM_N_FUNC && e->gold->text && e->pred->text &&
-        !strcmp(e->gold->text, e->pred->text) &&
-        (e->gold->flags & SQLSIM_F_DISTINCT) != (e->pred->flags & SQLSIM_F_DISTINCT)) {
-      cat_add(a, out, SQLSIM_CAT_DISTINCT, ev); /* COUNT(DISTINCT x) for COUNT(x) */
-      continue;
-    }
-    if (is_aggregate(n) || (upd && is_aggregate(e->pred))) {
-      if (cl == SQLSIM_SEL_TARGETS && ti >= 0 && enclosing_subquery(t, ti) < 0) ic.computed++;
-      if (cl == SQLSIM_SEL_HAVING && (ins || del) && whole) cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
-      else part_add(a, &pv, d, e, SQLSIM_CAT_AGGREGATE, ev); /* in any clause: select list, HAVING, ORDER BY */
-      continue;
-    }
-    switch (cl) {
-    case SQLSIM_SEL_TARGETS: {
-      /* a star on one side returns the other's plain columns: those are not
-       * changed items, and the star is the columns added (or missing) */
-      const sqlsim_node *x = (ins || del) && ti >= 0 ? item_expr(t, ti) : NULL;
-      if (x && !st_read) {
-        stars_of(diff_gold_tree(d), &st[0]);
-        stars_of(diff_pred_tree(d), &st[1]);
-        st_read = 1;
-      }
-      const stars *own = &st[t == diff_pred_tree(d)], *other = &st[t != diff_pred_tree(d)];
-      if (x && x->kind == SQLSIM_N_COLUMN && star_returns(other, x)) break;
-      if (x && x->kind == SQLSIM_N_STAR && star_returns_any(own, x, other)) {
-        cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
-        break;
-      }
-      if ((ins || del) && n->kind == SQLSIM_N_TARGET) {
-        cond_add(a, &targets, n, e->action, cl, gold_block(d, e));
-      } else {
-        part_add(a, &pv, d, e, SQLSIM_CAT_WRONG_COLUMN, ev);
-        if (ti >= 0 && enclosing_subquery(t, ti) < 0) { /* an item the query returns */
-          const sqlsim_node *gx = e->gold_index >= 0 ? item_expr(diff_gold_tree(d), e->gold_index) : NULL;
-          const sqlsim_node *px = e->pred_index >= 0 ? item_expr(diff_pred_tree(d), e->pred_index) : NULL;
-          int r = (upd ? gx && px : gx || px) ? attribute_changed(gx, px) : -1;
-          if (r > 0 && !upd && returns_like(gx ? diff_pred_tree(d) : diff_gold_tree(d), gx ? gx : px)) r = 0;
-          count_item(&ic, r);
-        }
-      }
-      break;
-    }
-    case SQLSIM_SEL_FROM:
-      cat_add(a, out, SQLSIM_CAT_JOIN, ev);
-      break;
-    case SQLSIM_SEL_WHERE:
-    case SQLSIM_SEL_HAVING:
-      if ((ins || del) && whole && (n->kind == SQLSIM_N_AND || is_join_condition(n)))
-        collect_conditions(d, e, n, cl, a, &cs, &joins);
-      else if (is_join_condition(e->gold_parent) || is_join_condition(e->pred_parent))
-        cat_add(a, out, SQLSIM_CAT_JOIN, ev); /* a join key */
-      else if ((ins || del) && whole) cond_add(a, &cs, n, e->action, cl, gold_block(d, e));
-      /* part of a condition: an operand (what is filtered, or the value) or the operator */
-      else if (cl == SQLSIM_SEL_HAVING) cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
-      else if (n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR || n->kind == SQLSIM_N_FUNC ||
-               n->kind == SQLSIM_N_CAST || n->kind == SQLSIM_N_CASE ||
-               (n->kind == SQLSIM_N_BINOP && n->op >= SQLSIM_OP_ADD && n->op <= SQLSIM_OP_SHR))
-        part_add(a, &pv, d, e, SQLSIM_CAT_FILTER_COLUMN, ev);
-      else if (n->kind == SQLSIM_N_CONST) part_add(a, &pv, d, e, SQLSIM_CAT_FILTER_VALUE, ev);
-      else part_add(a, &pv, d, e, SQLSIM_CAT_FILTER_OPERATOR, ev);
-      break;
-    case SQLSIM_SEL_GROUP:
-      if (same_groups(d, e, s)) weak_grouping = with_evidence(a, weak_grouping, ev);
-      else cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
-      break;
-    case SQLSIM_SEL_ORDER:
-    case SQLSIM_SEL_LIMIT:
-    case SQLSIM_SEL_OFFSET:
-      cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
-      break;
-    default: /* WITH, WINDOW, VALUES, the sides of a set operation */
-      cat_add(a, out, SQLSIM_CAT_NESTING, ev);
-    }
+  int count_arg;
+  const char *count_ev;
+} scan;
+
+/* An edit as the rules read it: the node it changes, where it sits. */
+typedef struct edit_view {
+  const sqlsim_edit *e;
+  const sqlsim_node *n; /* the gold's node, or the prediction's for an insertion */
+  const ftree *t;       /* the tree n is in, at index ti (-1: a clause's virtual node) */
+  int ti;
+  int cl;               /* the clause it counts in */
+  int ins, del, upd;
+  int whole;            /* a whole condition (or a count's FILTER) added or removed */
+  const char *ev;       /* its evidence */
+} edit_view;
+
+/* Edits whose category is where they are, not what they change: a table, a
+ * window, operands swapped, a column moved to another place, anything moved.
+ * Returns 1 when e was one. */
+static int classify_placement(scan *sc, const edit_view *v) {
+  const sqlsim_diff *d = sc->d;
+  sqlsim_arena *a = sc->a;
+  sqlsim_categories *out = sc->out;
+  const sqlsim_edit *e = v->e;
+  const char *ev = v->ev;
+  int cl = v->cl;
+  if (e->table) {
+    cat_add(a, out, v->upd ? SQLSIM_CAT_WRONG_TABLE : v->del ? SQLSIM_CAT_MISSING_TABLE : SQLSIM_CAT_EXTRA_TABLE, ev);
+    return 1;
   }
-  pair_lookups(d, &cs, &joins, a, out);
-  const char *idle_ev = NULL; /* a NULL test the LIMIT makes idle: as count_arg */
+  if (v->ti >= 0 && in_window(v->t, v->ti)) {
+    cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev); /* a window's partition or order: per-group ranking */
+    return 1;
+  }
+  if (diff_swapped_operand(d, e)) { /* the same operands in another order */
+    const sqlsim_node *gp = e->gold_parent, *pp = e->pred_parent;
+    const char *sev = gp && pp ? sqlsim_arena_printf(a, "%s: operands in another order: %s -> %s", clause_word(cl),
+                                                     sql_of(a, gp), sql_of(a, pp))
+                               : ev;
+    int cat = place_category(cl, gp);
+    if (cat == SQLSIM_CAT_JOIN) cat_add(a, out, cat, sev);
+    else part_add(a, &sc->pv, d, e, cat, sev);
+    return 1;
+  }
+  if (diff_leaf_moved(d, e)) { /* a column at another place: a change of column at each */
+    const sqlsim_node *gp = e->gold_parent, *pp = e->pred_parent;
+    const char *mev =
+        gp && pp ? sqlsim_arena_printf(a, "%s: %s moved from %s to %s%s%s", clause_word(e->clause), sql_of(a, e->gold),
+                                       sql_of(a, gp), e->pred_clause != e->clause ? clause_word(e->pred_clause) : "",
+                                       e->pred_clause != e->clause ? " " : "", sql_of(a, pp))
+                 : sqlsim_arena_printf(a, "%s: %s moved to %s", clause_word(e->clause), sql_of(a, e->gold),
+                                       clause_word(e->pred_clause));
+    cat_add(a, out, place_category(e->clause, e->gold_parent), mev);
+    cat_add(a, out, place_category(e->pred_clause, e->pred_parent), mev);
+    return 1;
+  }
+  if (e->action == SQLSIM_EDIT_MOVE) {
+    int pc = e->pred_clause;
+    /* a condition moved between WHERE and a count's condition (FILTER, the
+     * CASE of SUM(CASE ..)): in WHERE it filters every row, the
+     * denominator's too; in the count, only what is counted */
+    int gf = in_agg_filter(diff_gold_tree(d), e->gold_index), pf = in_agg_filter(diff_pred_tree(d), e->pred_index);
+    if (gf && !pf && pc == SQLSIM_SEL_WHERE) cat_add(a, out, SQLSIM_CAT_EXTRA_FILTER, ev);
+    else if (!gf && pf && e->clause == SQLSIM_SEL_WHERE) cat_add(a, out, SQLSIM_CAT_MISSING_FILTER, ev);
+    else if (cl == SQLSIM_SEL_ORDER || pc == SQLSIM_SEL_ORDER) cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
+    else if ((cl == SQLSIM_SEL_WHERE && (pc == SQLSIM_SEL_HAVING || pc == SQLSIM_SEL_GROUP)) ||
+             (pc == SQLSIM_SEL_WHERE && (cl == SQLSIM_SEL_HAVING || cl == SQLSIM_SEL_GROUP)))
+      cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+    else cat_add(a, out, SQLSIM_CAT_NESTING, ev); /* moved into or out of another query block */
+    return 1;
+  }
+  return 0;
+}
+
+/* A whole clause added or removed (the edit of its virtual node). */
+static void classify_whole_clause(scan *sc, const edit_view *v) {
+  const sqlsim_diff *d = sc->d;
+  sqlsim_arena *a = sc->a;
+  sqlsim_categories *out = sc->out;
+  const sqlsim_edit *e = v->e;
+  const char *ev = v->ev;
+  int slot = v->cl, ins = v->ins;
+  const sqlsim_node *content = ins ? e->pred_content : e->gold_content;
+  if ((slot == SQLSIM_SEL_WHERE || slot == SQLSIM_SEL_HAVING) && content)
+    collect_conditions(d, e, content, slot, a, &sc->cs, &sc->joins);
+  else if (slot == SQLSIM_SEL_WHERE) cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_FILTER : SQLSIM_CAT_MISSING_FILTER, ev);
+  else if (slot == SQLSIM_SEL_GROUP && same_groups(d, e, sc->s)) sc->weak_grouping = with_evidence(a, sc->weak_grouping, ev);
+  else if (slot == SQLSIM_SEL_GROUP || slot == SQLSIM_SEL_HAVING) cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+  else if (slot == SQLSIM_SEL_ORDER && ins && unlimited(d, e))
+    sc->order_form = with_evidence(a, sc->order_form, ev);
+  else if (slot == SQLSIM_SEL_ORDER || slot == SQLSIM_SEL_LIMIT || slot == SQLSIM_SEL_OFFSET)
+    cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
+  else if (slot == SQLSIM_SEL_TARGETS && v->ti >= 0 && enclosing_subquery(v->t, v->ti) >= 0)
+    cat_add(a, out, SQLSIM_CAT_NESTING, ev); /* a subquery's whole select list: its block matched another */
+  else if (slot == SQLSIM_SEL_TARGETS) cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, ev);
+  else if (slot == SQLSIM_SEL_FROM) cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_TABLE : SQLSIM_CAT_MISSING_TABLE, ev);
+  else cat_add(a, out, SQLSIM_CAT_NESTING, ev);
+}
+
+/* Inside a select list: a star that returns the other side's columns, a
+ * whole item kept for pairing, or a part of an item (and whether an item the
+ * query returns changed). */
+static void classify_select_item(scan *sc, const edit_view *v) {
+  const sqlsim_diff *d = sc->d;
+  sqlsim_arena *a = sc->a;
+  sqlsim_categories *out = sc->out;
+  const sqlsim_edit *e = v->e;
+  const ftree *t = v->t;
+  int ti = v->ti, ins = v->ins, del = v->del, upd = v->upd;
+  /* a star on one side returns the other's plain columns: those are not
+   * changed items, and the star is the columns added (or missing) */
+  const sqlsim_node *x = (ins || del) && ti >= 0 ? item_expr(t, ti) : NULL;
+  if (x && !sc->st_read) {
+    stars_of(diff_gold_tree(d), &sc->st[0]);
+    stars_of(diff_pred_tree(d), &sc->st[1]);
+    sc->st_read = 1;
+  }
+  const stars *own = &sc->st[t == diff_pred_tree(d)], *other = &sc->st[t != diff_pred_tree(d)];
+  if (x && x->kind == SQLSIM_N_COLUMN && star_returns(other, x)) return;
+  if (x && x->kind == SQLSIM_N_STAR && star_returns_any(own, x, other)) {
+    cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN, v->ev);
+    return;
+  }
+  if ((ins || del) && v->n->kind == SQLSIM_N_TARGET) {
+    cond_add(a, &sc->targets, v->n, e->action, v->cl, gold_block(d, e));
+    return;
+  }
+  part_add(a, &sc->pv, d, e, SQLSIM_CAT_WRONG_COLUMN, v->ev);
+  if (ti >= 0 && enclosing_subquery(t, ti) < 0) { /* an item the query returns */
+    const sqlsim_node *gx = e->gold_index >= 0 ? item_expr(diff_gold_tree(d), e->gold_index) : NULL;
+    const sqlsim_node *px = e->pred_index >= 0 ? item_expr(diff_pred_tree(d), e->pred_index) : NULL;
+    int r = (upd ? gx && px : gx || px) ? attribute_changed(gx, px) : -1;
+    if (r > 0 && !upd && returns_like(gx ? diff_pred_tree(d) : diff_gold_tree(d), gx ? gx : px)) r = 0;
+    count_item(&sc->ic, r);
+  }
+}
+
+/* Inside WHERE or HAVING: a whole condition kept for pairing, a join key, or
+ * a part of a condition (what is filtered, the value, the operator). */
+static void classify_condition(scan *sc, const edit_view *v) {
+  const sqlsim_diff *d = sc->d;
+  sqlsim_arena *a = sc->a;
+  sqlsim_categories *out = sc->out;
+  const sqlsim_edit *e = v->e;
+  const sqlsim_node *n = v->n;
+  const char *ev = v->ev;
+  int ins = v->ins, del = v->del, cl = v->cl;
+  if ((ins || del) && v->whole && (n->kind == SQLSIM_N_AND || is_join_condition(n)))
+    collect_conditions(d, e, n, cl, a, &sc->cs, &sc->joins);
+  else if (is_join_condition(e->gold_parent) || is_join_condition(e->pred_parent))
+    cat_add(a, out, SQLSIM_CAT_JOIN, ev); /* a join key */
+  else if ((ins || del) && v->whole) cond_add(a, &sc->cs, n, e->action, cl, gold_block(d, e));
+  /* part of a condition: an operand (what is filtered, or the value) or the operator */
+  else if (cl == SQLSIM_SEL_HAVING) cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+  else if (n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR || n->kind == SQLSIM_N_FUNC ||
+           n->kind == SQLSIM_N_CAST || n->kind == SQLSIM_N_CASE ||
+           (n->kind == SQLSIM_N_BINOP && n->op >= SQLSIM_OP_ADD && n->op <= SQLSIM_OP_SHR))
+    part_add(a, &sc->pv, d, e, SQLSIM_CAT_FILTER_COLUMN, ev);
+  else if (n->kind == SQLSIM_N_CONST) part_add(a, &sc->pv, d, e, SQLSIM_CAT_FILTER_VALUE, ev);
+  else part_add(a, &sc->pv, d, e, SQLSIM_CAT_FILTER_OPERATOR, ev);
+}
+
+/* One edit that carries weight: its category now, or kept in sc for pairing. */
+static void classify_edit(scan *sc, const sqlsim_edit *e) {
+  const sqlsim_diff *d = sc->d;
+  sqlsim_arena *a = sc->a;
+  sqlsim_categories *out = sc->out;
+  edit_view v = {.e = e, .n = e->gold ? e->gold : e->pred};
+  v.t = side_tree(d, e, &v.ti);
+  int filt = v.ti >= 0 ? in_agg_filter(v.t, v.ti) : 0;
+  /* a condition inside COUNT(*) FILTER (WHERE c) is a condition on rows,
+   * named as the WHERE it was or stands for */
+  v.cl = filt && e->clause != SQLSIM_SEL_HAVING ? SQLSIM_SEL_WHERE : e->clause;
+  v.ins = e->action == SQLSIM_EDIT_INSERT, v.del = e->action == SQLSIM_EDIT_DELETE;
+  v.upd = e->action == SQLSIM_EDIT_UPDATE;
+  /* what a subquery compared in WHERE or HAVING returns is part of that
+   * condition (age = (SELECT max(age) ..) for date_of_birth = (SELECT
+   * max(date_of_birth) ..): the column filtered, not one returned) */
+  if (v.cl == SQLSIM_SEL_TARGETS && v.upd && v.ti >= 0) {
+    int subq = condition_subquery(v.t, v.ti);
+    if (subq == SQLSIM_SEL_WHERE || subq == SQLSIM_SEL_HAVING) v.cl = subq;
+  }
+  v.ev = describe(a, e, v.cl);
+  v.whole = e->whole || filt == 1;
+  const sqlsim_node *n = v.n;
+  int cl = v.cl, ins = v.ins, del = v.del, upd = v.upd;
+  const char *ev = v.ev;
+  if (classify_placement(sc, &v)) return;
+  if (!n) {
+    classify_whole_clause(sc, &v);
+    return;
+  }
+  if (n->kind == SQLSIM_N_SELECT && upd) {
+    int setop = n->op != SQLSIM_SET_NONE || (e->pred && e->pred->op != SQLSIM_SET_NONE);
+    cat_add(a, out, setop ? SQLSIM_CAT_NESTING : SQLSIM_CAT_DISTINCT, ev);
+    return;
+  }
+  if ((ins || del) && (n->kind == SQLSIM_N_SUBLINK || n->kind == SQLSIM_N_SUBQUERY || n->kind == SQLSIM_N_SELECT)) {
+    cat_add(a, out, SQLSIM_CAT_NESTING, ev);
+    return;
+  }
+  if (same_column_other_table(d, e) || same_column_unresolved(e)) return;
+  if (upd && n->kind == SQLSIM_N_COLUMN) {
+    if (!sc->eq_read) {
+      eqpairs_of(diff_gold_tree(d), &sc->eqs[0]);
+      eqpairs_of(diff_pred_tree(d), &sc->eqs[1]);
+      sc->eq_read = 1;
+    }
+    if (same_value_by_join(e, &sc->eqs[0], &sc->eqs[1])) return;
+  }
+  if ((ins || del) && count_argument(d, e)) {
+    /* counting a column's non-NULL values for the rows: named only when
+     * nothing else differs (then it is why the results differ) */
+    sc->count_arg = column_category(cl);
+    sc->count_ev = with_evidence(a, sc->count_ev, ev);
+    return;
+  }
+  if (upd && n->kind == SQLSIM_N_FUNC && e->pred->kind == SQLSIM_N_FUNC && e->gold->text && e->pred->text &&
+      !strcmp(e->gold->text, e->pred->text) &&
+      (e->gold->flags & SQLSIM_F_DISTINCT) != (e->pred->flags & SQLSIM_F_DISTINCT)) {
+    cat_add(a, out, SQLSIM_CAT_DISTINCT, ev); /* COUNT(DISTINCT x) for COUNT(x) */
+    return;
+  }
+  if (is_aggregate(n) || (upd && is_aggregate(e->pred))) {
+    if (cl == SQLSIM_SEL_TARGETS && v.ti >= 0 && enclosing_subquery(v.t, v.ti) < 0) sc->ic.computed++;
+    if (cl == SQLSIM_SEL_HAVING && (ins || del) && v.whole) cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+    else part_add(a, &sc->pv, d, e, SQLSIM_CAT_AGGREGATE, ev); /* in any clause: select list, HAVING, ORDER BY */
+    return;
+  }
+  switch (cl) {
+  case SQLSIM_SEL_TARGETS:
+    classify_select_item(sc, &v);
+    break;
+  case SQLSIM_SEL_FROM:
+    cat_add(a, out, SQLSIM_CAT_JOIN, ev);
+    break;
+  case SQLSIM_SEL_WHERE:
+  case SQLSIM_SEL_HAVING:
+    classify_condition(sc, &v);
+    break;
+  case SQLSIM_SEL_GROUP:
+    if (same_groups(d, e, sc->s)) sc->weak_grouping = with_evidence(a, sc->weak_grouping, ev);
+    else cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, ev);
+    break;
+  case SQLSIM_SEL_ORDER:
+  case SQLSIM_SEL_LIMIT:
+  case SQLSIM_SEL_OFFSET:
+    cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, ev);
+    break;
+  default: /* WITH, WINDOW, VALUES, the sides of a set operation */
+    cat_add(a, out, SQLSIM_CAT_NESTING, ev);
+  }
+}
+
+/* After the last edit: lookups, conditions and select items paired, the
+ * parts of one condition or item made one category each, then what only
+ * counts beside another change. */
+static void finish_scan(scan *sc) {
+  const sqlsim_diff *d = sc->d;
+  const sqlsim_schema *s = sc->s;
+  sqlsim_arena *a = sc->a;
+  sqlsim_categories *out = sc->out;
+  pair_lookups(d, &sc->cs, &sc->joins, a, out);
+  const char *idle_ev = NULL; /* a NULL test the LIMIT makes idle: as sc->count_arg */
   int idle_cat = -1;
-  pair_conditions(d, &cs, a, out, &idle_ev, &idle_cat);
-  parts_categories(d, &pv, a, out);
+  pair_conditions(d, &sc->cs, a, out, &idle_ev, &idle_cat);
+  parts_categories(d, &sc->pv, a, out);
   /* a select item removed and one added in the same block: one changed item */
-  for (int i = 0; i < targets.n; i++) {
-    cond *g = &targets.v[i];
+  for (int i = 0; i < sc->targets.n; i++) {
+    cond *g = &sc->targets.v[i];
     if (g->action != SQLSIM_EDIT_DELETE) continue;
-    for (int j = 0; j < targets.n; j++) {
-      cond *p = &targets.v[j];
+    for (int j = 0; j < sc->targets.n; j++) {
+      cond *p = &sc->targets.v[j];
       if (p->used || p->action != SQLSIM_EDIT_INSERT || p->block != g->block) continue;
       cat_add(a, out, SQLSIM_CAT_WRONG_COLUMN, sqlsim_arena_printf(a, "SELECT: %s -> %s", sql_of(a, g->n), sql_of(a, p->n)));
       if (g->block >= 0 && enclosing_subquery(diff_gold_tree(d), g->block) < 0)
-        count_item(&ic, g->n->nkids && p->n->nkids ? attribute_changed(g->n->kids[0], p->n->kids[0]) : -1);
+        count_item(&sc->ic, g->n->nkids && p->n->nkids ? attribute_changed(g->n->kids[0], p->n->kids[0]) : -1);
       g->used = p->used = 1;
       break;
     }
   }
-  for (int i = 0; i < targets.n; i++)
-    if (!targets.v[i].used) {
-      int ins = targets.v[i].action == SQLSIM_EDIT_INSERT;
+  for (int i = 0; i < sc->targets.n; i++)
+    if (!sc->targets.v[i].used) {
+      int ins = sc->targets.v[i].action == SQLSIM_EDIT_INSERT;
       cat_add(a, out, ins ? SQLSIM_CAT_EXTRA_COLUMN : SQLSIM_CAT_MISSING_COLUMN,
-          sqlsim_arena_printf(a, "SELECT %s: %s", ins ? "added" : "missing", sql_of(a, targets.v[i].n)));
+          sqlsim_arena_printf(a, "SELECT %s: %s", ins ? "added" : "missing", sql_of(a, sc->targets.v[i].n)));
     }
   /* a ranking per group on one side only (rank() OVER (PARTITION BY g)
    * against one global ORDER BY ... LIMIT) */
@@ -1542,28 +1624,37 @@ void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim
     cat_add(a, out, SQLSIM_CAT_GROUP_HAVING,
         gw ? "the gold ranks within groups (a window with PARTITION BY); the prediction does not"
            : "the prediction ranks within groups (a window with PARTITION BY); the gold does not");
-  if (order_form) {
+  if (sc->order_form) {
     if (!(out->mask & (1u << SQLSIM_CAT_ORDER_LIMIT))) out->secondary |= 1u << SQLSIM_CAT_ORDER_LIMIT;
-    cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, order_form);
+    cat_add(a, out, SQLSIM_CAT_ORDER_LIMIT, sc->order_form);
   }
-  if (weak_grouping) {
+  if (sc->weak_grouping) {
     if (!(out->mask & (1u << SQLSIM_CAT_GROUP_HAVING))) out->secondary |= 1u << SQLSIM_CAT_GROUP_HAVING;
-    cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, weak_grouping);
+    cat_add(a, out, SQLSIM_CAT_GROUP_HAVING, sc->weak_grouping);
   }
   weigh_tables(d, s, a, out);
   /* another attribute returned, nothing computed otherwise: the column is
    * what a person names first, the table that holds it follows (NL2SQL-BUGs:
    * "attribute" before "table" where sqlsim finds both, 8 to 2) */
-  if (ic.other && !ic.computed) out->before_tables |= 1u << SQLSIM_CAT_WRONG_COLUMN;
+  if (sc->ic.other && !sc->ic.computed) out->before_tables |= 1u << SQLSIM_CAT_WRONG_COLUMN;
   if (out->mask & ~((1u << SQLSIM_CAT_NESTING) | out->secondary))
     out->secondary |= 1u << SQLSIM_CAT_NESTING; /* a form, beside a change that says what differs */
   fold_consequences(a, out);
   /* COUNT(x) for COUNT(*), a NULL test the LIMIT makes idle: evidence beside
    * another change, else weak */
-  if (count_arg >= 0)
-    keep_or_weak(a, out, count_arg,
-                 sqlsim_arena_printf(a, "%s (COUNT of a column counts its non-NULL values)", count_ev));
+  if (sc->count_arg >= 0)
+    keep_or_weak(a, out, sc->count_arg,
+                 sqlsim_arena_printf(a, "%s (COUNT of a column counts its non-NULL values)", sc->count_ev));
   if (idle_cat >= 0) keep_or_weak(a, out, idle_cat, idle_ev);
+}
+
+void sqlsim_categorize_diff(const sqlsim_diff *d, const sqlsim_schema *s, sqlsim_arena *a, sqlsim_categories *out) {
+  memset(out, 0, sizeof *out);
+  out->main = -1;
+  scan sc = {.d = d, .s = s, .a = a, .out = out, .count_arg = -1};
+  for (int k = 0; k < d->nedits; k++)
+    if (d->edits[k].weight > 0) classify_edit(&sc, &d->edits[k]);
+  finish_scan(&sc);
 }
 
 void analyze_column_order(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categories *out) {

@@ -393,6 +393,142 @@ static int any_subquery(const fe_result *r, int i, int pv, int nx) {
   return tok_is(r, in, KW_SELECT) || tok_is(r, in, KW_WITH) || tok_is(r, in, KW_VALUES);
 }
 
+/* LIMIT a, b -> LIMIT b OFFSET a: the tokens of a and b swapped in the
+ * emission order, for the LIMIT at token i (nx: the token after it). */
+static void plan_limit(sqlsim_arena *a, fe_result *r, plan *p, int i, int nx) {
+  int n = r->ntoks;
+  const fe_tok *t = &r->toks[i];
+  int j = nx, comma = -1;
+  for (; j < n; j++) {
+    const fe_tok *u = &r->toks[j];
+    if (u->type == FT_LPAREN && u->depth == t->depth && r->match[j] < n) {
+      j = r->match[j] - 1; /* over the group: its ')' ends the scan next */
+      continue;
+    }
+    if (u->depth < t->depth || (u->depth == t->depth && u->type == FT_RPAREN)) break;
+    if (u->depth == t->depth && (u->type == FT_SEMI)) break;
+    if (u->depth == t->depth && u->type == FT_WORD &&
+        (tok_is(r, j, KW_OFFSET) || tok_in(r, j, KF_FROM_END)))
+      break;
+    if (u->depth == t->depth && u->type == FT_COMMA) {
+      if (comma >= 0) break;
+      comma = j;
+    }
+  }
+  /* The tokens it moves must not have been moved already: an earlier
+   * LIMIT's range can hold this one where a '(' is never closed, and
+   * two moves of one token would emit it twice (past the text's
+   * counted length). Such a text is left to PostgreSQL to refuse. */
+  for (int x = i + 1; comma > 0 && x < j; x++)
+    if (p->order[x] != x) comma = -1;
+  if (comma > 0) {
+    int end = j; /* exclusive */
+    /* order: LIMIT, ws, [comma+1 .. end), " OFFSET ", [nx .. comma) */
+    int *o = p->order;
+    int k = i + 1, w = i + 1;
+    int tmp_n = end - (i + 1);
+    int *tmp = malloc(sizeof(int) * (size_t)(tmp_n > 0 ? tmp_n : 1));
+    int m = 0;
+    for (int x = i + 1; x < nx; x++) tmp[m++] = x;
+    for (int x = comma + 1; x < end; x++) tmp[m++] = x;
+    int last_b = m - 1;
+    for (int x = nx; x < comma; x++) tmp[m++] = x;
+    tmp[m++] = comma; /* emitted as nothing */
+    for (k = 0; k < m; k++) o[w + k] = tmp[k];
+    if (last_b >= 0) append(a, &p->after[tmp[last_b]], " OFFSET ");
+    p->repl[comma] = "";
+    free(tmp);
+  }
+}
+
+/* The rewrites that start at a word: a long identifier, LIMIT a, b, a JOIN
+ * without a condition, IS / IS NOT between values, postfix NOT NULL, GLOB
+ * and REGEXP, PostgreSQL's reserved words and special-syntax functions used
+ * as SQLite names. in_from: per depth, whether a FROM clause is open. */
+static void plan_word(sqlsim_arena *a, fe_result *r, plan *p, int i, char *in_from) {
+  int n = r->ntoks;
+  fe_tok *t = &r->toks[i];
+  int d = t->depth < 255 ? t->depth : 255;
+  if (t->len > 63) {
+    add_longid(a, r, i, core_fold_dup(a, r->orig + t->start, (size_t)t->len), p);
+    return;
+  }
+  if (!t->kw) return; /* every rewrite below starts at a keyword */
+  int nx = fe_next_sig(r, i), pv = prev_sig(r, i);
+  if (tok_is(r, i, KW_FROM)) {
+    in_from[d] = 1;
+  } else if (tok_in(r, i, KF_FROM_END)) {
+    in_from[d] = 0;
+  }
+  if (tok_is(r, i, KW_LIMIT)) {
+    plan_limit(a, r, p, i, nx);
+  } else if (tok_is(r, i, KW_JOIN)) {
+    if (!tok_is(r, pv, KW_CROSS) && !tok_is(r, pv, KW_NATURAL) && nx < n) {
+      int last = from_item_end(r, nx);
+      int k = fe_next_sig(r, last);
+      if (!tok_is(r, k, KW_ON) && !tok_is(r, k, KW_USING)) {
+        int q = pv;
+        if (tok_is(r, q, KW_OUTER)) q = prev_sig(r, q);
+        if (tok_is(r, q, KW_LEFT) || tok_is(r, q, KW_RIGHT) || tok_is(r, q, KW_FULL)) {
+          append(a, &p->after[last], " ON TRUE");
+        } else {
+          p->repl[i] = "CROSS JOIN";
+          if (tok_is(r, pv, KW_INNER)) p->repl[pv] = "";
+        }
+      }
+    }
+  } else if (tok_is(r, i, KW_IS)) {
+    int k = nx;
+    int negated = tok_is(r, k, KW_NOT);
+    if (negated) k = fe_next_sig(r, k);
+    if (!tok_is(r, k, KW_NULL_) && !tok_is(r, k, KW_TRUE) && !tok_is(r, k, KW_FALSE) &&
+        !tok_is(r, k, KW_UNKNOWN) && !tok_is(r, k, KW_DISTINCT) && !tok_is(r, k, KW_OF) &&
+        !tok_is(r, k, KW_JSON) && !tok_is(r, k, KW_DOCUMENT) && !tok_is(r, k, KW_NORMALIZED)) {
+      if (negated) {
+        p->repl[i] = "IS DISTINCT FROM";
+        p->repl[nx] = "";
+      } else {
+        p->repl[i] = "IS NOT DISTINCT FROM";
+      }
+    }
+  } else if (tok_is(r, i, KW_NOT) && tok_is(r, nx, KW_NULL_) && pv >= 0 &&
+             !tok_is(r, pv, KW_IS) &&
+             (r->toks[pv].type == FT_RPAREN || r->toks[pv].type == FT_QUOTED ||
+              r->toks[pv].type == FT_NUMBER || r->toks[pv].type == FT_STRING ||
+              (r->toks[pv].type == FT_WORD && !tok_in(r, pv, KF_NOT_ALIAS) &&
+               !tok_is(r, pv, KW_SELECT) && !tok_is(r, pv, KW_AND) &&
+               !tok_is(r, pv, KW_OR) && !tok_is(r, pv, KW_THEN) && !tok_is(r, pv, KW_ELSE) &&
+               !tok_is(r, pv, KW_WHEN) && !tok_is(r, pv, KW_CASE)))) {
+    /* Postfix "x NOT NULL"; a column definition never reaches here. */
+    p->repl[i] = "IS NOT";
+  } else if ((tok_is(r, i, KW_GLOB) || tok_is(r, i, KW_REGEXP)) &&
+             !(nx < n && r->toks[nx].type == FT_LPAREN &&
+               (pv < 0 || r->toks[pv].type == FT_LPAREN || r->toks[pv].type == FT_COMMA ||
+                r->toks[pv].type == FT_OP || tok_is(r, pv, KW_SELECT)))) {
+    /* spaced: an operator touching `~x` would read as one (~~#) */
+    int glob = tok_is(r, i, KW_GLOB);
+    if (tok_is(r, pv, KW_NOT)) {
+      p->repl[pv] = "";
+      p->repl[i] = glob ? " !~# " : " !~## ";
+    } else {
+      p->repl[i] = glob ? " ~# " : " ~## ";
+    }
+  } else if (tok_in(r, i, KF_PG_RESERVED) && !tok_is(r, pv, KW_AS) &&
+             !(pv >= 0 && r->toks[pv].type == FT_DOT) && !any_subquery(r, i, pv, nx)) {
+    p->repl[i] = quoted_copy(a, core_fold_dup(a, r->orig + t->start, (size_t)t->len));
+  } else if (nx < n && r->toks[nx].type == FT_LPAREN && tok_in(r, i, KF_PG_FUNC) &&
+             !tok_is(r, pv, KW_AS) && !tok_op(r, pv, "::") && !tok_is(r, pv, KW_CAST)) {
+    /* time(x), char(65), trim(x, 'y'): a plain function call in SQLite. Not
+     * VALUES (..) rows, and not a type right after AS or ::. */
+    if (!tok_is(r, i, KW_VALUES))
+      p->repl[i] = quoted_copy(a, core_fold_dup(a, r->orig + t->start, (size_t)t->len));
+  } else if (tok_in(r, i, KF_PG_FUNC) && !(nx < n && r->toks[nx].type == FT_LPAREN) && !in_type_name(r, pv, nx)) {
+    /* int, time, real as a column name (SQLite has no such keywords):
+     * PostgreSQL starts a typed literal at them (`int ~ x` fails) */
+    p->repl[i] = quoted_copy(a, core_fold_dup(a, r->orig + t->start, (size_t)t->len));
+  }
+}
+
 static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
   plan_comparison_chains(a, r, p);
   plan_sqlite_precedence(a, r, p);
@@ -416,128 +552,9 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
       }
       break;
     }
-    case FT_WORD: {
-      if (t->len > 63) {
-        add_longid(a, r, i, core_fold_dup(a, r->orig + t->start, (size_t)t->len), p);
-        break;
-      }
-      if (!t->kw) break; /* every rewrite below starts at a keyword */
-      int nx = fe_next_sig(r, i), pv = prev_sig(r, i);
-      if (tok_is(r, i, KW_FROM)) {
-        in_from[d] = 1;
-      } else if (tok_in(r, i, KF_FROM_END)) {
-        in_from[d] = 0;
-      }
-      if (tok_is(r, i, KW_LIMIT)) {
-        /* LIMIT a, b -> LIMIT b OFFSET a */
-        int j = nx, comma = -1;
-        for (; j < n; j++) {
-          const fe_tok *u = &r->toks[j];
-          if (u->type == FT_LPAREN && u->depth == t->depth && r->match[j] < n) {
-            j = r->match[j] - 1; /* over the group: its ')' ends the scan next */
-            continue;
-          }
-          if (u->depth < t->depth || (u->depth == t->depth && u->type == FT_RPAREN)) break;
-          if (u->depth == t->depth && (u->type == FT_SEMI)) break;
-          if (u->depth == t->depth && u->type == FT_WORD &&
-              (tok_is(r, j, KW_OFFSET) || tok_in(r, j, KF_FROM_END)))
-            break;
-          if (u->depth == t->depth && u->type == FT_COMMA) {
-            if (comma >= 0) break;
-            comma = j;
-          }
-        }
-        /* The tokens it moves must not have been moved already: an earlier
-         * LIMIT's range can hold this one where a '(' is never closed, and
-         * two moves of one token would emit it twice (past the text's
-         * counted length). Such a text is left to PostgreSQL to refuse. */
-        for (int x = i + 1; comma > 0 && x < j; x++)
-          if (p->order[x] != x) comma = -1;
-        if (comma > 0) {
-          int end = j; /* exclusive */
-          /* order: LIMIT, ws, [comma+1 .. end), " OFFSET ", [nx .. comma) */
-          int *o = p->order;
-          int k = i + 1, w = i + 1;
-          int tmp_n = end - (i + 1);
-          int *tmp = malloc(sizeof(int) * (size_t)(tmp_n > 0 ? tmp_n : 1));
-          int m = 0;
-          for (int x = i + 1; x < nx; x++) tmp[m++] = x;
-          for (int x = comma + 1; x < end; x++) tmp[m++] = x;
-          int last_b = m - 1;
-          for (int x = nx; x < comma; x++) tmp[m++] = x;
-          tmp[m++] = comma; /* emitted as nothing */
-          for (k = 0; k < m; k++) o[w + k] = tmp[k];
-          if (last_b >= 0) append(a, &p->after[tmp[last_b]], " OFFSET ");
-          p->repl[comma] = "";
-          free(tmp);
-        }
-      } else if (tok_is(r, i, KW_JOIN)) {
-        if (!tok_is(r, pv, KW_CROSS) && !tok_is(r, pv, KW_NATURAL) && nx < n) {
-          int last = from_item_end(r, nx);
-          int k = fe_next_sig(r, last);
-          if (!tok_is(r, k, KW_ON) && !tok_is(r, k, KW_USING)) {
-            int q = pv;
-            if (tok_is(r, q, KW_OUTER)) q = prev_sig(r, q);
-            if (tok_is(r, q, KW_LEFT) || tok_is(r, q, KW_RIGHT) || tok_is(r, q, KW_FULL)) {
-              append(a, &p->after[last], " ON TRUE");
-            } else {
-              p->repl[i] = "CROSS JOIN";
-              if (tok_is(r, pv, KW_INNER)) p->repl[pv] = "";
-            }
-          }
-        }
-      } else if (tok_is(r, i, KW_IS)) {
-        int k = nx;
-        int negated = tok_is(r, k, KW_NOT);
-        if (negated) k = fe_next_sig(r, k);
-        if (!tok_is(r, k, KW_NULL_) && !tok_is(r, k, KW_TRUE) && !tok_is(r, k, KW_FALSE) &&
-            !tok_is(r, k, KW_UNKNOWN) && !tok_is(r, k, KW_DISTINCT) && !tok_is(r, k, KW_OF) &&
-            !tok_is(r, k, KW_JSON) && !tok_is(r, k, KW_DOCUMENT) && !tok_is(r, k, KW_NORMALIZED)) {
-          if (negated) {
-            p->repl[i] = "IS DISTINCT FROM";
-            p->repl[nx] = "";
-          } else {
-            p->repl[i] = "IS NOT DISTINCT FROM";
-          }
-        }
-      } else if (tok_is(r, i, KW_NOT) && tok_is(r, nx, KW_NULL_) && pv >= 0 &&
-                 !tok_is(r, pv, KW_IS) &&
-                 (r->toks[pv].type == FT_RPAREN || r->toks[pv].type == FT_QUOTED ||
-                  r->toks[pv].type == FT_NUMBER || r->toks[pv].type == FT_STRING ||
-                  (r->toks[pv].type == FT_WORD && !tok_in(r, pv, KF_NOT_ALIAS) &&
-                   !tok_is(r, pv, KW_SELECT) && !tok_is(r, pv, KW_AND) &&
-                   !tok_is(r, pv, KW_OR) && !tok_is(r, pv, KW_THEN) && !tok_is(r, pv, KW_ELSE) &&
-                   !tok_is(r, pv, KW_WHEN) && !tok_is(r, pv, KW_CASE)))) {
-        /* Postfix "x NOT NULL"; a column definition never reaches here. */
-        p->repl[i] = "IS NOT";
-      } else if ((tok_is(r, i, KW_GLOB) || tok_is(r, i, KW_REGEXP)) &&
-                 !(nx < n && r->toks[nx].type == FT_LPAREN &&
-                   (pv < 0 || r->toks[pv].type == FT_LPAREN || r->toks[pv].type == FT_COMMA ||
-                    r->toks[pv].type == FT_OP || tok_is(r, pv, KW_SELECT)))) {
-        /* spaced: an operator touching `~x` would read as one (~~#) */
-        int glob = tok_is(r, i, KW_GLOB);
-        if (tok_is(r, pv, KW_NOT)) {
-          p->repl[pv] = "";
-          p->repl[i] = glob ? " !~# " : " !~## ";
-        } else {
-          p->repl[i] = glob ? " ~# " : " ~## ";
-        }
-      } else if (tok_in(r, i, KF_PG_RESERVED) && !tok_is(r, pv, KW_AS) &&
-                 !(pv >= 0 && r->toks[pv].type == FT_DOT) && !any_subquery(r, i, pv, nx)) {
-        p->repl[i] = quoted_copy(a, core_fold_dup(a, r->orig + t->start, (size_t)t->len));
-      } else if (nx < n && r->toks[nx].type == FT_LPAREN && tok_in(r, i, KF_PG_FUNC) &&
-                 !tok_is(r, pv, KW_AS) && !tok_op(r, pv, "::") && !tok_is(r, pv, KW_CAST)) {
-        /* time(x), char(65), trim(x, 'y'): a plain function call in SQLite. Not
-         * VALUES (..) rows, and not a type right after AS or ::. */
-        if (!tok_is(r, i, KW_VALUES))
-          p->repl[i] = quoted_copy(a, core_fold_dup(a, r->orig + t->start, (size_t)t->len));
-      } else if (tok_in(r, i, KF_PG_FUNC) && !(nx < n && r->toks[nx].type == FT_LPAREN) && !in_type_name(r, pv, nx)) {
-        /* int, time, real as a column name (SQLite has no such keywords):
-         * PostgreSQL starts a typed literal at them (`int ~ x` fails) */
-        p->repl[i] = quoted_copy(a, core_fold_dup(a, r->orig + t->start, (size_t)t->len));
-      }
+    case FT_WORD:
+      plan_word(a, r, p, i, in_from);
       break;
-    }
     case FT_OP:
       if (tok_op(r, i, "==")) p->repl[i] = "=";
       /* PostgreSQL reads a run of operator characters as one operator

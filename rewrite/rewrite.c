@@ -430,67 +430,56 @@ static void rules_text(unsigned rules, char *buf, size_t n) {
     }
 }
 
-int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_opts *opts,
-                   sqlsim_rewrite_result *out, sqlsim_error *err) {
-  memset(out, 0, sizeof *out);
-  sqlsim_rewrite_opts o = opts ? *opts : (sqlsim_rewrite_opts){0};
-  if (!o.rules) o.rules = SQLSIM_RULES_DEFAULT;
-  if (o.iterations <= 0) o.iterations = 20;
-  if (o.min_speedup <= 0) o.min_speedup = 1.1;
-  if (o.copy_rows <= 0) o.copy_rows = 200;
-  sqlsim_exec_opts eo = {.timeout_s = o.timeout_s, .fixed_now = o.fixed_now};
+/* One query's rewrite: what every stage reads and what it leaves. */
+typedef struct rw_job {
+  const char *db_path, *sql;
+  sqlsim_rewrite_opts o;
+  sqlsim_exec_opts eo;
+  const sqlsim_schema *schema;
+  sqlsim_query *q;
+  sqlsim_result r0;      /* the original on the database */
+  char *keyed0;          /* the original with its sort keys (keyed_sql) */
+  int nkeys, ordered;
+  cand *cands;
+  int ncand, capcand;
+  char stages[256];      /* the checks every candidate still alive passed */
+  sqlsim_rewrite_result *out;
+} rw_job;
 
-  sqlsim_catalog *cat = NULL;
-  sqlsim_query *q = NULL;
-  sqlsim_db *db = NULL;
-  cand *cands = NULL;
-  int ncand = 0, capcand = 0, rc = 0, nkeys = 0, nnames0 = 0;
-  char *keyed0 = NULL, **names0 = NULL;
-  strbuf notes = {0};
-  sqlsim_result r0 = {0};
-  rewrite_facts facts = {NULL, db_path, NULL, NULL};
-  if ((rc = sqlsim_catalog_load_sqlite(db_path, &cat, err))) goto done;
-  const sqlsim_schema *s = sqlsim_catalog_at(cat, 0);
-  if ((rc = sqlsim_parse(sql, strlen(sql), s, 0, &q, err))) goto done;
-  if ((rc = sqlsim_db_open(db_path, &eo, &db, err))) goto done;
-  facts.db = db;
-  sqlsim_exec(db, sql, &r0);
-  if (r0.status != SQLSIM_EXEC_OK) {
-    rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "the query does not run: %s", r0.reason);
-    goto done;
-  }
-
-  names0 = column_names(db_path, sql, &nnames0);
-  /* each rule alone (its notes say where it did not apply, and why), then every
-   * combination of the rules that changed something */
+/* The candidates: each rule alone (its notes say where it did not apply, and
+ * why), then every combination of the rules that changed something, each
+ * printed as SQL (the same SQL by two combinations once). */
+static void build_candidates(rw_job *j, rewrite_facts *facts, strbuf *notes) {
+  int nnames0 = 0;
+  char **names0 = column_names(j->db_path, j->sql, &nnames0);
   unsigned applicable = 0;
   for (unsigned set = 1; set < (1u << SQLSIM_NRULES); set++) {
     int single = !(set & (set - 1));
-    if (single ? !(o.rules & set) : (set & applicable) != set || __builtin_popcount(set) > MAX_SEQUENCE) continue;
-    sqlsim_query *c = sqlsim_query_clone(q);
+    if (single ? !(j->o.rules & set) : (set & applicable) != set || __builtin_popcount(set) > MAX_SEQUENCE) continue;
+    sqlsim_query *c = sqlsim_query_clone(j->q);
     if (!c) continue;
     strbuf ignore = {0};
     int changed = 0;
     for (int r = 0; r < SQLSIM_NRULES; r++)
-      if (set & (1u << r)) changed += sqlsim_rewrite_apply(c, r, &facts, single ? &notes : &ignore);
+      if (set & (1u << r)) changed += sqlsim_rewrite_apply(c, r, facts, single ? notes : &ignore);
     sb_free(&ignore);
     if (changed) {
       if (single) applicable |= set;
       char *text = sqlsim_print_sql(c->root, 0);
-      if (text && names0 && keep_names(c, db_path, text, names0, nnames0)) {
+      if (text && names0 && keep_names(c, j->db_path, text, names0, nnames0)) {
         free(text);
         text = sqlsim_print_sql(c->root, 0);
       }
       int dup = 0;
-      for (int i = 0; i < ncand && text && !dup; i++) dup = !strcmp(cands[i].sql, text);
+      for (int i = 0; i < j->ncand && text && !dup; i++) dup = !strcmp(j->cands[i].sql, text);
       if (dup || !text) { /* the same SQL by another combination */
         free(text);
       } else {
-        if (ncand == capcand) {
-          capcand = capcand ? 2 * capcand : 16;
-          cands = realloc(cands, sizeof *cands * (size_t)capcand);
+        if (j->ncand == j->capcand) {
+          j->capcand = j->capcand ? 2 * j->capcand : 16;
+          j->cands = realloc(j->cands, sizeof *j->cands * (size_t)j->capcand);
         }
-        cand *k = &cands[ncand++];
+        cand *k = &j->cands[j->ncand++];
         memset(k, 0, sizeof *k);
         k->rules = set;
         k->sql = text;
@@ -501,170 +490,191 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
     }
     sqlsim_query_free(c);
   }
-  out->candidates = ncand;
-  out->notes = sb_take(&notes);
-  if (!ncand) {
-    out->verdict = SQLSIM_REWRITE_NO_RULE;
-    snprintf(out->reason, sizeof out->reason, "no rule applies to this query");
-    goto done;
-  }
+  names_free(names0, nnames0);
+}
 
-  /* 1. the user's database; a candidate ten times slower than the original
-   * (at least 2 s) is stopped there: it will not be offered */
-  int ordered = r0.has_order_by;
-  keyed0 = keyed_sql(q->root, &nkeys);
-  sqlsim_exec_opts ceo = eo;
-  double limit = o.timeout_s > 0 ? o.timeout_s : 30;
-  ceo.timeout_s = 10 * r0.total_s > 2 ? 10 * r0.total_s : 2;
+/* Proof 1: the user's database. A candidate ten times slower than the
+ * original (at least 2 s) is stopped there: it will not be offered. Returns
+ * 0, or a negative code when the database cannot be opened. */
+static int prove_on_database(rw_job *j, sqlsim_error *err) {
+  sqlsim_rewrite_result *out = j->out;
+  sqlsim_exec_opts ceo = j->eo;
+  double limit = j->o.timeout_s > 0 ? j->o.timeout_s : 30;
+  ceo.timeout_s = 10 * j->r0.total_s > 2 ? 10 * j->r0.total_s : 2;
   if (ceo.timeout_s > limit) ceo.timeout_s = limit;
   sqlsim_db *cdb0 = NULL;
-  if ((rc = sqlsim_db_open(db_path, &ceo, &cdb0, err))) goto done;
-  for (int i = 0; i < ncand; i++) {
+  int rc = sqlsim_db_open(j->db_path, &ceo, &cdb0, err);
+  if (rc) return rc;
+  for (int i = 0; i < j->ncand; i++) {
+    cand *c = &j->cands[i];
     sqlsim_result r;
-    sqlsim_exec(cdb0, cands[i].sql, &r);
-    cands[i].check_s = r.status == SQLSIM_EXEC_OK ? r.total_s : 0;
+    sqlsim_exec(cdb0, c->sql, &r);
+    c->check_s = r.status == SQLSIM_EXEC_OK ? r.total_s : 0;
     char why[300];
     if (r.status == SQLSIM_EXEC_TIMEOUT) {
-      snprintf(cands[i].why, sizeof cands[i].why,
-               "not faster: stopped after %.1f s on the database, where the original takes %.3f s", ceo.timeout_s,
-               r0.total_s);
-      cands[i].alive = 0;
-      cands[i].verdict = SQLSIM_REWRITE_NOT_FASTER;
+      snprintf(c->why, sizeof c->why, "not faster: stopped after %.1f s on the database, where the original takes %.3f s",
+               ceo.timeout_s, j->r0.total_s);
+      c->alive = 0;
+      c->verdict = SQLSIM_REWRITE_NOT_FASTER;
       out->rejected_speed++;
-    } else if (!check_rows(cdb0, &r0, &r, ordered, keyed0, cands[i].keyed, nkeys, why, sizeof why)) {
-      snprintf(cands[i].why, sizeof cands[i].why, "changes the result on the database: %s", why);
-      cands[i].alive = 0;
-      cands[i].verdict = SQLSIM_REWRITE_CHANGES_RESULT;
+    } else if (!check_rows(cdb0, &j->r0, &r, j->ordered, j->keyed0, c->keyed, j->nkeys, why, sizeof why)) {
+      snprintf(c->why, sizeof c->why, "changes the result on the database: %s", why);
+      c->alive = 0;
+      c->verdict = SQLSIM_REWRITE_CHANGES_RESULT;
       out->rejected_results++;
     }
     sqlsim_result_free(&r);
   }
   sqlsim_db_close(cdb0);
-  /* 2. the adversarial copies */
+  return 0;
+}
+
+/* Proof 2: the adversarial copies, stage by stage (NULLs, duplicated maxima,
+ * duplicated rows, empty tables), each a private in-memory database. */
+static void prove_on_copies(rw_job *j) {
   int any = 0;
-  for (int i = 0; i < ncand; i++) any |= cands[i].alive;
-  char stages_passed[256] = "database";
-  if (any) {
-    copy_db cp;
-    char why[300];
-    double copy_timeout = o.timeout_s > 0 ? o.timeout_s : 30;
-    if (copy_open(&cp, db_path, o.copy_rows, copy_timeout, why, sizeof why)) {
-      for (int i = 0; i < ncand; i++)
-        if (cands[i].alive) {
-          snprintf(cands[i].why, sizeof cands[i].why, "not checked on copies: %s", why);
-          cands[i].alive = 0;
-          cands[i].verdict = SQLSIM_REWRITE_UNCHECKED;
-        }
-    } else {
-      for (int k = 0; k < NSTAGES; k++) {
-        copy_stage(&cp, s, k, copy_timeout);
-        sqlsim_db *cdb = copy_snapshot(&cp, &eo);
-        if (!cdb) break;
-        sqlsim_result ro;
-        sqlsim_exec(cdb, sql, &ro);
-        for (int i = 0; i < ncand; i++) {
-          if (!cands[i].alive) continue;
-          sqlsim_result r;
-          sqlsim_exec(cdb, cands[i].sql, &r);
-          if (!check_rows(cdb, &ro, &r, ordered, keyed0, cands[i].keyed, nkeys, why, sizeof why)) {
-            snprintf(cands[i].why, sizeof cands[i].why, "changes the result on a copy with %s: %s", stage_names[k],
-                     why);
-            cands[i].alive = 0;
-            cands[i].verdict = SQLSIM_REWRITE_CHANGES_RESULT;
-            out->rejected_results++;
-          }
-          sqlsim_result_free(&r);
-        }
-        sqlsim_result_free(&ro);
-        sqlsim_db_close(cdb);
-        strncat(stages_passed, ", copy: ", sizeof stages_passed - strlen(stages_passed) - 1);
-        strncat(stages_passed, stage_names[k], sizeof stages_passed - strlen(stages_passed) - 1);
+  for (int i = 0; i < j->ncand; i++) any |= j->cands[i].alive;
+  if (!any) return;
+  copy_db cp;
+  char why[300];
+  double copy_timeout = j->o.timeout_s > 0 ? j->o.timeout_s : 30;
+  if (copy_open(&cp, j->db_path, j->o.copy_rows, copy_timeout, why, sizeof why)) {
+    for (int i = 0; i < j->ncand; i++)
+      if (j->cands[i].alive) {
+        snprintf(j->cands[i].why, sizeof j->cands[i].why, "not checked on copies: %s", why);
+        j->cands[i].alive = 0;
+        j->cands[i].verdict = SQLSIM_REWRITE_UNCHECKED;
       }
+  } else {
+    for (int k = 0; k < NSTAGES; k++) {
+      copy_stage(&cp, j->schema, k, copy_timeout);
+      sqlsim_db *cdb = copy_snapshot(&cp, &j->eo);
+      if (!cdb) break;
+      sqlsim_result ro;
+      sqlsim_exec(cdb, j->sql, &ro);
+      for (int i = 0; i < j->ncand; i++) {
+        cand *c = &j->cands[i];
+        if (!c->alive) continue;
+        sqlsim_result r;
+        sqlsim_exec(cdb, c->sql, &r);
+        if (!check_rows(cdb, &ro, &r, j->ordered, j->keyed0, c->keyed, j->nkeys, why, sizeof why)) {
+          snprintf(c->why, sizeof c->why, "changes the result on a copy with %s: %s", stage_names[k], why);
+          c->alive = 0;
+          c->verdict = SQLSIM_REWRITE_CHANGES_RESULT;
+          j->out->rejected_results++;
+        }
+        sqlsim_result_free(&r);
+      }
+      sqlsim_result_free(&ro);
+      sqlsim_db_close(cdb);
+      strncat(j->stages, ", copy: ", sizeof j->stages - strlen(j->stages) - 1);
+      strncat(j->stages, stage_names[k], sizeof j->stages - strlen(j->stages) - 1);
     }
-    copy_close(&cp);
   }
-  /* 3. timing: a sequential race per candidate (metrics/race.c) that stops
-   * as soon as the ratio's interval lies wholly on one side of min_speedup,
-   * or the fixed protocol. A slow original's run in the proof (and the
-   * candidate's) counts as the first timed run of each: at 0.1 s and more,
-   * keeping its rows and sharing a connection cost little next to the query,
-   * and a 4 s original need not be run again and again to learn that a 0.05 s
-   * rewrite is faster. The budget is shared: each candidate gets what is
-   * left over the candidates still to time. */
+  copy_close(&cp);
+}
+
+/* Candidate c timed against the original by the fixed protocol, or by the
+ * sequential race (its figures put in c->timing); budget_s: 0 or its share
+ * of the time budget. */
+static void time_one(rw_job *j, cand *c, double budget_s) {
+  const sqlsim_rewrite_opts *o = &j->o;
+  sqlsim_timing *t = &c->timing;
+  if (o->fixed) {
+    sqlsim_timing_opts to = {.iterations = o->iterations, .timeout_s = o->timeout_s, .fixed_now = o->fixed_now,
+                             .alternate = 1};
+    sqlsim_time_pair(j->db_path, j->sql, c->sql, &to, t);
+    return;
+  }
+  sqlsim_race_opts ro = {.threshold = o->min_speedup, .max_runs = o->iterations, .timeout_s = o->timeout_s,
+                         .fixed_now = o->fixed_now, .budget_s = budget_s};
+  int prior_ok = j->r0.total_s >= 0.1 && j->r0.nrows <= 100000;
+  if (prior_ok && c->check_s > 0) {
+    ro.prior_a = j->r0.total_s;
+    ro.prior_b = c->check_s;
+  }
+  sqlsim_race *rr = &c->race;
+  sqlsim_race_run(j->db_path, j->sql, c->sql, &ro, rr);
+  memset(t, 0, sizeof *t);
+  t->ok = rr->ok;
+  memcpy(t->reason, rr->reason, sizeof t->reason);
+  t->n = t->kept = rr->nb;
+  t->ratio = rr->early ? rr->gm : rr->ratio; /* the estimate its interval belongs to */
+  /* the interval that decided: Welch's at 1 - 2 alpha for an early stop, else the 95% one */
+  t->ci_low = rr->early ? rr->lo : rr->lo95;
+  t->ci_high = rr->early ? rr->hi : rr->hi95;
+  t->gold_median_s = rr->median_a;
+  t->pred_median_s = rr->median_b;
+}
+
+/* Proof 3: timing, a sequential race per candidate (metrics/race.c) that
+ * stops as soon as the ratio's interval lies wholly on one side of
+ * min_speedup, or the fixed protocol. A slow original's run in the proof
+ * (and the candidate's) counts as the first timed run of each: at 0.1 s and
+ * more, keeping its rows and sharing a connection cost little next to the
+ * query, and a 4 s original need not be run again and again to learn that a
+ * 0.05 s rewrite is faster. The budget is shared: each candidate gets what is
+ * left over the candidates still to time. */
+static void time_candidates(rw_job *j) {
+  const sqlsim_rewrite_opts *o = &j->o;
   double t_start = sbx_clock();
   int to_time = 0;
-  for (int i = 0; i < ncand; i++) to_time += cands[i].alive;
-  for (int i = 0; i < ncand; i++) {
-    if (!cands[i].alive) continue;
-    sqlsim_timing *t = &cands[i].timing;
-    if (o.fixed) {
-      sqlsim_timing_opts to = {.iterations = o.iterations, .timeout_s = o.timeout_s, .fixed_now = o.fixed_now,
-                               .alternate = 1};
-      sqlsim_time_pair(db_path, sql, cands[i].sql, &to, t);
-    } else {
-      sqlsim_race_opts ro = {.threshold = o.min_speedup, .max_runs = o.iterations, .timeout_s = o.timeout_s,
-                             .fixed_now = o.fixed_now};
-      if (o.time_budget_s > 0) {
-        double left = o.time_budget_s - (sbx_clock() - t_start);
-        ro.budget_s = left > 0 ? left / to_time : 1e-9;
-      }
-      int prior_ok = r0.total_s >= 0.1 && r0.nrows <= 100000;
-      if (prior_ok && cands[i].check_s > 0) {
-        ro.prior_a = r0.total_s;
-        ro.prior_b = cands[i].check_s;
-      }
-      sqlsim_race *rr = &cands[i].race;
-      sqlsim_race_run(db_path, sql, cands[i].sql, &ro, rr);
-      memset(t, 0, sizeof *t);
-      t->ok = rr->ok;
-      memcpy(t->reason, rr->reason, sizeof t->reason);
-      t->n = t->kept = rr->nb;
-      t->ratio = rr->early ? rr->gm : rr->ratio; /* the estimate its interval belongs to */
-      /* the interval that decided: Welch's at 1 - 2 alpha for an early stop, else the 95% one */
-      t->ci_low = rr->early ? rr->lo : rr->lo95;
-      t->ci_high = rr->early ? rr->hi : rr->hi95;
-      t->gold_median_s = rr->median_a;
-      t->pred_median_s = rr->median_b;
+  for (int i = 0; i < j->ncand; i++) to_time += j->cands[i].alive;
+  for (int i = 0; i < j->ncand; i++) {
+    cand *c = &j->cands[i];
+    if (!c->alive) continue;
+    double budget = 0;
+    if (!o->fixed && o->time_budget_s > 0) {
+      double left = o->time_budget_s - (sbx_clock() - t_start);
+      budget = left > 0 ? left / to_time : 1e-9;
     }
+    time_one(j, c, budget);
+    sqlsim_timing *t = &c->timing;
     to_time--;
-    if (t->ok && !o.fixed && cands[i].race.decision == SQLSIM_RACE_UNDECIDED)
+    if (t->ok && !o->fixed && c->race.decision == SQLSIM_RACE_UNDECIDED)
       t->ok = 0; /* the budget ran out before anything could be judged: unchecked (the reason says so) */
     if (!t->ok) {
       char reason[sizeof t->reason];
       memcpy(reason, t->reason, sizeof reason);
-      snprintf(cands[i].why, sizeof cands[i].why, "could not be timed: %.300s", reason);
-      cands[i].alive = 0;
-      cands[i].verdict = SQLSIM_REWRITE_UNCHECKED;
+      snprintf(c->why, sizeof c->why, "could not be timed: %.300s", reason);
+      c->alive = 0;
+      c->verdict = SQLSIM_REWRITE_UNCHECKED;
       continue;
     }
-    int faster = o.fixed ? t->ratio >= o.min_speedup && t->ci_low > 1 : cands[i].race.decision == SQLSIM_RACE_FASTER;
+    int faster = o->fixed ? t->ratio >= o->min_speedup && t->ci_low > 1 : c->race.decision == SQLSIM_RACE_FASTER;
     if (!faster) {
-      const sqlsim_race *rr = &cands[i].race;
-      if (o.fixed)
-        snprintf(cands[i].why, sizeof cands[i].why,
+      const sqlsim_race *rr = &c->race;
+      if (o->fixed)
+        snprintf(c->why, sizeof c->why,
                  "not faster enough: measured ratio %.2f (95%% interval %.2f-%.2f), needs >= %.2f with the interval "
                  "above 1",
-                 t->ratio, t->ci_low, t->ci_high, o.min_speedup);
+                 t->ratio, t->ci_low, t->ci_high, o->min_speedup);
       else if (rr->early)
-        snprintf(cands[i].why, sizeof cands[i].why,
+        snprintf(c->why, sizeof c->why,
                  "not faster enough: measured ratio %.2f, clearly under %.2f after %d and %d runs (interval "
                  "%.2f-%.2f)",
-                 rr->ratio, o.min_speedup, rr->na, rr->nb, rr->lo, rr->hi);
+                 rr->ratio, o->min_speedup, rr->na, rr->nb, rr->lo, rr->hi);
       else
-        snprintf(cands[i].why, sizeof cands[i].why,
+        snprintf(c->why, sizeof c->why,
                  "not faster enough: measured ratio %.2f (95%% interval %.2f-%.2f) after %d and %d runs%s%s, needs "
                  ">= %.2f with the interval above 1",
                  rr->ratio, rr->lo95, rr->hi95, rr->na, rr->nb, rr->reason[0] ? ": " : "", rr->reason,
-                 o.min_speedup);
-      cands[i].alive = 0;
-      cands[i].verdict = SQLSIM_REWRITE_NOT_FASTER;
-      out->rejected_speed++;
+                 o->min_speedup);
+      c->alive = 0;
+      c->verdict = SQLSIM_REWRITE_NOT_FASTER;
+      j->out->rejected_speed++;
     }
   }
-  out->timing_s = sbx_clock() - t_start;
-  /* the fastest offered candidate; else the fastest timed one; else the first */
+  j->out->timing_s = sbx_clock() - t_start;
+}
+
+/* The outcome: the fastest offered candidate; else the fastest timed one;
+ * else the first, with why it was not offered and how the others ended. */
+static void choose(rw_job *j) {
+  sqlsim_rewrite_result *out = j->out;
+  const cand *cands = j->cands;
   int best = 0;
-  for (int i = 1; i < ncand; i++) {
+  for (int i = 1; i < j->ncand; i++) {
     const cand *a = &cands[i], *b = &cands[best];
     if (a->alive != b->alive) {
       if (a->alive) best = i;
@@ -681,38 +691,78 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   if (cands[best].alive) {
     out->offered = 1;
     out->sql = strdup(cands[best].sql);
-    snprintf(out->checks, sizeof out->checks, "%s", stages_passed);
-  } else {
-    char names[128];
-    rules_text(cands[best].rules, names, sizeof names);
-    snprintf(out->reason, sizeof out->reason, "%.100s: %.300s", names, cands[best].why);
-    /* and how the other candidates ended, briefly */
-    for (int i = 0; i < ncand; i++) {
-      if (i == best) continue;
-      size_t len = strlen(out->reason);
-      rules_text(cands[i].rules, names, sizeof names);
-      const char *how = cands[i].verdict == SQLSIM_REWRITE_CHANGES_RESULT ? "changes results"
-                        : cands[i].verdict == SQLSIM_REWRITE_NOT_FASTER   ? "not faster"
-                                                                          : "unchecked";
-      if (cands[i].verdict == SQLSIM_REWRITE_NOT_FASTER && cands[i].timing.ok)
-        snprintf(out->reason + len, sizeof out->reason - len, "; %s: %.2fx", names, cands[i].timing.ratio);
-      else
-        snprintf(out->reason + len, sizeof out->reason - len, "; %s: %s", names, how);
-    }
+    snprintf(out->checks, sizeof out->checks, "%s", j->stages);
+    return;
   }
+  char names[128];
+  rules_text(cands[best].rules, names, sizeof names);
+  snprintf(out->reason, sizeof out->reason, "%.100s: %.300s", names, cands[best].why);
+  for (int i = 0; i < j->ncand; i++) { /* how the other candidates ended, briefly */
+    if (i == best) continue;
+    size_t len = strlen(out->reason);
+    rules_text(cands[i].rules, names, sizeof names);
+    const char *how = cands[i].verdict == SQLSIM_REWRITE_CHANGES_RESULT ? "changes results"
+                      : cands[i].verdict == SQLSIM_REWRITE_NOT_FASTER   ? "not faster"
+                                                                        : "unchecked";
+    if (cands[i].verdict == SQLSIM_REWRITE_NOT_FASTER && cands[i].timing.ok)
+      snprintf(out->reason + len, sizeof out->reason - len, "; %s: %.2fx", names, cands[i].timing.ratio);
+    else
+      snprintf(out->reason + len, sizeof out->reason - len, "; %s: %s", names, how);
+  }
+}
+
+int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_opts *opts,
+                   sqlsim_rewrite_result *out, sqlsim_error *err) {
+  memset(out, 0, sizeof *out);
+  rw_job j = {.db_path = db_path, .sql = sql, .out = out, .stages = "database"};
+  j.o = opts ? *opts : (sqlsim_rewrite_opts){0};
+  if (!j.o.rules) j.o.rules = SQLSIM_RULES_DEFAULT;
+  if (j.o.iterations <= 0) j.o.iterations = 20;
+  if (j.o.min_speedup <= 0) j.o.min_speedup = 1.1;
+  if (j.o.copy_rows <= 0) j.o.copy_rows = 200;
+  j.eo = (sqlsim_exec_opts){.timeout_s = j.o.timeout_s, .fixed_now = j.o.fixed_now};
+
+  sqlsim_catalog *cat = NULL;
+  sqlsim_db *db = NULL;
+  int rc = 0;
+  strbuf notes = {0};
+  rewrite_facts facts = {NULL, db_path, NULL, NULL};
+  if ((rc = sqlsim_catalog_load_sqlite(db_path, &cat, err))) goto done;
+  j.schema = sqlsim_catalog_at(cat, 0);
+  if ((rc = sqlsim_parse(sql, strlen(sql), j.schema, 0, &j.q, err))) goto done;
+  if ((rc = sqlsim_db_open(db_path, &j.eo, &db, err))) goto done;
+  facts.db = db;
+  sqlsim_exec(db, sql, &j.r0);
+  if (j.r0.status != SQLSIM_EXEC_OK) {
+    rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "the query does not run: %s", j.r0.reason);
+    goto done;
+  }
+  build_candidates(&j, &facts, &notes);
+  out->candidates = j.ncand;
+  out->notes = sb_take(&notes);
+  if (!j.ncand) {
+    out->verdict = SQLSIM_REWRITE_NO_RULE;
+    snprintf(out->reason, sizeof out->reason, "no rule applies to this query");
+    goto done;
+  }
+  j.ordered = j.r0.has_order_by;
+  j.keyed0 = keyed_sql(j.q->root, &j.nkeys);
+  if ((rc = prove_on_database(&j, err))) goto done;
+  prove_on_copies(&j);
+  time_candidates(&j);
+  choose(&j);
 
 done:
-  for (int i = 0; i < ncand; i++) {
-    free(cands[i].sql);
-    free(cands[i].keyed);
+  for (int i = 0; i < j.ncand; i++) {
+    free(j.cands[i].sql);
+    free(j.cands[i].keyed);
   }
-  free(cands);
-  free(keyed0);
-  names_free(names0, nnames0);
+  free(j.cands);
+  free(j.keyed0);
   if (!out->notes) out->notes = sb_take(&notes);
-  sqlsim_result_free(&r0);
+  sqlsim_result_free(&j.r0);
   sqlsim_db_close(db);
-  sqlsim_query_free(q);
+  sqlsim_query_free(j.q);
   sqlsim_catalog_free(cat);
   rewrite_facts_free(&facts);
   return rc;

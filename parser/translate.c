@@ -331,7 +331,16 @@ static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
       m.case_of[c] = i;
     }
   }
-  int rs = -1, re = -1; /* the current run of || operands */
+  /* The runs of || operands still open, innermost last: a run is a chain
+   * of operands at one level (its operator's left operand is the run's last
+   * one); an operator inside one of its operands (a group, a call, a CASE)
+   * starts a run of its own, nested in it. A run ends when an operator's
+   * left operand lies outside it. */
+  typedef struct run {
+    int start, end, last; /* first token, last token, first token of its last operand */
+  } run;
+  run *runs = arena_alloc_raw(a, sizeof *runs * (size_t)(n + 1));
+  int nruns = 0;
   for (int i = 0; i < n; i++) {
     if (r->toks[i].type != FT_OP) continue;
     if (tok_op(r, i, "~") && is_prefix_op(r, i)) {
@@ -343,16 +352,23 @@ static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
       continue;
     }
     if (!tok_op(r, i, "||") && !tok_op(r, i, "->") && !tok_op(r, i, "->>")) continue;
-    int L = operand_start(r, &m, prev_sig(r, i)), R = operand_end(r, &m, fe_next_sig(r, i));
+    int L = operand_start(r, &m, prev_sig(r, i)), Rs = fe_next_sig(r, i), R = operand_end(r, &m, Rs);
     if (L < 0 || R < 0) continue;
-    if (rs >= 0 && L >= rs && L <= re) {
-      re = R;
-      continue;
+    while (nruns && (L < runs[nruns - 1].start || L > runs[nruns - 1].end)) { /* ended */
+      nruns--;
+      p->opens[runs[nruns].start]++, p->closes[runs[nruns].end]++;
     }
-    if (rs >= 0) p->opens[rs]++, p->closes[re]++;
-    rs = L, re = R;
+    if (nruns && runs[nruns - 1].last == L) { /* the chain goes on */
+      runs[nruns - 1].end = R;
+      runs[nruns - 1].last = Rs;
+    } else { /* a run of its own, inside an operand of the one before */
+      runs[nruns++] = (run){L, R, Rs};
+    }
   }
-  if (rs >= 0) p->opens[rs]++, p->closes[re]++;
+  while (nruns) {
+    nruns--;
+    p->opens[runs[nruns].start]++, p->closes[runs[nruns].end]++;
+  }
 }
 
 /* Is a type word between pv and nx part of a type name: after AS, ::, CAST

@@ -25,6 +25,9 @@ static const char *cases[] = {
     "SELECT ~1 + 1, ~ 2 * 3, - ~ 2 * 3, 1 + 2 || 3, '1' || 2 + 3, 2 & 1 || 1, 1 || 2 || 3 * 2",
     "SELECT - 2 || 3, 'a' || CASE WHEN 1 THEN 'b' END * 2, abs(1) || abs(2) * 2, 1 IN (1, 2) || 'x'",
     "SELECT 'a' COLLATE nocase || 'b' * 2, (1) || (2) * 3, 2 * (1) || 3, ~(1) || 2, 2 * ~1 || 1",
+    /* a run of || inside an operand of another run (fuzz_parse) */
+    "SELECT 'x' || (2 + '[5]' -> '$[0]'), 'x' || (NOT ~1 + '[5]' -> '$[0]'), 'a' || abs(1 || 2 + 3) || 'b', "
+    "('a' || 1) || 2 + 3, 1 || (2 || 3) || 4 + 5",
     "SELECT 1 < 2 LIKE 1, 1 = 2 LIKE 0, 2 < 1 NOT IN (1, 0), 1 < 2 BETWEEN 0 AND 1, 1 = 0 < 1 BETWEEN 1 AND 2",
     "SELECT 'a' LIKE 'a' = 1, 1 IN (1) = 1, 0 < 1 NOT BETWEEN 2 AND 3, 3 > 2 NOT LIKE 0, 1 < 2 GLOB '1'",
     "SELECT -(1), -(-1), - -(-(7)), -((3)) * 2, -(0x10), +(+1) || 2, -(1) || 2 * 3, 1 + -(2) || 3",

@@ -816,10 +816,13 @@ static void fill_key(gen *g, int k) {
         if (h >= 0 && h < f->ngroups && grp < f->ngroups && f->related[h] == f->related[grp]) pr = q;
       }
     }
-    if (pr < 0 && m->link_fk >= 0 && m->shared) pr = 0;
+    /* a linked row's other keys go to the parents' first row, but for a key
+     * the child holds once (its primary key, UNIQUE): rows with one value
+     * there would all but one be refused (a link table of one row) */
+    if (pr < 0 && m->link_fk >= 0 && m->shared && !unique) pr = 0;
     if (pr < 0 && unique) { /* one child per parent, and the last parent without one */
       int avail = empty >= 0 ? p->nrows - 1 : p->nrows;
-      pr = (int)((unsigned)(r * 7 + 3) % (unsigned)avail);
+      pr = (int)((unsigned)(r + 3) % (unsigned)avail); /* r * 7 + 3 was one parent whenever avail was 7 */
     }
     if (pr < 0) {
       /* skewed: T+1 children for a, T (T+1 with ties) for b, the rest towards

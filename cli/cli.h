@@ -53,7 +53,7 @@ int cli_now(const char *opt, const char *v);
 
 /* The evaluator's options, shared by the commands that make one (eval,
  * stream): --metrics, --tables, --db-dir, --sqlite, -j/--jobs, --iterations,
- * --timeout, --now, --mode, --keep-distinct, --plug-value, --synth-databases; their table
+ * --timeout, --now, --mode, --keep-distinct, --plug-value, --synth-databases, --witness; their table
  * entries are CLI_ENGINE_OPTS. */
 #define CLI_ENGINE_OPTS                                                                                             \
   {"tables", 0, "FILE", "Spider-style tables.json: schemas for matching, the tree diff and hardness"},              \
@@ -81,13 +81,18 @@ int cli_now(const char *opt, const char *v);
                                  "by default it is removed from both queries, as the official evaluator does)"},   \
       {"plug-value", 0, NULL, "exec: also try the prediction with the gold's values plugged into its value\n"      \
                               "slots (the test-suite --plug_value; Spider EX only)"},                          \
-      {"synth-databases", 0, "K", "synth: databases generated per pair (default 6, at most 64)"}
+      {"synth-databases", 0, "K", "synth: databases generated per pair (default 6, at most 64)"},                  \
+      {"witness", 0, NULL, "each wrong item's evidence in its per-item line (\"witness\"): the smallest\n"     \
+                           "generated database found that tells gold and prediction apart (synth,\n"         \
+                           "strict), as SQL text sqlite3 loads, with both answers; on a real database\n"      \
+                           "the rows each query returned that the other did not"}
 #define CLI_METRICS_HELP                                                                          \
   "comma-separated: match (Spider exact set match; needs --tables), exec\n"                       \
   "(execution accuracy, Spider test-suite and BIRD semantics), ves (BIRD's VES), rves\n"          \
   "(mini-dev R-VES), result (BIS result similarity), bis (BIS tree similarity and the\n"          \
   "calibrated score), categories, synth (execution on databases generated from the schema\n"     \
-  "alone; needs a schema, no database)"
+  "alone; needs a schema, no database), strict (equivalence under the schema: the gold's\n"     \
+  "distilled suite of generated databases; implies synth)"
 typedef struct cli_engine_opts {
   sqlsim_config cfg;
   const char *metrics;    /* parsed by cli_engine_metrics once all options are read */

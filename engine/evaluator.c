@@ -15,8 +15,8 @@
 
 /* ---------------------------------------------------------------- metric names */
 
-const char *const sqlsim_metric_names[SQLSIM_NMETRICS] = {"match", "exec",  "ves",        "rves",
-                                                           "result", "bis", "categories", "synth"};
+const char *const sqlsim_metric_names[SQLSIM_NMETRICS] = {"match", "exec",       "ves",   "rves",  "result",
+                                                           "bis",   "categories", "synth", "strict"};
 
 int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err) {
   *out = 0;
@@ -30,7 +30,7 @@ int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err) {
     if (found < 0 && n == 2 && !strncmp(p, "ex", 2)) found = 1;
     if (found < 0)
       return sqlsim_error_set(err, SQLSIM_EFORMAT, (int)(p - list),
-                              "unknown metric '%.*s' (match, exec, ves, rves, result, bis, categories, synth)",
+                              "unknown metric '%.*s' (match, exec, ves, rves, result, bis, categories, synth, strict)",
                               (int)(n > 100 ? 100 : n), p);
     *out |= 1u << found;
     p += n;
@@ -48,6 +48,7 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
   *out = NULL;
   sqlsim_config c = *cfg;
   if (!c.metrics) c.metrics = SQLSIM_M_BIS;
+  if (c.metrics & SQLSIM_M_STRICT) c.metrics |= SQLSIM_M_SYNTH;
   if (c.metrics & (SQLSIM_M_CATEGORIES | SQLSIM_M_SYNTH)) c.metrics |= SQLSIM_M_BIS;
   if (c.synth_databases < 0 || c.synth_databases > 64)
     return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "synthetic databases %d: give 1 to 64", c.synth_databases);

@@ -37,6 +37,32 @@ static void ratio_json(strbuf *sb, const char *name, const sqlsim_timing *t) {
   sb_putc(sb, ']');
 }
 
+/* A witness as JSON: the database as SQL text (null on a real database),
+ * both answers' first rows (JSON arrays, as they are) and counts. */
+static void witness_json(strbuf *sb, const sqlsim_witness *w) {
+  if (!w) {
+    sb_puts(sb, "null");
+    return;
+  }
+  sb_printf(sb, "{\"verdict\":\"%s\",\"database\":", w->verdict);
+  if (w->database) sb_json_str(sb, w->database);
+  else sb_puts(sb, "null");
+  sb_printf(sb, ",\"rows\":%ld,\"gold_sql\":", w->rows);
+  sb_json_str(sb, w->gold_sql ? w->gold_sql : "");
+  sb_puts(sb, ",\"pred_sql\":");
+  sb_json_str(sb, w->pred_sql ? w->pred_sql : "");
+  sb_printf(sb, ",\"gold_rows\":%s,\"pred_rows\":%s", w->gold_rows ? w->gold_rows : "[]",
+            w->pred_rows ? w->pred_rows : "[]");
+  if (w->gold_count >= 0) sb_printf(sb, ",\"gold_count\":%ld", w->gold_count);
+  else sb_puts(sb, ",\"gold_count\":null");
+  if (w->pred_count >= 0) sb_printf(sb, ",\"pred_count\":%ld", w->pred_count);
+  else sb_puts(sb, ",\"pred_count\":null");
+  sb_puts(sb, ",\"pred_error\":");
+  if (w->pred_error) sb_json_str(sb, w->pred_error);
+  else sb_puts(sb, "null");
+  sb_putc(sb, '}');
+}
+
 static void categories_json(strbuf *sb, const sqlsim_categories *k) {
   sb_puts(sb, ",\"category\":");
   if (k->main >= 0) sb_printf(sb, "\"%s\"", sqlsim_category_names[k->main]);
@@ -110,11 +136,32 @@ void engine_record_json(strbuf *sb, const sqlsim_record *r) {
       sb_puts(sb, ",\"synth\":null,\"synth_pass\":null,\"synth_informative\":0");
     }
   }
+  if (m & SQLSIM_M_STRICT) {
+    const sqlsim_synth *x = &r->synth;
+    if (r->has_synth && x->strict >= 0) {
+      sb_printf(sb, ",\"strict\":%s,\"strict_databases\":%d,\"suite\":%d,\"neighbors\":%d,\"coverage\":",
+                x->strict ? "true" : "false", x->strict_databases, x->suite, x->neighbors);
+      if (x->neighbors) sb_json_num(sb, (double)x->told / x->neighbors);
+      else sb_puts(sb, "null");
+      sb_puts(sb, ",\"strict_why\":");
+      if (x->strict_why[0]) sb_json_str(sb, x->strict_why);
+      else sb_puts(sb, "null");
+    } else {
+      sb_puts(sb, ",\"strict\":null,\"strict_databases\":0,\"suite\":null,\"neighbors\":null,\"coverage\":null");
+      sb_puts(sb, ",\"strict_why\":");
+      if (r->has_synth && x->strict_why[0]) sb_json_str(sb, x->strict_why);
+      else sb_puts(sb, "null");
+    }
+  }
   if (m & SQLSIM_M_RESULT) {
     if (r->has_rsim)
       sb_printf(sb, ",\"result_p\":%.6g,\"result_r\":%.6g,\"result_f1\":%.6g", r->rsim.p, r->rsim.r, r->rsim.f1);
     else
       sb_puts(sb, ",\"result_p\":null,\"result_r\":null,\"result_f1\":null");
+  }
+  if (r->witness_asked) {
+    sb_puts(sb, ",\"witness\":");
+    witness_json(sb, r->witness);
   }
   if (m & SQLSIM_M_CATEGORIES) {
     categories_json(sb, &r->cats);
@@ -150,8 +197,25 @@ sqlsim_arena *engine_record_arena(sqlsim_record *r) {
   return r->arena;
 }
 
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+static sqlsim_witness *witness_copy(const sqlsim_witness *w) {
+  if (!w) return NULL;
+  sqlsim_witness *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  *c = *w;
+  c->database = dup_or_null(w->database);
+  c->gold_sql = dup_or_null(w->gold_sql);
+  c->pred_sql = dup_or_null(w->pred_sql);
+  c->gold_rows = dup_or_null(w->gold_rows);
+  c->pred_rows = dup_or_null(w->pred_rows);
+  c->pred_error = dup_or_null(w->pred_error);
+  return c;
+}
+
 void engine_record_copy(sqlsim_record *dst, const sqlsim_record *src) {
   *dst = *src;
+  dst->witness = witness_copy(src->witness);
   dst->arena = NULL;
   if (!src->arena) return;
   sqlsim_arena *a = engine_record_arena(dst);
@@ -172,6 +236,7 @@ void engine_record_copy(sqlsim_record *dst, const sqlsim_record *src) {
 
 void sqlsim_record_clear(sqlsim_record *r) {
   if (!r) return;
+  sqlsim_witness_free(r->witness);
   sqlsim_arena_free(r->arena);
   memset(r, 0, sizeof *r);
 }

@@ -60,17 +60,21 @@ static void score_synth(sqlsim_evaluator *ev, worker *w, const gold_prep *g, con
   }
   if (!w->synth) {
     sqlsim_synth_opts o = {.databases = ev->cfg.synth_databases, .bird = ev->cfg.bird_semantics,
-                           .keep_distinct = ev->cfg.keep_distinct, .fixed_now = ev->cfg.now};
+                           .keep_distinct = ev->cfg.keep_distinct, .fixed_now = ev->cfg.now,
+                           .strict = (ev->cfg.metrics & SQLSIM_M_STRICT) != 0, .witness = ev->cfg.witness};
     if (!(w->synth = sqlsim_synth_runner_new(&o))) {
       snprintf(r->synth_err, sizeof r->synth_err, "out of memory");
       return;
     }
   }
   sqlsim_error err = {0};
-  if (sqlsim_synth_trees(w->synth, g->tree, g->sql, q, pred, &r->synth, &err))
+  if (sqlsim_synth_trees(w->synth, g->tree, g->sql, q, pred, &r->synth, &err)) {
     snprintf(r->synth_err, sizeof r->synth_err, "%.250s", err.message);
-  else
+  } else {
     r->has_synth = 1;
+    r->witness = r->synth.witness; /* the record owns it now */
+  }
+  r->synth.witness = NULL;
 }
 
 /* The calibrated score with synthetic execution (docs/synthetic.md): when a
@@ -88,7 +92,8 @@ static double combined_score(const sqlsim_record *r) {
  * result similarity on its own database. */
 static void score_exec(sqlsim_evaluator *ev, worker *w, const gold_prep *g, const char *pred, sqlsim_record *r) {
   ex_opts o = {.keep_distinct = ev->cfg.keep_distinct, .plug_value = ev->cfg.plug_value,
-               .result = (ev->cfg.metrics & SQLSIM_M_RESULT) != 0};
+               .result = (ev->cfg.metrics & SQLSIM_M_RESULT) != 0, .witness = ev->cfg.witness,
+               .bird = ev->cfg.bird_semantics};
   engine_pool c = {ev, w};
   ex_verdict v;
   ex_score(&g->ex, g->sql, pred, &o, engine_pool_open, &c, &v);
@@ -100,12 +105,17 @@ static void score_exec(sqlsim_evaluator *ev, worker *w, const gold_prep *g, cons
   r->has_rsim = v.has_rsim;
   r->rsim = v.rsim;
   memcpy(r->ex_err, v.err, sizeof r->ex_err);
+  if (v.witness) { /* a real database's evidence outranks a generated one's */
+    sqlsim_witness_free(r->witness);
+    r->witness = v.witness;
+  }
 }
 
 void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *p, sqlsim_record *r) {
   unsigned m = ev->cfg.metrics;
   memset(r, 0, sizeof *r);
   r->metrics = m;
+  r->witness_asked = ev->cfg.witness;
   r->ex_spider = r->ex_bird = -1;
   r->gold_rows = r->pred_rows = -1;
   const gold_prep *g = engine_gold_for(ev, w, p->gold, p->db_id);

@@ -472,6 +472,78 @@ done:
   exec_leave(d, saved);
 }
 
+/* A value as JSON: numbers, text, null; a blob as the hex of its first 64 bytes. */
+static void json_cell(strbuf *sb, sqlite3_stmt *st, int i) {
+  switch (sqlite3_column_type(st, i)) {
+  case SQLITE_INTEGER: sb_printf(sb, "%lld", (long long)sqlite3_column_int64(st, i)); break;
+  case SQLITE_FLOAT: sb_json_num(sb, sqlite3_column_double(st, i)); break;
+  case SQLITE_NULL: sb_puts(sb, "null"); break;
+  case SQLITE_BLOB: {
+    const unsigned char *b = sqlite3_column_blob(st, i);
+    int n = sqlite3_column_bytes(st, i);
+    sb_putc(sb, '"');
+    for (int j = 0; j < n && j < 64; j++) sb_printf(sb, "%02x", b[j]);
+    sb_putc(sb, '"');
+    break;
+  }
+  default: {
+    const unsigned char *t = sqlite3_column_text(st, i);
+    int n = sqlite3_column_bytes(st, i);
+    char *c = malloc((size_t)(n > 1000 ? 1000 : n) + 1);
+    if (!c) break;
+    memcpy(c, t ? (const char *)t : "", (size_t)(n > 1000 ? 1000 : n)); /* long text cut: evidence, not data */
+    c[n > 1000 ? 1000 : n] = '\0';
+    sb_json_str(sb, c);
+    free(c);
+  }
+  }
+}
+
+char *exec_rows_json(sqlsim_db *d, const char *sql, const long *want, int nwant, int first_n, long *count,
+                     char **err) {
+  strbuf sb = {0};
+  *count = -1;
+  *err = NULL;
+  d->denied[0] = '\0';
+  void *saved;
+  exec_enter(d, d->timeout, &saved);
+  wd_arm(d);
+  sqlite3_stmt *st = NULL;
+  const char *tail = NULL;
+  sb_putc(&sb, '[');
+  int rc = sqlite3_prepare_v2(d->db, sql, -1, &st, &tail);
+  if (rc != SQLITE_OK || !st) {
+    *err = strdup(rc != SQLITE_OK ? sqlite3_errmsg(d->db) : "empty query");
+  } else if (*skip_blank(tail ? tail : "")) {
+    *err = strdup("more than one statement");
+  } else if (!sqlite3_stmt_readonly(st)) {
+    *err = strdup("refused: the statement would write");
+  } else {
+    long n = 0;
+    int k = 0, shown = 0, nc = sqlite3_column_count(st);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < d->max_rows) {
+      int show = want ? (k < nwant && want[k] == n) : n < first_n;
+      if (show) {
+        sb_puts(&sb, shown++ ? ",[" : "[");
+        for (int i = 0; i < nc; i++) {
+          if (i) sb_putc(&sb, ',');
+          json_cell(&sb, st, i);
+        }
+        sb_putc(&sb, ']');
+        k++;
+      }
+      n++;
+    }
+    if (rc == SQLITE_DONE || rc == SQLITE_ROW) *count = n;
+    else *err = strdup(d->timed_out ? "stopped: over the time limit" : sqlite3_errmsg(d->db));
+  }
+  sb_putc(&sb, ']');
+  wd_disarm(d);
+  sqlite3_finalize(st);
+  exec_leave(d, saved);
+  return sb_take(&sb);
+}
+
 void sqlsim_result_free(sqlsim_result *r) {
   free(r->cells);
   free(r->nums);

@@ -31,4 +31,12 @@ void exec_leave(sqlsim_db *d, void *saved);
  * (pragma table functions, which it would refuse); 0 puts it back. */
 void exec_trust(sqlsim_db *d, int trusted);
 
+/* Runs one query under the executor's rules and limits and writes rows of
+ * its answer as a JSON array of arrays (malloc'd): those at the 0-based
+ * positions want[0..nwant) (ascending), or with want NULL the first first_n.
+ * *count gets the number of rows, or -1 with *err saying why (malloc'd). For
+ * the evidence of a verdict (witnesses), not for scoring. */
+char *exec_rows_json(sqlsim_db *d, const char *sql, const long *want, int nwant, int first_n, long *count,
+                     char **err);
+
 #endif

@@ -137,6 +137,8 @@ SQLSIM_API int sqlsim_schema_find_column(const sqlsim_schema *s, int table, cons
 /* Writes the CREATE TABLE statements of a schema (SQLite SQL) into a malloc'd
  * string the caller frees. */
 SQLSIM_API char *sqlsim_schema_ddl(const sqlsim_schema *s);
+/* The same for the tables marked in tables[] (one byte per table; NULL: all). */
+SQLSIM_API char *sqlsim_schema_ddl_tables(const sqlsim_schema *s, const unsigned char *tables);
 /* Creates a schema-only SQLite database at path (":memory:" allowed) and
  * returns the open handle in *db (a sqlite3 *). Refuses to touch an existing
  * file. */
@@ -524,7 +526,27 @@ typedef struct sqlsim_synth_opts {
   double timeout_s;      /* per query and database, and the prediction's time over all the
                             databases together (the pair stops past it); 0 = 2 s */
   const char *fixed_now;
+  int strict;            /* also the strict verdict, on the gold's distilled suite (below) */
+  int witness;           /* a failing verdict comes with its witness (sqlsim_witness) */
 } sqlsim_synth_opts;
+
+/* The evidence for a verdict: the smallest database found on which the two
+ * queries' answers differ as the verdict compares them (shrunk: rows and
+ * tables removed while it still tells them apart and still satisfies the
+ * schema), as SQL text plain sqlite3 loads, and both answers. On a real
+ * database (verdict "exec") there is no database text: the answers are the
+ * first rows each query returned that the other did not. Every string is
+ * malloc'd; sqlsim_witness_free frees them and the struct. */
+typedef struct sqlsim_witness {
+  const char *verdict;   /* "synth", "strict" or "exec" (static) */
+  char *database;        /* CREATE TABLE and INSERT statements; NULL for a real database */
+  long rows;             /* rows in that database (0 for a real one) */
+  char *gold_sql, *pred_sql; /* the queries as run (Spider's semantics drop DISTINCT) */
+  char *gold_rows, *pred_rows; /* JSON arrays of at most 20 rows, each a JSON array */
+  long gold_count, pred_count; /* rows each query returned; -1: it failed (pred_error says why) */
+  char *pred_error;      /* the prediction's error there, or NULL */
+} sqlsim_witness;
+SQLSIM_API void sqlsim_witness_free(sqlsim_witness *w);
 
 typedef struct sqlsim_synth {
   int databases;         /* generated and run: K, one more where the two queries bound a column
@@ -540,6 +562,20 @@ typedef struct sqlsim_synth {
   int gold_empty;        /* the gold returned no rows (or only NULLs) wherever it ran */
   char why[256];         /* the first disagreement (database, and how), or why nothing counted */
   double gen_s, exec_s;  /* time spent generating and loading rows, and running queries */
+  /* The strict verdict (opts.strict): equivalence under the schema's
+   * constraints, judged on the gold's distilled suite (databases chosen, from
+   * the schema alone, because they tell the gold from the queries one change
+   * away from it: its neighbors) and on the pair's own databases that the
+   * schema allows, each database counting, the gold returning nothing
+   * included. */
+  int strict;            /* 1 no database tells them apart, 0 one does, -1 not judged */
+  int strict_databases;  /* databases judged */
+  char strict_why[256];  /* the first database that tells them apart, and how */
+  int suite;             /* databases in the gold's suite */
+  int neighbors, told;   /* the gold's neighbors (those found equivalent to it left out) and how
+                            many its suite tells apart: told / neighbors is its coverage */
+  sqlsim_witness *witness; /* opts.witness and a failing verdict (strict's when it fails, else
+                            synth's); owned by the caller: sqlsim_witness_free */
 } sqlsim_synth;
 
 /* A runner keeps one in-memory connection per schema it has seen (a few):
@@ -943,14 +979,16 @@ enum {
   SQLSIM_M_RESULT = 16,    /* BIS result similarity */
   SQLSIM_M_BIS = 32,       /* BIS semantic similarity and the calibrated score */
   SQLSIM_M_CATEGORIES = 64, /* error categories, evidence and spans (implies BIS) */
-  SQLSIM_M_SYNTH = 128     /* synthetic execution on databases made from the schema (implies BIS;
+  SQLSIM_M_SYNTH = 128,    /* synthetic execution on databases made from the schema (implies BIS;
                               the calibrated score then combines both, docs/synthetic.md) */
+  SQLSIM_M_STRICT = 256    /* the strict verdict: equivalence under the schema, on the gold's distilled
+                              suite and the pair's own databases (implies synth) */
 };
 #define SQLSIM_M_DB (SQLSIM_M_EXEC | SQLSIM_M_VES | SQLSIM_M_RVES | SQLSIM_M_RESULT)
 #define SQLSIM_M_TIMING (SQLSIM_M_VES | SQLSIM_M_RVES)
 /* Metric names, in bit order ("match", "exec", "ves", "rves", "result", "bis",
- * "categories", "synth"). */
-#define SQLSIM_NMETRICS 8
+ * "categories", "synth", "strict"). */
+#define SQLSIM_NMETRICS 9
 SQLSIM_API extern const char *const sqlsim_metric_names[SQLSIM_NMETRICS];
 /* Reads a comma-separated list of metric names ("ex" is "exec"). Returns 0,
  * or SQLSIM_EFORMAT with err naming the unknown word. */
@@ -982,6 +1020,9 @@ typedef struct sqlsim_config {
    * gold's values plugged into the prediction's value slots. */
   int keep_distinct, plug_value;
   int synth_databases;     /* synthetic execution: databases per pair; 0 = 6 */
+  int witness;             /* a wrong pair's evidence in its record (sqlsim_witness): the smallest
+                              generated database found that tells the two apart (synth, strict), or
+                              on a real database the rows each returned that the other did not */
 } sqlsim_config;
 
 typedef struct sqlsim_evaluator sqlsim_evaluator;
@@ -1028,6 +1069,8 @@ typedef struct sqlsim_record {
   int has_synth;
   sqlsim_synth synth;      /* synthetic execution (pass -1: no database counted) */
   sqlsim_categories cats;  /* with SQLSIM_M_CATEGORIES: the final categories */
+  int witness_asked;       /* the evaluator's config.witness */
+  sqlsim_witness *witness; /* with it, a wrong pair's evidence, or NULL; freed by sqlsim_record_clear */
   const char *dialect;     /* a construct SQLite does not have, or NULL */
   int *gspans, *pspans;    /* byte spans [start, end) of the differing parts, gold and prediction */
   int ngspans, npspans;

@@ -10,6 +10,7 @@
  * differs, which removes only permutations that cannot match, so the answer
  * is the same. Both work on the executor's cell hashes. */
 #include "ex.h"
+#include "exec/exec.h"
 #include "parser/tree.h"
 
 #include <dirent.h>
@@ -462,6 +463,63 @@ static void score_suite(const ex_gold *g, const char *pred, const char *ptext, e
   }
 }
 
+/* ---------------------------------------------------------------- the evidence */
+
+#define WITNESS_ROWS 20
+
+/* The positions of a's rows that b lacks (as multisets of whole rows), the
+ * first WITNESS_ROWS of them, ascending. */
+static int missing_rows(const sqlsim_result *a, const sqlsim_result *b, long *out) {
+  long nb = b->nrows > 0 ? b->nrows : 0;
+  uint64_t *hb = malloc(sizeof *hb * (size_t)(nb + 1));
+  if (!hb) return 0;
+  for (long i = 0; i < nb; i++) hb[i] = row_hash(b, i, NULL);
+  qsort(hb, (size_t)nb, sizeof *hb, cmp_u64);
+  unsigned char *used = calloc((size_t)nb + 1, 1);
+  int n = 0;
+  for (long i = 0; i < a->nrows && n < WITNESS_ROWS && used; i++) {
+    uint64_t h = a->ncols == b->ncols ? row_hash(a, i, NULL) : 0;
+    long lo = 0, hi = nb; /* the first unused equal hash in b */
+    while (lo < hi) {
+      long mid = (lo + hi) / 2;
+      if (hb[mid] < h) lo = mid + 1;
+      else hi = mid;
+    }
+    while (lo < nb && hb[lo] == h && used[lo]) lo++;
+    if (a->ncols == b->ncols && lo < nb && hb[lo] == h) used[lo] = 1;
+    else out[n++] = i;
+  }
+  free(used);
+  free(hb);
+  return n;
+}
+
+sqlsim_witness *ex_witness(sqlsim_db *db, const char *gold, const char *pred, const sqlsim_result *g,
+                           const sqlsim_result *p) {
+  sqlsim_witness *w = calloc(1, sizeof *w);
+  if (!w) return NULL;
+  w->verdict = "exec";
+  w->gold_sql = strdup(gold);
+  w->pred_sql = strdup(pred);
+  long gw[WITNESS_ROWS], pw[WITNESS_ROWS];
+  char *err = NULL;
+  if (p->status != SQLSIM_EXEC_OK) { /* the gold's first rows, and why the prediction failed */
+    w->gold_rows = exec_rows_json(db, gold, NULL, 0, WITNESS_ROWS, &w->gold_count, &err);
+    free(err);
+    w->pred_rows = strdup("[]");
+    w->pred_count = -1;
+    w->pred_error = strdup(p->reason);
+    return w;
+  }
+  int ng = missing_rows(g, p, gw), np = missing_rows(p, g, pw);
+  w->gold_rows = exec_rows_json(db, gold, gw, ng, 0, &w->gold_count, &err);
+  free(err);
+  err = NULL;
+  w->pred_rows = exec_rows_json(db, pred, pw, np, 0, &w->pred_count, &err);
+  w->pred_error = err;
+  return w;
+}
+
 void ex_score(const ex_gold *g, const char *gold_sql, const char *pred, const ex_opts *o, ex_open_fn open, void *ctx,
               ex_verdict *v) {
   memset(v, 0, sizeof *v);
@@ -481,6 +539,7 @@ void ex_score(const ex_gold *g, const char *gold_sql, const char *pred, const ex
   if (praw.status != SQLSIM_EXEC_OK) {
     snprintf(v->err, sizeof v->err, "%s", praw.reason);
     if (o->result) v->has_rsim = 1; /* all zero */
+    if (o->witness) v->witness = ex_witness(db, gold_sql, pred, &main->raw, &praw);
     sqlsim_result_free(&praw);
     if (o->plug_value) plug_values(g, gold_sql, pred, o, open, ctx, v);
     return;
@@ -493,6 +552,7 @@ void ex_score(const ex_gold *g, const char *gold_sql, const char *pred, const ex
   char *ptext = sqlsim_spider_exec_text_opts(pred, o->keep_distinct);
   if (g->same_text && !strcmp(ptext, pred)) v->spider = sqlsim_ex_spider(&main->raw, &praw, g->ordered);
   else v->spider = spider_on(db, ptext, g->same_text ? &main->raw : &main->sp, g->ordered, NULL, 0) == 1;
+  if (o->witness && (o->bird ? v->bird : v->spider) != 1) v->witness = ex_witness(db, gold_sql, pred, &main->raw, &praw);
   sqlsim_result_free(&praw);
   score_suite(g, pred, ptext, open, ctx, v);
   free(ptext);

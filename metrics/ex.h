@@ -50,6 +50,8 @@ typedef struct ex_opts {
   int keep_distinct;     /* Spider: DISTINCT kept in both texts */
   int plug_value;        /* Spider: the gold's values also tried in the prediction's value slots */
   int result;            /* BIS result similarity on the item's database too */
+  int witness;           /* a wrong prediction's answers shown (ex_verdict.witness) */
+  int bird;              /* the evaluator's semantics, for witness: BIRD's, else Spider's */
 } ex_opts;
 
 /* What a prediction scored on the item's databases. */
@@ -60,10 +62,20 @@ typedef struct ex_verdict {
   int has_rsim;
   sqlsim_result_sim rsim;
   char err[256];         /* why the prediction did not run ("" when it did) */
+  sqlsim_witness *witness; /* with opts.witness, for a prediction wrong under the semantics on the
+                            item's database: the first rows each returned that the other did not
+                            (malloc'd: sqlsim_witness_free) */
 } ex_verdict;
 
 /* Scores pred against g (gold_sql is the gold as written, for plug_value). */
 void ex_score(const ex_gold *g, const char *gold_sql, const char *pred, const ex_opts *o, ex_open_fn open, void *ctx,
               ex_verdict *out);
+
+/* The evidence of a wrong prediction on a real database: the first rows
+ * (at most 20) each query's answer has that the other's lacks, whole rows as
+ * multisets, and the counts; g and p are their answers there (p may have
+ * failed). NULL only when out of memory. */
+sqlsim_witness *ex_witness(sqlsim_db *db, const char *gold, const char *pred, const sqlsim_result *g,
+                           const sqlsim_result *p);
 
 #endif

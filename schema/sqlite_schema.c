@@ -208,10 +208,13 @@ static int plain_type(const char *t) {
   return *p == '\0' && p - t <= 100;
 }
 
-char *sqlsim_schema_ddl(const sqlsim_schema *s) {
+char *sqlsim_schema_ddl(const sqlsim_schema *s) { return sqlsim_schema_ddl_tables(s, NULL); }
+
+char *sqlsim_schema_ddl_tables(const sqlsim_schema *s, const unsigned char *tables) {
   strbuf sb = {0};
   for (int t = 0; t < s->ntables; t++) {
     const sqlsim_table *tab = &s->tables[t];
+    if (tables && !tables[t]) continue;
     if (!strncmp(tab->key, "sqlite_", 7)) continue; /* SQLite's own (sqlite_sequence): it makes them */
     sb_puts(&sb, "CREATE TABLE ");
     sb_ident(&sb, tab->name);

@@ -36,12 +36,7 @@
 
 enum { C_INT, C_REAL, C_TEXT, C_DATE, C_BOOL, C_NUMTEXT };
 
-typedef struct val {
-  char kind; /* 0 unset, 'i' integer, 'r' real, 't' text, 'n' NULL */
-  long long i;
-  double r;
-  const char *t;
-} val;
+typedef synth_val val;
 
 typedef struct grow {
   int group;        /* the SELECT whose literals it holds, -1 */
@@ -529,6 +524,9 @@ static val *cell(gen *g, int t, int r, int c) {
 /* Whether value v may go into column c (a unique column holds it nowhere yet). */
 static int may_hold(gen *g, int c, const val *v) {
   const sqlsim_column *col = &g->s->columns[c];
+  /* a column of INTEGER or REAL affinity holds no text that is not a number:
+   * a literal compared with it that way names a value no database holds */
+  if (v->kind == 't' && synth_numeric_column(col) && !synth_numeric_text(v->t)) return 0;
   if (!col->unique && !name_like(g, col)) return 1;
   int t = col->table;
   for (int r = 0; r < g->t[t].nrows; r++)

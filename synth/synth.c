@@ -21,6 +21,7 @@
 #include <time.h>
 
 #define RUNNER_SLOTS 4
+#define SUITE_SLOTS 8 /* distilled suites kept per runner (the last golds) */
 #define DEFAULT_K 6
 #define DEFAULT_SEED 0x5eed5eedULL
 #define DEFAULT_TIMEOUT 2.0
@@ -39,6 +40,8 @@ struct sqlsim_synth_runner {
   sqlsim_synth_opts o;
   sqlsim_exec_opts eo;
   slot slots[RUNNER_SLOTS];
+  synth_suite *suites[SUITE_SLOTS]; /* the last golds' suites; key: gold text, schema text */
+  unsigned long suite_used[SUITE_SLOTS];
   unsigned long tick;
 };
 
@@ -71,6 +74,7 @@ static void slot_clear(slot *s) {
 void sqlsim_synth_runner_free(sqlsim_synth_runner *x) {
   if (!x) return;
   for (int i = 0; i < RUNNER_SLOTS; i++) slot_clear(&x->slots[i]);
+  for (int i = 0; i < SUITE_SLOTS; i++) synth_suite_free(x->suites[i]);
   free(x);
 }
 
@@ -90,6 +94,11 @@ static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_err
     }
     if (x->slots[i].used < lru->used) lru = &x->slots[i];
   }
+  for (int i = 0; i < SUITE_SLOTS; i++) /* the suites made on the connection going away */
+    if (x->suites[i] && lru->ddl && x->suites[i]->ddl == lru->ddl) {
+      synth_suite_free(x->suites[i]);
+      x->suites[i] = NULL;
+    }
   slot_clear(lru);
   sqlsim_db *db;
   if (exec_open_scratch(&x->eo, &db, err)) {
@@ -317,6 +326,80 @@ static int nothing_counted(const sqlsim_result *r) {
   return 1;
 }
 
+/* ---------------------------------------------------------------- judging (strict, suite, witness) */
+
+char *synth_run_text(const char *sql, int bird, int keep_distinct) {
+  return bird ? strdup(sql) : sqlsim_spider_exec_text_opts(sql, keep_distinct);
+}
+
+int synth_informative(const sqlsim_result *r) { return informative(r); }
+
+int synth_judge(synth_env *e, const sqlsim_result *g, const sqlsim_result *p) {
+  if (p->status != SQLSIM_EXEC_OK) return SYNTH_DIFFER;
+  if (e->bird ? sqlsim_ex_bird(g, p) : sqlsim_ex_spider(g, p, e->ordered)) return SYNTH_SAME;
+  if (!e->keyed_done) {
+    e->keyed = keyed_query(e->gold, &e->limit, &e->offset, &e->nkeys);
+    e->keyed_done = 1;
+  }
+  if (!e->keyed) return SYNTH_DIFFER;
+  double spent;
+  int tie = tie_kind(e->db, e->keyed, e->limit, e->offset, e->nkeys, &spent);
+  e->spent += spent;
+  if (tie == TIE_LIMIT) return SYNTH_TIED;
+  if (tie == TIE_ORDER && !e->bird) return sqlsim_ex_spider(g, p, 0) ? SYNTH_SAME : SYNTH_DIFFER;
+  return SYNTH_DIFFER;
+}
+
+int synth_env_load(synth_env *e, const synth_data *d, char *why, size_t wn) {
+  void *saved;
+  exec_enter(e->db, 10, &saved);
+  int bad = exec_writable(e->db, 1);
+  int rc = bad ? -1 : synth_data_load(exec_handle(e->db), d, e->filled, why, wn);
+  if (bad) snprintf(why, wn, "the in-memory database cannot be written");
+  bad |= exec_writable(e->db, 0);
+  exec_leave(e->db, saved);
+  return rc || bad ? -1 : 0;
+}
+
+/* The runner's suite of the gold (gold_text as run) on slot sl's schema,
+ * distilled when it has none. NULL: out of memory. */
+static synth_suite *suite_for(sqlsim_synth_runner *x, slot *sl, synth_env *e, const sqlsim_query *gold,
+                              const char *gold_text) {
+  int lru = 0;
+  for (int i = 0; i < SUITE_SLOTS; i++) {
+    synth_suite *st = x->suites[i];
+    if (st && st->ddl == sl->ddl && st->bird == e->bird && st->keep_distinct == e->keep_distinct &&
+        !strcmp(st->gold_text, gold_text)) {
+      x->suite_used[i] = ++x->tick;
+      return st;
+    }
+    if (x->suite_used[i] < x->suite_used[lru]) lru = i;
+  }
+  synth_suite_free(x->suites[lru]);
+  x->suites[lru] = synth_suite_build(e, gold, gold_text, x->o.seed);
+  if (x->suites[lru]) x->suites[lru]->ddl = sl->ddl;
+  x->suite_used[lru] = ++x->tick;
+  return x->suites[lru];
+}
+
+/* A cached suite's databases read with this call's schema (the same tables:
+ * the slot's text is the key; the caller's schema may be another copy). */
+static void suite_rebind(synth_suite *st, const sqlsim_schema *s) {
+  for (int i = 0; st && i < st->ndbs; i++) st->dbs[i]->s = s;
+}
+
+/* The rows of the database now on the connection, when the schema allows
+ * them (the evidence of a strict verdict must be such a database). */
+static synth_data *valid_now(synth_env *e, const unsigned char *tables) {
+  synth_data *d;
+  char why[200];
+  if (synth_data_read(exec_handle(e->db), e->s, e->filled, &d)) return NULL;
+  for (int t = 0; t < e->s->ntables; t++) d->on[t] |= tables[t];
+  if (synth_data_valid(d, why, sizeof why)) return d;
+  synth_data_free(d);
+  return NULL;
+}
+
 int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql,
                        const sqlsim_query *pred, const char *pred_sql, sqlsim_synth *out, sqlsim_error *err) {
   memset(out, 0, sizeof *out);
@@ -339,6 +422,14 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   long limit = -1, offset = -1, plimit = -1, poffset = -1;
   double pred_s = 0; /* the prediction's time over the databases so far */
   int rc = 0;
+  /* the strict verdict and the witnesses: the pair's own databases that tell
+   * the two apart (the first one the schema allows), then the gold's suite */
+  int strict = x->o.strict, wit = x->o.witness;
+  synth_env env = {.db = sl->db, .filled = sl->filled, .s = s, .bird = bird, .keep_distinct = x->o.keep_distinct,
+                   .gold = gold, .ordered = ordered};
+  synth_data *strict_data = NULL, *synth_fail = NULL; /* the evidence, for the witness */
+  int strict_found = 0;
+  out->strict = -1;
   /* K databases, and one more where the two queries bound a column at one
    * literal by different range operators: its free values miss the gold's
    * range */
@@ -388,6 +479,17 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     ran++;
     if (!informative(&g)) {
       empty++;
+      if (strict && !strict_found) { /* for strict, a gold that returns nothing counts too */
+        sqlsim_exec_flags(sl->db, ptext, SQLSIM_EXEC_VALUES, &p);
+        out->strict_databases++;
+        if (synth_judge(&env, &g, &p) == SYNTH_DIFFER && (strict_data = valid_now(&env, f->tables))) {
+          strict_found = 1;
+          snprintf(out->strict_why, sizeof out->strict_why, "database %d: the gold %s, the prediction %s", k + 1,
+                   g.nrows ? "returns only NULLs" : "returns nothing",
+                   p.status != SQLSIM_EXEC_OK ? "fails" : p.nrows ? "returns rows" : "answers otherwise");
+        }
+        sqlsim_result_free(&p);
+      }
       sqlsim_result_free(&g);
       out->exec_s += now_s() - t1;
       continue;
@@ -419,6 +521,19 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
         stop |= pred_s > x->o.timeout_s;
       }
     }
+    if (strict && !strict_found) {
+      int v = ok ? SYNTH_SAME : set_aside ? SYNTH_TIED : synth_judge(&env, &g, &p);
+      out->strict_databases += v != SYNTH_TIED;
+      if (v == SYNTH_DIFFER && (strict_data = valid_now(&env, f->tables))) {
+        strict_found = 1;
+        if (p.status != SQLSIM_EXEC_OK)
+          snprintf(out->strict_why, sizeof out->strict_why, "database %d: the prediction fails: %.200s", k + 1,
+                   p.reason);
+        else
+          snprintf(out->strict_why, sizeof out->strict_why, "database %d: %ld rows x %d columns, the gold %ld x %d",
+                   k + 1, p.nrows, p.ncols, g.nrows, g.ncols);
+      }
+    }
     if (set_aside) {
       out->ties++;
     } else if (ok && gold_agg && nothing_counted(&g)) {
@@ -428,6 +543,9 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     } else {
       out->informative++;
       out->agree += ok;
+      if (!ok && out->informative - out->agree == 1 && wit && !synth_fail &&
+          synth_data_read(exec_handle(sl->db), s, sl->filled, &synth_fail))
+        synth_fail = NULL;
       if (!ok && out->informative - out->agree == 1) {
         if (p.status != SQLSIM_EXEC_OK)
           snprintf(out->why, sizeof out->why, "database %d: the prediction fails: %.200s", k + 1, p.reason);
@@ -464,6 +582,41 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
         snprintf(out->why, sizeof out->why, "every database was set aside (ties at a LIMIT)");
     }
   }
+  if (!rc && strict) {
+    synth_suite *st = strict_found ? NULL : suite_for(x, sl, &env, gold, gtext);
+    if (st) {
+      suite_rebind(st, s);
+      int judged;
+      int at = synth_suite_judge(&env, st, ptext, &judged, out->strict_why, sizeof out->strict_why);
+      out->strict_databases += judged;
+      if (at >= 0) {
+        strict_found = 1;
+        strict_data = wit ? synth_data_copy(st->dbs[at]) : NULL;
+        if (strict_data)
+          for (int t = 0; t < s->ntables; t++) strict_data->on[t] |= f->tables[t];
+      }
+    }
+    if (st || strict_found) {
+      st = st ? st : suite_for(x, sl, &env, gold, gtext);
+      if (st) {
+        out->suite = st->ndbs;
+        out->neighbors = st->neighbors;
+        out->told = st->told;
+      }
+    }
+    out->strict = strict_found ? 0 : out->strict_databases ? 1 : -1;
+    if (out->strict < 0 && !out->strict_why[0])
+      snprintf(out->strict_why, sizeof out->strict_why, "the gold ran on no database");
+  }
+  if (!rc && wit) { /* the witness of the failing verdict: strict's, else synth's */
+    if (strict_found && strict_data)
+      out->witness = synth_witness_make(&env, strict_data, gtext, ptext, 0, "strict", f->tables), strict_data = NULL;
+    else if (out->pass == 0 && synth_fail)
+      out->witness = synth_witness_make(&env, synth_fail, gtext, ptext, 1, "synth", f->tables), synth_fail = NULL;
+  }
+  synth_data_free(strict_data);
+  synth_data_free(synth_fail);
+  free(env.keyed);
   free(keyed);
   free(pkeyed);
   free(gtext);

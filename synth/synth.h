@@ -12,6 +12,65 @@
 #include "core.h"
 #include "exec/exec.h"
 
+/* One value of a generated database. */
+typedef struct synth_val {
+  char kind; /* 0 unset, 'i' integer, 'r' real, 't' text, 'n' NULL */
+  long long i;
+  double r;
+  const char *t;
+} synth_val;
+
+/* The rows of one database, in memory (synth/data.c): read back from a
+ * connection, changed, checked against the schema, loaded, written as SQL. */
+typedef struct synth_data {
+  const sqlsim_schema *s;
+  int *nrows, *cap;      /* per table */
+  synth_val **rows;      /* per table: nrows x the table's columns (malloc'd) */
+  unsigned char *on;     /* per table: part of the database (created in its SQL text) */
+  sqlsim_arena *a;       /* owns the text values */
+} synth_data;
+
+synth_data *synth_data_new(const sqlsim_schema *s);
+void synth_data_free(synth_data *d);
+synth_data *synth_data_copy(const synth_data *d);
+/* Row r of table t; a new row of NULLs at the end of t (NULL: out of memory);
+ * row r removed. */
+synth_val *synth_data_row(const synth_data *d, int t, int r);
+synth_val *synth_data_add_row(synth_data *d, int t);
+void synth_data_delete_row(synth_data *d, int t, int r);
+/* Rows in all. */
+long synth_data_size(const synth_data *d);
+/* Equal values (an integer equals the real of its value; NULL equals NULL). */
+int synth_val_eq(const synth_val *a, const synth_val *b);
+/* The rows of the tables marked in tables[] of db (sqlsim's own
+ * connection): 0 and *out, or -1. */
+int synth_data_read(sqlite3 *db, const sqlsim_schema *s, const unsigned char *tables, synth_data **out);
+/* Empties the tables marked in filled[] and inserts d's rows (filled[] then
+ * marks the tables holding rows). 0, or -1 with why. */
+int synth_data_load(sqlite3 *db, const synth_data *d, unsigned char *filled, char *why, size_t wn);
+/* Column c has INTEGER or REAL affinity: it holds numbers; text t reads as a
+ * number (SQLite stores it as one there). */
+int synth_numeric_column(const sqlsim_column *c);
+int synth_numeric_text(const char *t);
+/* Whether d is a database the schema allows (see data.c); why says what is
+ * not when 0. */
+int synth_data_valid(const synth_data *d, char *why, size_t wn);
+/* CREATE TABLE for the tables of d (on[]) and an INSERT per row: text that
+ * plain sqlite3 loads (malloc'd). */
+char *synth_data_sql(const synth_data *d);
+
+/* A query one change away from the gold (synth/neighbors.c). */
+typedef struct synth_neighbor {
+  char *sql;         /* printed SQLite SQL (malloc'd) */
+  const char *kind;  /* the change: "operator", "literal", "column", ... */
+} synth_neighbor;
+
+/* At most max neighbors of gold (parsed with its schema), taken round the
+ * kinds of change, none printing as the gold or as another: *out (free with
+ * synth_neighbors_free). Returns how many. */
+int synth_neighbors(const sqlsim_query *gold, int max, synth_neighbor **out);
+void synth_neighbors_free(synth_neighbor *v, int n);
+
 /* A literal of a query and the column it is compared with. */
 typedef struct synth_fact {
   int column;        /* schema column index */
@@ -107,5 +166,94 @@ synth_shape synth_shape_of(int k, uint64_t seed);
  * Returns the number of rows inserted, or -1 with why filled. */
 long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *shape, unsigned char *filled, char *why,
                 size_t wn);
+
+/* ---------------------------------------------------------------- running and judging (synth.c) */
+
+/* How a query's answer compares with the gold's on one database. */
+enum { SYNTH_SAME, SYNTH_DIFFER, SYNTH_TIED /* the gold's answer hinges on ties at its LIMIT: set aside */ };
+
+/* Where queries run (the runner's connection for a schema, and which of its
+ * tables hold rows) and how answers are compared with the gold's. */
+typedef struct synth_env {
+  sqlsim_db *db;
+  unsigned char *filled;
+  const sqlsim_schema *s;
+  int bird, keep_distinct;
+  const sqlsim_query *gold; /* for its sort keys: ties at a LIMIT, or under a full ORDER BY */
+  int ordered;              /* Spider compares the gold's rows in order */
+  char *keyed;              /* the gold with its sort keys returned (made when first needed) */
+  long limit, offset;
+  int nkeys, keyed_done;
+  double spent;             /* seconds spent by the tie runs */
+} synth_env;
+
+/* The text a query runs as: as written for BIRD, Spider's execution text
+ * otherwise (malloc'd). */
+char *synth_run_text(const char *sql, int bird, int keep_distinct);
+/* p's answer against the gold's g (g ran): SYNTH_SAME, SYNTH_DIFFER (p failed
+ * too), or SYNTH_TIED. */
+int synth_judge(synth_env *e, const sqlsim_result *g, const sqlsim_result *p);
+/* d loaded on the connection (its tables emptied first): 0, or -1 with why. */
+int synth_env_load(synth_env *e, const synth_data *d, char *why, size_t wn);
+/* Whether the gold's answer counts for the synth verdict: a row holding a
+ * value that is not NULL. */
+int synth_informative(const sqlsim_result *r);
+
+/* ---------------------------------------------------------------- the distilled suite (suite.c) */
+
+/* A gold's distilled suite: small databases the schema allows, each kept
+ * because it tells the gold apart from a neighbor no database kept before it
+ * does, and the gold's answer on each. */
+typedef struct synth_suite {
+  char *gold_text;          /* the gold as run: with the schema and the semantics, the cache's key */
+  const char *ddl;          /* the schema's tables (the runner slot's text) */
+  int bird, keep_distinct;
+  synth_data **dbs;
+  sqlsim_result *gold;      /* the gold's answer on each */
+  int ndbs;
+  int neighbors, told;      /* neighbors (those found equivalent left out), and told apart */
+  int equivalent;           /* neighbors found equivalent to the gold (the same run text, or the same
+                               tree once equivalent forms are made one) */
+  char **survivors;         /* up to SYNTH_SURVIVORS neighbors no database tells apart, not found
+                               equivalent: for a person to read */
+  int nsurvivors;
+  int runs;                 /* queries run to distil it */
+} synth_suite;
+
+#define SYNTH_SURVIVORS 8
+
+/* Distils the suite of gold (parsed with its schema; gold_text as run) on
+ * e's connection, seeded by seed. NULL only when out of memory. */
+synth_suite *synth_suite_build(synth_env *e, const sqlsim_query *gold, const char *gold_text, uint64_t seed);
+void synth_suite_free(synth_suite *st);
+/* The first database of the suite where the prediction (pred_text, as run)
+ * answers otherwise than the gold: its index, with why; -1 when none does.
+ * *judged counts the databases that were compared (not set aside). */
+int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text, int *judged, char *why, size_t wn);
+
+/* Changes of a database that keep it one the schema allows, for the search
+ * (synth/data.c): child rows without a parent removed (after rows were
+ * removed); a table emptied; NULL in every other row (parity 0 or 1) of the
+ * nullable columns of the tables the gold reads (no column a foreign key
+ * points at); every row of a table twice, with new key values (of a key of
+ * several columns, the last); rows holding one of the gold's literals
+ * removed. Each returns a new database, or NULL when it would change
+ * nothing. */
+void synth_data_cascade(synth_data *d);
+synth_data *synth_vary_empty(const synth_data *d, int t);
+synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int parity);
+synth_data *synth_vary_twice(const synth_data *d, int t);
+synth_data *synth_vary_unplanted(const synth_data *d, const synth_facts *f);
+
+/* ---------------------------------------------------------------- witnesses (witness.c) */
+
+/* The witness of a verdict from d (taken over), on which the prediction
+ * (pred_text) answers otherwise than the gold (gold_text): shrunk while it
+ * still does and still satisfies the schema, with both answers. informative:
+ * the synth verdict's rule, the gold must return a value there. tables: the
+ * tables the queries read (created in the witness's SQL). NULL when d does
+ * not tell the two apart, or out of memory. */
+sqlsim_witness *synth_witness_make(synth_env *e, synth_data *d, const char *gold_text, const char *pred_text,
+                                   int informative, const char *verdict, const unsigned char *tables);
 
 #endif

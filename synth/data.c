@@ -1,0 +1,547 @@
+/* data.c -- the rows of one small database, held in memory: read back from
+ * the connection the generator filled, changed (the suite's variations, the
+ * witness's shrinking), checked against the schema, loaded again, and
+ * written as SQL text that plain sqlite3 loads.
+ *
+ * What the schema allows (synth_data_valid): a column of INTEGER or REAL
+ * affinity holds numbers (SQLite turns numeric text into numbers on the way
+ * in; other text stays text, which such a column must not hold). NUMERIC
+ * affinity (DATE, BOOLEAN, DECIMAL, and Spider's "number") may hold text, as
+ * real databases' dates and Spider's number columns do; a column
+ * declared NOT NULL, or part of the primary key, holds no NULL; the primary
+ * key (all its columns together) and every UNIQUE column hold no value
+ * twice; a foreign key's value is NULL or one its parent holds, a key of
+ * several columns as a whole (the pairs of one child table that reference
+ * the whole primary key of one parent table). tables.json says nothing of
+ * NOT NULL or UNIQUE: there, the primary key is taken as NOT NULL and every
+ * other column as nullable (docs/synthetic.md). */
+#include "synth.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+synth_data *synth_data_new(const sqlsim_schema *s) {
+  synth_data *d = calloc(1, sizeof *d);
+  if (!d) return NULL;
+  d->s = s;
+  d->a = sqlsim_arena_new();
+  d->nrows = calloc((size_t)s->ntables + 1, sizeof *d->nrows);
+  d->cap = calloc((size_t)s->ntables + 1, sizeof *d->cap);
+  d->rows = calloc((size_t)s->ntables + 1, sizeof *d->rows);
+  d->on = calloc((size_t)s->ntables + 1, 1);
+  if (!d->a || !d->nrows || !d->cap || !d->rows || !d->on) {
+    synth_data_free(d);
+    return NULL;
+  }
+  return d;
+}
+
+void synth_data_free(synth_data *d) {
+  if (!d) return;
+  if (d->rows)
+    for (int t = 0; t < d->s->ntables; t++) free(d->rows[t]);
+  free(d->rows);
+  free(d->nrows);
+  free(d->cap);
+  free(d->on);
+  sqlsim_arena_free(d->a);
+  free(d);
+}
+
+static int ncols(const synth_data *d, int t) { return d->s->tables[t].ncolumns; }
+
+synth_val *synth_data_row(const synth_data *d, int t, int r) {
+  return &d->rows[t][(size_t)r * (size_t)ncols(d, t)];
+}
+
+synth_val *synth_data_add_row(synth_data *d, int t) {
+  int nc = ncols(d, t);
+  if (d->nrows[t] == d->cap[t]) {
+    int cap = d->cap[t] ? 2 * d->cap[t] : 8;
+    synth_val *v = realloc(d->rows[t], sizeof *v * (size_t)cap * (size_t)(nc ? nc : 1));
+    if (!v) return NULL;
+    d->rows[t] = v;
+    d->cap[t] = cap;
+  }
+  synth_val *row = synth_data_row(d, t, d->nrows[t]++);
+  for (int i = 0; i < nc; i++) row[i] = (synth_val){.kind = 'n'};
+  d->on[t] = 1;
+  return row;
+}
+
+void synth_data_delete_row(synth_data *d, int t, int r) {
+  int nc = ncols(d, t);
+  memmove(synth_data_row(d, t, r), synth_data_row(d, t, r + 1),
+          sizeof(synth_val) * (size_t)nc * (size_t)(d->nrows[t] - r - 1));
+  d->nrows[t]--;
+}
+
+synth_data *synth_data_copy(const synth_data *d) {
+  synth_data *c = synth_data_new(d->s);
+  if (!c) return NULL;
+  for (int t = 0; t < d->s->ntables; t++) {
+    c->on[t] = d->on[t];
+    for (int r = 0; r < d->nrows[t]; r++) {
+      synth_val *row = synth_data_add_row(c, t);
+      if (!row) {
+        synth_data_free(c);
+        return NULL;
+      }
+      memcpy(row, synth_data_row(d, t, r), sizeof *row * (size_t)ncols(d, t));
+      for (int i = 0; i < ncols(d, t); i++) /* text lives in the copy's own arena */
+        if (row[i].kind == 't') row[i].t = sqlsim_arena_strdup(c->a, row[i].t);
+    }
+  }
+  return c;
+}
+
+long synth_data_size(const synth_data *d) {
+  long n = 0;
+  for (int t = 0; t < d->s->ntables; t++) n += d->nrows[t];
+  return n;
+}
+
+int synth_val_eq(const synth_val *a, const synth_val *b) {
+  if (a->kind != b->kind) {
+    if ((a->kind == 'i' && b->kind == 'r') || (a->kind == 'r' && b->kind == 'i'))
+      return (a->kind == 'i' ? (double)a->i : a->r) == (b->kind == 'i' ? (double)b->i : b->r);
+    return 0;
+  }
+  switch (a->kind) {
+  case 'i': return a->i == b->i;
+  case 'r': return a->r == b->r;
+  case 't': return !strcmp(a->t, b->t);
+  default: return 1; /* NULL is NULL here: a key comparison never sees one */
+  }
+}
+
+/* A child's key value against its parent's as SQLite compares them in a join
+ * (a numeric column's affinity turns the other side's numeric text into a
+ * number: a TEXT '3' meets a NUMERIC 3). */
+static int key_eq(const synth_val *a, const synth_val *b) {
+  if (synth_val_eq(a, b)) return 1;
+  const synth_val *t = a->kind == 't' ? a : b->kind == 't' ? b : NULL, *n = t == a ? b : a;
+  if (!t || (n->kind != 'i' && n->kind != 'r')) return 0;
+  char *end;
+  double v = strtod(t->t, &end);
+  return end != t->t && !*end && v == (n->kind == 'i' ? (double)n->i : n->r);
+}
+
+/* ---------------------------------------------------------------- from and to SQLite */
+
+int synth_data_read(sqlite3 *db, const sqlsim_schema *s, const unsigned char *tables, synth_data **out) {
+  *out = NULL;
+  synth_data *d = synth_data_new(s);
+  if (!d) return -1;
+  strbuf sb = {0};
+  int rc = 0;
+  for (int t = 0; t < s->ntables && !rc; t++) {
+    if (!tables[t]) continue;
+    d->on[t] = 1;
+    sb.len = 0;
+    sb_puts(&sb, "SELECT * FROM ");
+    sb_ident(&sb, s->tables[t].name);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sb.buf, -1, &st, NULL) != SQLITE_OK) {
+      rc = -1;
+      break;
+    }
+    int nc = s->tables[t].ncolumns;
+    if (sqlite3_column_count(st) != nc) rc = -1;
+    while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+      synth_val *row = synth_data_add_row(d, t);
+      if (!row) {
+        rc = -1;
+        break;
+      }
+      for (int i = 0; i < nc; i++) {
+        switch (sqlite3_column_type(st, i)) {
+        case SQLITE_INTEGER: row[i] = (synth_val){.kind = 'i', .i = sqlite3_column_int64(st, i)}; break;
+        case SQLITE_FLOAT: row[i] = (synth_val){.kind = 'r', .r = sqlite3_column_double(st, i)}; break;
+        case SQLITE_NULL: row[i] = (synth_val){.kind = 'n'}; break;
+        default: {
+          const unsigned char *txt = sqlite3_column_text(st, i);
+          int len = sqlite3_column_bytes(st, i);
+          row[i] = (synth_val){.kind = 't', .t = sqlsim_arena_strndup(d->a, txt ? (const char *)txt : "", (size_t)len)};
+        }
+        }
+      }
+    }
+    sqlite3_finalize(st);
+  }
+  sb_free(&sb);
+  if (rc) {
+    synth_data_free(d);
+    return -1;
+  }
+  *out = d;
+  return 0;
+}
+
+static int bind(sqlite3_stmt *st, int i, const synth_val *v) {
+  switch (v->kind) {
+  case 'i': return sqlite3_bind_int64(st, i, v->i);
+  case 'r': return sqlite3_bind_double(st, i, v->r);
+  case 't': return sqlite3_bind_text(st, i, v->t, -1, SQLITE_STATIC);
+  default: return sqlite3_bind_null(st, i);
+  }
+}
+
+int synth_data_load(sqlite3 *db, const synth_data *d, unsigned char *filled, char *why, size_t wn) {
+  const sqlsim_schema *s = d->s;
+  strbuf sb = {0};
+  int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+  for (int t = 0; rc == SQLITE_OK && t < s->ntables; t++) {
+    if (!filled[t]) continue;
+    sb.len = 0;
+    sb_puts(&sb, "DELETE FROM ");
+    sb_ident(&sb, s->tables[t].name);
+    rc = sqlite3_exec(db, sb.buf, NULL, NULL, NULL);
+    filled[t] = 0;
+  }
+  for (int t = 0; rc == SQLITE_OK && t < s->ntables; t++) {
+    int nc = s->tables[t].ncolumns;
+    if (!d->nrows[t] || !nc) continue;
+    sb.len = 0;
+    sb_puts(&sb, "INSERT INTO ");
+    sb_ident(&sb, s->tables[t].name);
+    sb_puts(&sb, " VALUES (");
+    for (int i = 0; i < nc; i++) sb_puts(&sb, i ? ",?" : "?");
+    sb_putc(&sb, ')');
+    sqlite3_stmt *st = NULL;
+    rc = sqlite3_prepare_v2(db, sb.buf, -1, &st, NULL);
+    filled[t] = 1;
+    for (int r = 0; rc == SQLITE_OK && r < d->nrows[t]; r++) {
+      const synth_val *row = synth_data_row(d, t, r);
+      for (int i = 0; i < nc; i++) bind(st, i + 1, &row[i]);
+      if (sqlite3_step(st) != SQLITE_DONE) rc = sqlite3_errcode(db);
+      sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+  }
+  if (rc == SQLITE_OK) rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+  if (rc != SQLITE_OK) {
+    snprintf(why, wn, "loading rows: %s", sqlite3_errmsg(db));
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  }
+  sb_free(&sb);
+  return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- what the schema allows */
+
+int synth_numeric_column(const sqlsim_column *c) {
+  int aff = core_type_affinity(c->type ? c->type : "");
+  return aff == 'I' || aff == 'R';
+}
+
+int synth_numeric_text(const char *t) {
+  char *end;
+  if (!t || !*t) return 0;
+  strtod(t, &end);
+  while (*end == ' ') end++;
+  return end != t && !*end;
+}
+
+static int not_null(const sqlsim_column *c) { return c->notnull || c->pk; }
+
+/* The foreign keys of s grouped into whole keys: key k's pairs are
+ * [start[k], start[k] + len[k]) of order[]. A child table's pairs that
+ * reference one parent table make one key when they cover its whole primary
+ * key (of two columns or more); every other pair is a key of its own. */
+typedef struct fkey_groups {
+  int *order, *start, *len;
+  int n;
+} fkey_groups;
+
+static void group_fkeys(const sqlsim_schema *s, fkey_groups *g) {
+  int nf = s->nfkeys, pos = 0;
+  g->order = malloc(sizeof(int) * (size_t)(nf + 1));
+  g->start = malloc(sizeof(int) * (size_t)(nf + 1));
+  g->len = malloc(sizeof(int) * (size_t)(nf + 1));
+  g->n = 0;
+  unsigned char *used = calloc((size_t)nf + 1, 1);
+  int *members = malloc(sizeof(int) * (size_t)(nf + 1));
+  for (int f = 0; f < nf; f++) {
+    if (used[f]) continue;
+    int ct = s->columns[s->fkeys[f].column].table, pt = s->columns[s->fkeys[f].ref_column].table;
+    int npk = 0, m = 0;
+    for (int i = 0; i < s->tables[pt].ncolumns; i++) npk += s->columns[s->tables[pt].first_column + i].pk;
+    for (int j = f; j < nf; j++)
+      if (!used[j] && s->columns[s->fkeys[j].column].table == ct && s->columns[s->fkeys[j].ref_column].table == pt &&
+          s->columns[s->fkeys[j].ref_column].pk)
+        members[m++] = j;
+    if (!(npk >= 2 && m == npk && s->columns[s->fkeys[f].ref_column].pk)) { /* a key of its own */
+      m = 1;
+      members[0] = f;
+    }
+    g->start[g->n] = pos;
+    g->len[g->n++] = m;
+    for (int j = 0; j < m; j++) {
+      g->order[pos++] = members[j];
+      used[members[j]] = 1;
+    }
+  }
+  free(members);
+  free(used);
+}
+
+static void fkey_groups_free(fkey_groups *g) {
+  free(g->order);
+  free(g->start);
+  free(g->len);
+}
+
+/* Do rows a of table t and b of the same table agree on columns cols[0..n)? */
+static int rows_agree(const synth_data *d, int t, int a, int b, const int *cols, int n) {
+  const synth_val *x = synth_data_row(d, t, a), *y = synth_data_row(d, t, b);
+  int first = d->s->tables[t].first_column;
+  for (int i = 0; i < n; i++)
+    if (!synth_val_eq(&x[cols[i] - first], &y[cols[i] - first])) return 0;
+  return 1;
+}
+
+int synth_data_valid(const synth_data *d, char *why, size_t wn) {
+  const sqlsim_schema *s = d->s;
+  int bad = 0;
+  for (int t = 0; t < s->ntables && !bad; t++) {
+    const sqlsim_table *tab = &s->tables[t];
+    int pk[64], npk = 0;
+    for (int i = 0; i < tab->ncolumns; i++) {
+      const sqlsim_column *c = &s->columns[tab->first_column + i];
+      if (c->pk && npk < 64) pk[npk++] = tab->first_column + i;
+      for (int r = 0; r < d->nrows[t] && !bad; r++) {
+        const synth_val *v = &synth_data_row(d, t, r)[i];
+        if (v->kind == 'n' && not_null(c)) {
+          snprintf(why, wn, "NULL in %s.%s, which may not be NULL", tab->name, c->name);
+          bad = 1;
+        } else if (v->kind == 't' && synth_numeric_column(c) && !synth_numeric_text(v->t)) {
+          snprintf(why, wn, "text '%.40s' in %s.%s, declared %s", v->t, tab->name, c->name, c->type);
+          bad = 1;
+        }
+      }
+      if (c->unique && !c->pk) { /* UNIQUE: no value twice (NULLs are all distinct) */
+        int col = tab->first_column + i;
+        for (int a = 0; a < d->nrows[t] && !bad; a++)
+          for (int b = a + 1; b < d->nrows[t] && !bad; b++)
+            if (synth_data_row(d, t, a)[i].kind != 'n' && rows_agree(d, t, a, b, &col, 1)) {
+              snprintf(why, wn, "%s.%s holds a value twice, declared UNIQUE", tab->name, c->name);
+              bad = 1;
+            }
+      }
+    }
+    for (int a = 0; npk && a < d->nrows[t] && !bad; a++)
+      for (int b = a + 1; b < d->nrows[t] && !bad; b++)
+        if (rows_agree(d, t, a, b, pk, npk)) {
+          snprintf(why, wn, "two rows of %s with one primary key", tab->name);
+          bad = 1;
+        }
+  }
+  if (bad) return 0;
+  fkey_groups g;
+  group_fkeys(s, &g);
+  for (int k = 0; k < g.n && !bad; k++) {
+    const int *pairs = &g.order[g.start[k]];
+    int m = g.len[k];
+    int ct = s->columns[s->fkeys[pairs[0]].column].table, pt = s->columns[s->fkeys[pairs[0]].ref_column].table;
+    int cf = s->tables[ct].first_column, pf = s->tables[pt].first_column;
+    for (int r = 0; r < d->nrows[ct] && !bad; r++) {
+      const synth_val *row = synth_data_row(d, ct, r);
+      int has_null = 0;
+      for (int j = 0; j < m; j++) has_null |= row[s->fkeys[pairs[j]].column - cf].kind == 'n';
+      if (has_null) continue; /* no parent asked for */
+      int found = 0;
+      for (int p = 0; p < d->nrows[pt] && !found; p++) {
+        const synth_val *prow = synth_data_row(d, pt, p);
+        found = 1;
+        for (int j = 0; j < m && found; j++)
+          found = key_eq(&row[s->fkeys[pairs[j]].column - cf], &prow[s->fkeys[pairs[j]].ref_column - pf]);
+      }
+      if (!found) {
+        snprintf(why, wn, "a row of %s whose %s has no parent in %s", s->tables[ct].name,
+                 s->columns[s->fkeys[pairs[0]].column].name, s->tables[pt].name);
+        bad = 1;
+      }
+    }
+  }
+  fkey_groups_free(&g);
+  return !bad;
+}
+
+/* ---------------------------------------------------------------- as SQL text */
+
+static void sql_value(strbuf *sb, const synth_val *v) {
+  switch (v->kind) {
+  case 'i': sb_printf(sb, "%lld", v->i); break;
+  case 'r':
+    if (isnan(v->r)) sb_puts(sb, "NULL");
+    else if (isinf(v->r)) sb_puts(sb, v->r > 0 ? "9e999" : "-9e999");
+    else if (v->r == floor(v->r) && fabs(v->r) < 1e15) sb_printf(sb, "%.1f", v->r);
+    else sb_printf(sb, "%.17g", v->r);
+    break;
+  case 't':
+    sb_putc(sb, '\'');
+    for (const char *p = v->t; *p; p++) {
+      if (*p == '\'') sb_putc(sb, '\'');
+      sb_putc(sb, *p);
+    }
+    sb_putc(sb, '\'');
+    break;
+  default: sb_puts(sb, "NULL");
+  }
+}
+
+char *synth_data_sql(const synth_data *d) {
+  strbuf sb = {0};
+  char *ddl = sqlsim_schema_ddl_tables(d->s, d->on);
+  if (ddl) sb_puts(&sb, ddl);
+  free(ddl);
+  for (int t = 0; t < d->s->ntables; t++) {
+    int nc = ncols(d, t);
+    for (int r = 0; r < d->nrows[t]; r++) {
+      sb_puts(&sb, "INSERT INTO ");
+      sb_ident(&sb, d->s->tables[t].name);
+      sb_puts(&sb, " VALUES (");
+      const synth_val *row = synth_data_row(d, t, r);
+      for (int i = 0; i < nc; i++) {
+        if (i) sb_puts(&sb, ", ");
+        sql_value(&sb, &row[i]);
+      }
+      sb_puts(&sb, ");\n");
+    }
+  }
+  return sb_take(&sb);
+}
+
+/* ---------------------------------------------------------------- changes the schema allows */
+
+void synth_data_cascade(synth_data *d) {
+  const sqlsim_schema *s = d->s;
+  fkey_groups g;
+  group_fkeys(s, &g);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int k = 0; k < g.n; k++) {
+      const int *pairs = &g.order[g.start[k]];
+      int m = g.len[k];
+      int ct = s->columns[s->fkeys[pairs[0]].column].table, pt = s->columns[s->fkeys[pairs[0]].ref_column].table;
+      int cf = s->tables[ct].first_column, pf = s->tables[pt].first_column;
+      for (int r = d->nrows[ct] - 1; r >= 0; r--) {
+        const synth_val *row = synth_data_row(d, ct, r);
+        int has_null = 0, found = 0;
+        for (int j = 0; j < m; j++) has_null |= row[s->fkeys[pairs[j]].column - cf].kind == 'n';
+        if (has_null) continue;
+        for (int p = 0; p < d->nrows[pt] && !found; p++) {
+          const synth_val *prow = synth_data_row(d, pt, p);
+          found = 1;
+          for (int j = 0; j < m && found; j++)
+            found = key_eq(&row[s->fkeys[pairs[j]].column - cf], &prow[s->fkeys[pairs[j]].ref_column - pf]);
+        }
+        if (!found) {
+          synth_data_delete_row(d, ct, r);
+          changed = 1;
+        }
+      }
+    }
+  }
+  fkey_groups_free(&g);
+}
+
+synth_data *synth_vary_empty(const synth_data *d, int t) {
+  if (!d->nrows[t]) return NULL;
+  synth_data *c = synth_data_copy(d);
+  if (!c) return NULL;
+  c->nrows[t] = 0;
+  synth_data_cascade(c);
+  return c;
+}
+
+/* A column some foreign key points at. */
+static int referenced(const sqlsim_schema *s, int col) {
+  for (int f = 0; f < s->nfkeys; f++)
+    if (s->fkeys[f].ref_column == col) return 1;
+  return 0;
+}
+
+synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int parity) {
+  const sqlsim_schema *s = d->s;
+  synth_data *c = NULL;
+  for (int t = 0; t < s->ntables; t++) {
+    if (!f->tables[t]) continue;
+    for (int i = 0; i < s->tables[t].ncolumns; i++) {
+      int col = s->tables[t].first_column + i;
+      const sqlsim_column *x = &s->columns[col];
+      if (x->pk || x->notnull || referenced(s, col)) continue;
+      for (int r = parity; r < d->nrows[t]; r += 2) {
+        if (synth_data_row(d, t, r)[i].kind == 'n') continue;
+        if (!c && !(c = synth_data_copy(d))) return NULL;
+        synth_data_row(c, t, r)[i] = (synth_val){.kind = 'n'};
+      }
+    }
+  }
+  return c;
+}
+
+synth_data *synth_vary_twice(const synth_data *d, int t) {
+  const sqlsim_schema *s = d->s;
+  int n = d->nrows[t], nc = s->tables[t].ncolumns, first = s->tables[t].first_column;
+  if (!n || n > 60) return NULL;
+  synth_data *c = synth_data_copy(d);
+  if (!c) return NULL;
+  int last_pk = -1;
+  for (int i = 0; i < nc; i++)
+    if (s->columns[first + i].pk) last_pk = i;
+  for (int r = 0; r < n; r++) {
+    synth_val *row = synth_data_add_row(c, t);
+    if (!row) {
+      synth_data_free(c);
+      return NULL;
+    }
+    memcpy(row, synth_data_row(c, t, r), sizeof *row * (size_t)nc);
+    for (int i = 0; i < nc; i++) { /* a key's new value: a million on, or the text marked; of a
+                                     * key of several columns the last only, so the new rows share
+                                     * the others (join partners on part of the key) */
+      const sqlsim_column *x = &s->columns[first + i];
+      if (!x->unique && !(x->pk && i == last_pk)) continue;
+      synth_val *v = &row[i];
+      if (v->kind == 'i') v->i = v->i > LLONG_MAX / 2 ? v->i - 1000000 - r : v->i + 1000000 + r;
+      else if (v->kind == 'r') v->r += 1000000 + r;
+      else if (v->kind == 't') v->t = sqlsim_arena_printf(c->a, "%s~%d", v->t, r + 1);
+    }
+  }
+  return c;
+}
+
+/* The literal of fact x as a value of the column's kind, or kind 0 when it
+ * names no single value (a pattern, a date field). */
+static synth_val literal_val(const synth_fact *x) {
+  if (x->fmt || x->sub || x->op == SQLSIM_OP_LIKE || x->op == SQLSIM_OP_NOTLIKE || x->op == SQLSIM_OP_GLOB ||
+      x->op == SQLSIM_OP_NOTGLOB)
+    return (synth_val){0};
+  if (!x->num) return (synth_val){.kind = 't', .t = x->text};
+  long long i;
+  if (core_int_literal(x->text, &i)) return (synth_val){.kind = 'i', .i = i};
+  return (synth_val){.kind = 'r', .r = strtod(x->text, NULL)};
+}
+
+synth_data *synth_vary_unplanted(const synth_data *d, const synth_facts *f) {
+  const sqlsim_schema *s = d->s;
+  synth_data *c = NULL;
+  for (int k = 0; k < f->nfacts; k++) {
+    const synth_fact *x = &f->facts[k];
+    synth_val lit = literal_val(x);
+    if (!x->gold || !lit.kind || x->column < 0) continue;
+    int t = s->columns[x->column].table, i = x->column - s->tables[t].first_column;
+    const synth_data *from = c ? c : d;
+    for (int r = from->nrows[t] - 1; r >= 0; r--)
+      if (synth_val_eq(&synth_data_row(from, t, r)[i], &lit)) {
+        if (!c && !(c = synth_data_copy(d))) return NULL;
+        synth_data_delete_row(c, t, r);
+        from = c;
+      }
+  }
+  if (c) synth_data_cascade(c);
+  return c;
+}

@@ -1,0 +1,320 @@
+/* suite.c -- a gold's distilled test suite, from the schema alone.
+ *
+ * Zhong, Yu & Klein (EMNLP 2020) judge a prediction on databases chosen
+ * because they tell the gold apart from the queries near it; XData chooses
+ * test data that kills a query's mutants. Here both come from the schema:
+ *
+ *   1. the neighbors of the gold (neighbors.c): one change each; a neighbor
+ *      that runs as the gold does under the semantics (DISTINCT, which
+ *      Spider's comparison drops) is left out;
+ *   2. candidate databases: the generator's databases for the gold alone
+ *      (gen.c, its six shapes), then variations of each that keep it one the
+ *      schema allows (data.c): NULL in every other row of the nullable
+ *      columns the gold reads (and in the others), each table emptied, each
+ *      table's rows twice (new keys: more join partners, duplicated rows),
+ *      the rows holding the gold's literals removed (groups and subqueries
+ *      with no matching row);
+ *   3. greedily, in that order, a candidate is kept when it tells the gold
+ *      apart from a neighbor no database kept before it does (the answers
+ *      differ as the evaluator compares them; ties at the gold's LIMIT set a
+ *      database aside), or holds data no kept database holds under which
+ *      SQL's three-valued logic and empty inputs change answers (the gold
+ *      answering nothing; a NULL in a nullable column of a table it reads;
+ *      such a table empty), until every neighbor is told apart and all that
+ *      data is there, the candidates run out, or the budget of query runs
+ *      (SUITE_BUDGET) is spent.
+ *
+ * A neighbor no candidate tells apart is checked for equivalence to the
+ * gold: the same tree once the equivalent forms are made one (diff/equiv.c)
+ * counts as equivalent and leaves the coverage's denominator; the others are
+ * kept for a person to read (synth_suite.survivors). The suite is cached by
+ * the runner per (gold, schema, semantics), so the samples of one question
+ * pay for it once. */
+#include "synth.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUITE_NEIGHBORS 48 /* neighbors a gold is distilled against */
+#define SUITE_SEEDS 6      /* generator databases the search starts from */
+#define SUITE_BUDGET 1500  /* query runs for one suite */
+#define SUITE_MAX_DBS 16   /* databases kept */
+
+void synth_suite_free(synth_suite *st) {
+  if (!st) return;
+  for (int i = 0; i < st->ndbs; i++) {
+    synth_data_free(st->dbs[i]);
+    sqlsim_result_free(&st->gold[i]);
+  }
+  free(st->dbs);
+  free(st->gold);
+  for (int i = 0; i < st->nsurvivors; i++) free(st->survivors[i]);
+  free(st->survivors);
+  free(st->gold_text);
+  free(st);
+}
+
+/* Beside the neighbors, the data under which SQL's three-valued logic and
+ * empty inputs change answers, each wanted on some database of the suite:
+ * the gold answering nothing, a NULL in each nullable column of the tables
+ * it reads, each of those tables empty. */
+enum { GOAL_EMPTY_ANSWER, GOAL_NULL, GOAL_EMPTY_TABLE };
+
+typedef struct search {
+  synth_env *e;
+  synth_suite *st;
+  const synth_facts *f;
+  int n;          /* neighbors */
+  char **text;    /* each as run */
+  unsigned char *alive, *broken; /* not told apart yet; fails where the gold runs (a bad neighbor) */
+  int nalive;
+  unsigned char *goal_null, *goal_table; /* per column, per table: wanted and not met yet */
+  int goal_empty, ngoals;
+} search;
+
+/* Meets d goals not met yet? (marks them met) */
+static int meets_goals(search *x, const synth_data *d, const sqlsim_result *g) {
+  int met = 0;
+  if (x->goal_empty && g->nrows == 0) {
+    x->goal_empty = 0;
+    x->ngoals--;
+    met = 1;
+  }
+  const sqlsim_schema *s = d->s;
+  for (int t = 0; t < s->ntables; t++) {
+    if (x->goal_table[t] && !d->nrows[t]) {
+      x->goal_table[t] = 0;
+      x->ngoals--;
+      met = 1;
+    }
+    for (int i = 0; i < s->tables[t].ncolumns; i++) {
+      int c = s->tables[t].first_column + i;
+      if (!x->goal_null[c]) continue;
+      for (int r = 0; r < d->nrows[t]; r++)
+        if (synth_data_row(d, t, r)[i].kind == 'n') {
+          x->goal_null[c] = 0;
+          x->ngoals--;
+          met = 1;
+          break;
+        }
+    }
+  }
+  return met;
+}
+
+static void set_goals(search *x) {
+  const sqlsim_schema *s = x->e->s;
+  x->goal_empty = 1;
+  x->ngoals = 1;
+  for (int t = 0; t < s->ntables; t++) {
+    if (!x->f->tables[t]) continue;
+    x->goal_table[t] = 1;
+    x->ngoals++;
+    for (int i = 0; i < s->tables[t].ncolumns; i++) {
+      int c = s->tables[t].first_column + i;
+      const sqlsim_column *col = &s->columns[c];
+      if (col->pk || col->notnull) continue;
+      int referenced = 0;
+      for (int k = 0; k < s->nfkeys; k++) referenced |= s->fkeys[k].ref_column == c;
+      if (referenced) continue;
+      x->goal_null[c] = 1;
+      x->ngoals++;
+    }
+  }
+}
+
+/* Runs the gold and the neighbors still alive on candidate d (taken over):
+ * kept when it tells one apart. */
+static void try_candidate(search *x, synth_data *d, int loaded) {
+  synth_env *e = x->e;
+  synth_suite *st = x->st;
+  char why[256];
+  if (!d) return; /* the variation changed nothing */
+  if ((!x->nalive && !x->ngoals) || st->runs >= SUITE_BUDGET || st->ndbs >= SUITE_MAX_DBS || !synth_data_valid(d, why, sizeof why) ||
+      (!loaded && synth_env_load(e, d, why, sizeof why))) {
+    synth_data_free(d);
+    return;
+  }
+  sqlsim_result g;
+  sqlsim_exec_flags(e->db, st->gold_text, SQLSIM_EXEC_VALUES, &g);
+  st->runs++;
+  if (g.status != SQLSIM_EXEC_OK) {
+    sqlsim_result_free(&g);
+    synth_data_free(d);
+    return;
+  }
+  int useful = meets_goals(x, d, &g);
+  for (int i = 0; i < x->n && st->runs < SUITE_BUDGET; i++) {
+    if (!x->alive[i]) continue;
+    sqlsim_result p;
+    sqlsim_exec_flags(e->db, x->text[i], SQLSIM_EXEC_VALUES, &p);
+    st->runs++;
+    if (p.status != SQLSIM_EXEC_OK) { /* no neighbor: a query that does not run where the gold does */
+      x->alive[i] = 0;
+      x->broken[i] = 1;
+      x->nalive--;
+    } else if (synth_judge(e, &g, &p) == SYNTH_DIFFER) {
+      x->alive[i] = 0;
+      x->nalive--;
+      st->told++;
+      useful = 1;
+    }
+    sqlsim_result_free(&p);
+  }
+  if (!useful) {
+    sqlsim_result_free(&g);
+    synth_data_free(d);
+    return;
+  }
+  st->dbs[st->ndbs] = d;
+  st->gold[st->ndbs++] = g;
+}
+
+/* The generator's database k for the gold alone, read back as it holds. */
+static synth_data *seed_database(synth_env *e, const synth_facts *f, int k, uint64_t seed) {
+  synth_shape sh = synth_shape_of(k, seed);
+  char why[200];
+  void *saved;
+  exec_enter(e->db, 10, &saved);
+  int bad = exec_writable(e->db, 1);
+  long rows = bad ? -1 : synth_fill(exec_handle(e->db), f, &sh, e->filled, why, sizeof why);
+  synth_data *d = NULL;
+  if (rows >= 0 && synth_data_read(exec_handle(e->db), e->s, e->filled, &d)) d = NULL;
+  bad |= exec_writable(e->db, 0);
+  exec_leave(e->db, saved);
+  if (bad) { /* it must never run model SQL writable */
+    synth_data_free(d);
+    return NULL;
+  }
+  if (d) /* the tables the gold reads, empty or not, belong to the database */
+    for (int t = 0; t < e->s->ntables; t++) d->on[t] |= f->tables[t];
+  return d;
+}
+
+/* A neighbor's tree, once its equivalent forms are made one, is the gold's. */
+static int equivalent(const synth_env *e, const char *gold_eq, const char *sql) {
+  if (!gold_eq) return 0;
+  sqlsim_query *q;
+  if (sqlsim_parse(sql, strlen(sql), e->s, 0, &q, NULL)) return 0;
+  sqlsim_equiv_normalize_as(q, e->bird ? SQLSIM_EQUIV_SETS : e->keep_distinct ? 0 : SQLSIM_EQUIV_NO_DISTINCT);
+  char *p = sqlsim_print_sql(q->root, 0);
+  int same = p && !strcmp(p, gold_eq);
+  free(p);
+  sqlsim_query_free(q);
+  return same;
+}
+
+synth_suite *synth_suite_build(synth_env *e, const sqlsim_query *gold, const char *gold_text, uint64_t seed) {
+  synth_suite *st = calloc(1, sizeof *st);
+  if (!st) return NULL;
+  st->gold_text = strdup(gold_text);
+  st->bird = e->bird;
+  st->keep_distinct = e->keep_distinct;
+  st->dbs = calloc(SUITE_MAX_DBS, sizeof *st->dbs);
+  st->gold = calloc(SUITE_MAX_DBS, sizeof *st->gold);
+  st->survivors = calloc(SYNTH_SURVIVORS, sizeof *st->survivors);
+  synth_neighbor *nb = NULL;
+  search x = {.e = e, .st = st};
+  x.n = synth_neighbors(gold, SUITE_NEIGHBORS, &nb);
+  x.text = calloc((size_t)x.n + 1, sizeof *x.text);
+  x.alive = calloc((size_t)x.n + 1, 1);
+  x.broken = calloc((size_t)x.n + 1, 1);
+  x.goal_null = calloc((size_t)e->s->ncolumns + 1, 1);
+  x.goal_table = calloc((size_t)e->s->ntables + 1, 1);
+  synth_facts *f = synth_facts_read(e->s, gold, NULL);
+  x.f = f;
+  if (!st->gold_text || !st->dbs || !st->gold || !st->survivors || !x.text || !x.alive || !x.broken || !f ||
+      !x.goal_null || !x.goal_table) {
+    synth_suite_free(st);
+    st = NULL;
+    goto done;
+  }
+  for (int i = 0; i < x.n; i++) {
+    x.text[i] = synth_run_text(nb[i].sql, e->bird, e->keep_distinct);
+    if (x.text[i] && strcmp(x.text[i], gold_text)) {
+      x.alive[i] = 1;
+      x.nalive++;
+    } else {
+      st->equivalent++; /* it runs as the gold does (DISTINCT dropped) */
+    }
+  }
+  set_goals(&x);
+  /* the generator's databases, then their variations */
+  synth_data *seeds[SUITE_SEEDS] = {0};
+  for (int k = 0; k < SUITE_SEEDS && (x.nalive || x.ngoals); k++) {
+    synth_data *d = seed_database(e, f, k, seed);
+    if (!d) continue;
+    seeds[k] = synth_data_copy(d);
+    try_candidate(&x, d, 1);
+  }
+  for (int k = 0; k < SUITE_SEEDS && (x.nalive || x.ngoals); k++) {
+    synth_data *d = seeds[k];
+    if (!d) continue;
+    for (int parity = 0; parity < 2; parity++) try_candidate(&x, synth_vary_nulls(d, f, parity), 0);
+    try_candidate(&x, synth_vary_unplanted(d, f), 0);
+    for (int t = 0; t < e->s->ntables && (x.nalive || x.ngoals); t++) {
+      synth_data *v = synth_vary_empty(d, t);
+      if (v) try_candidate(&x, v, 0);
+      v = synth_vary_twice(d, t);
+      if (v) try_candidate(&x, v, 0);
+    }
+  }
+  for (int k = 0; k < SUITE_SEEDS; k++) synth_data_free(seeds[k]);
+  /* the neighbors left: equivalent to the gold, or for a person to read */
+  char *gold_eq = NULL;
+  if (x.nalive) {
+    sqlsim_query *g = sqlsim_query_clone(gold);
+    if (g) {
+      sqlsim_equiv_normalize_as(g, e->bird ? SQLSIM_EQUIV_SETS : e->keep_distinct ? 0 : SQLSIM_EQUIV_NO_DISTINCT);
+      gold_eq = sqlsim_print_sql(g->root, 0);
+      sqlsim_query_free(g);
+    }
+  }
+  int left = 0;
+  for (int i = 0; i < x.n; i++) {
+    if (!x.alive[i]) continue; /* told apart, not run as a neighbor, or run as the gold is */
+    if (equivalent(e, gold_eq, nb[i].sql)) {
+      st->equivalent++;
+      continue;
+    }
+    left++;
+    if (st->nsurvivors < SYNTH_SURVIVORS) st->survivors[st->nsurvivors++] = strdup(nb[i].sql);
+  }
+  st->neighbors = st->told + left;
+  free(gold_eq);
+done:
+  if (x.text)
+    for (int i = 0; i < x.n; i++) free(x.text[i]);
+  free(x.text);
+  free(x.alive);
+  free(x.broken);
+  free(x.goal_null);
+  free(x.goal_table);
+  synth_neighbors_free(nb, x.n);
+  synth_facts_free(f);
+  return st;
+}
+
+int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text, int *judged, char *why, size_t wn) {
+  *judged = 0;
+  for (int i = 0; i < st->ndbs; i++) {
+    char lw[200];
+    if (synth_env_load(e, st->dbs[i], lw, sizeof lw)) continue;
+    sqlsim_result p;
+    sqlsim_exec_flags(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
+    int v = synth_judge(e, &st->gold[i], &p);
+    if (v != SYNTH_TIED) ++*judged;
+    if (v == SYNTH_DIFFER) {
+      if (p.status != SQLSIM_EXEC_OK)
+        snprintf(why, wn, "suite database %d: the prediction fails: %.200s", i + 1, p.reason);
+      else
+        snprintf(why, wn, "suite database %d: %ld rows x %d columns, the gold %ld x %d", i + 1, p.nrows, p.ncols,
+                 st->gold[i].nrows, st->gold[i].ncols);
+      sqlsim_result_free(&p);
+      return i;
+    }
+    sqlsim_result_free(&p);
+  }
+  return -1;
+}

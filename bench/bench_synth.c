@@ -12,9 +12,18 @@
  * pass/fail, Kendall tau of the systems' mean scores against their EX. Items
  * where no generated database counted take the structural score there (the
  * calibrated score does the same), and pass/fail there is "structural score
- * >= 0.9"; their number is printed.
+ * >= 0.9"; their number is printed. With --db-dir, the same figures again
+ * without the pairs whose gold answers nothing on the real database (no row,
+ * or only NULL and 0: EX passes any prediction that does the same there).
  *
- * usage: bench_synth --tables FILE --gold FILE [--ref-dir DIR] [--databases K] PRED... */
+ * Strict (--metrics strict: the gold's distilled suite and the pair's own
+ * databases): pairs per second single-threaded, and the cost of a gold's
+ * samples: scoring 8 predictions of each of 200 golds against scoring one
+ * (the suite is distilled once per gold); how many EX-correct pairs fail
+ * strict and EX-wrong pairs pass it; the coverage of the golds' suites; the
+ * time a witness adds to a failing pair (shrinking and both answers), median.
+ *
+ * usage: bench_synth --tables FILE --gold FILE [--ref-dir DIR] [--db-dir DIR] [--databases K] PRED... */
 #include "clock.h"
 #include "sqlsim.h"
 #include "stats.h"
@@ -23,19 +32,148 @@
 #include <sys/resource.h>
 #include <time.h>
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Strict: speed, the cost of a gold's samples, agreement with EX, coverage,
+ * the witness's cost. */
+static void strict_bench(const char *tables, const sqlsim_itemset *gold, sqlsim_itemset **pred, int npreds,
+                         const sqlsim_pair *pairs, size_t np, int k, const char *ref_dir, const char **preds) {
+  sqlsim_error err = {0};
+  sqlsim_config cfg = {.tables = tables, .metrics = SQLSIM_M_STRICT, .synth_databases = k};
+  sqlsim_record *out = calloc(np, sizeof *out);
+  sqlsim_evaluator *ev;
+  if (sqlsim_evaluator_new(&cfg, &ev, &err)) return;
+  sqlsim_batch_opts o = {.jobs = 1};
+  double t0 = now();
+  sqlsim_evaluate_batch(ev, pairs, np, out, &o);
+  double secs = now() - t0;
+  sqlsim_evaluator_free(ev);
+  printf("strict (the gold's distilled suite and the pair's own databases):\n");
+  printf("  single-threaded: %.2f s, %.0f pairs/s (target >= 500)\n", secs, np / secs);
+  /* a gold's samples: 8 predictions (the files, then the gold itself) against 1 */
+  int ngolds = gold->n < 200 ? gold->n : 200;
+  sqlsim_pair *one = malloc(sizeof *one * (size_t)ngolds), *eight = malloc(sizeof *eight * (size_t)ngolds * 8);
+  for (int i = 0; i < ngolds; i++) {
+    one[i] = (sqlsim_pair){gold->items[i].sql, pred[0]->items[i].sql, gold->items[i].db_id};
+    for (int p = 0; p < 8; p++)
+      eight[i * 8 + p] = (sqlsim_pair){gold->items[i].sql,
+                                       p < npreds ? pred[p]->items[i].sql : gold->items[i].sql, gold->items[i].db_id};
+  }
+  double t[2];
+  for (int run = 0; run < 2; run++) {
+    size_t m = run ? (size_t)ngolds * 8 : (size_t)ngolds;
+    sqlsim_record *r = calloc(m, sizeof *r);
+    sqlsim_evaluator_new(&cfg, &ev, &err);
+    t0 = now();
+    sqlsim_evaluate_batch(ev, run ? eight : one, m, r, &o);
+    t[run] = now() - t0;
+    sqlsim_evaluator_free(ev);
+    for (size_t i = 0; i < m; i++) sqlsim_record_clear(&r[i]);
+    free(r);
+  }
+  printf("  %d golds: one prediction each %.3f s, eight each %.3f s: %.2fx (target <= 2x)\n", ngolds, t[0], t[1],
+         t[1] / t[0]);
+  free(one);
+  free(eight);
+  /* coverage, and strict against EX */
+  double *cov = malloc(sizeof *cov * (size_t)gold->n);
+  int ncov = 0;
+  for (int i = 0; i < gold->n; i++) {
+    const sqlsim_record *r = &out[(size_t)i * (size_t)npreds];
+    if (r->has_synth && r->synth.neighbors > 0) cov[ncov++] = (double)r->synth.told / r->synth.neighbors;
+  }
+  qsort(cov, (size_t)ncov, sizeof *cov, cmp_double);
+  int full = 0;
+  double sum = 0;
+  for (int i = 0; i < ncov; i++) full += cov[i] >= 1, sum += cov[i];
+  if (ncov)
+    printf("  coverage of %d golds' suites (neighbors told apart): median %.3f, mean %.3f, p10 %.3f, all told %d\n",
+           ncov, cov[ncov / 2], sum / ncov, cov[ncov / 10], full);
+  free(cov);
+  if (ref_dir) {
+    long ex_ok_fail = 0, ex_ok = 0, ex_bad_pass = 0, ex_bad = 0;
+    for (int p = 0; p < npreds; p++) {
+      char model[256];
+      model_name(preds[p], model, sizeof model);
+      int *exec = read_col(ref_dir, model, "exec", gold->n);
+      for (int i = 0; exec && i < gold->n; i++) {
+        const sqlsim_record *r = &out[(size_t)i * (size_t)npreds + (size_t)p];
+        if (exec[i] < 0 || !r->has_synth || r->synth.strict < 0) continue;
+        if (exec[i]) ex_ok++, ex_ok_fail += !r->synth.strict;
+        else ex_bad++, ex_bad_pass += r->synth.strict;
+      }
+      free(exec);
+    }
+    printf("  EX-correct pairs failing strict: %ld of %ld; EX-wrong pairs passing strict: %ld of %ld\n", ex_ok_fail,
+           ex_ok, ex_bad_pass, ex_bad);
+  }
+  /* the witness's cost on failing pairs: a pair with and without it, the suite cached */
+  sqlsim_catalog *cat;
+  if (sqlsim_catalog_load_tables_json(tables, &cat, &err) == 0) {
+    sqlsim_synth_opts plain = {.databases = k, .strict = 1}, wit = {.databases = k, .strict = 1, .witness = 1};
+    sqlsim_synth_runner *a = sqlsim_synth_runner_new(&plain), *b = sqlsim_synth_runner_new(&wit);
+    double *cost = malloc(sizeof *cost * np);
+    long nw = 0, rows_sum = 0, rows_max = 0;
+    long *sizes = malloc(sizeof *sizes * np);
+    for (size_t i = 0; i < np && nw < 2000; i++) {
+      if (!out[i].has_synth || (out[i].synth.strict != 0 && out[i].synth.pass != 0)) continue;
+      const sqlsim_schema *s = sqlsim_catalog_find(cat, pairs[i].db_id);
+      sqlsim_synth x, y;
+      if (!s || sqlsim_synth_pair(a, s, pairs[i].gold, pairs[i].pred, &x, NULL)) continue; /* warms the suite */
+      if (sqlsim_synth_pair(b, s, pairs[i].gold, pairs[i].pred, &y, NULL)) continue;       /* warms b's */
+      sqlsim_witness_free(y.witness);
+      double c0 = now();
+      sqlsim_synth_pair(a, s, pairs[i].gold, pairs[i].pred, &x, NULL);
+      double c1 = now();
+      sqlsim_synth_pair(b, s, pairs[i].gold, pairs[i].pred, &y, NULL);
+      double c2 = now();
+      if (!y.witness) continue;
+      cost[nw] = (c2 - c1) - (c1 - c0);
+      sizes[nw] = y.witness->rows;
+      rows_sum += y.witness->rows;
+      if (y.witness->rows > rows_max) rows_max = y.witness->rows;
+      nw++;
+      sqlsim_witness_free(y.witness);
+    }
+    qsort(cost, (size_t)nw, sizeof *cost, cmp_double);
+    long *srt = sizes;
+    for (long i = 1; i < nw; i++) /* insertion sort of the sizes (few thousand) */
+      for (long j = i; j > 0 && srt[j] < srt[j - 1]; j--) {
+        long tmp = srt[j];
+        srt[j] = srt[j - 1];
+        srt[j - 1] = tmp;
+      }
+    if (nw)
+      printf("  witnesses of %ld failing pairs: %.1f ms added per pair (median; target <= 20), rows median %ld, "
+             "largest %ld (targets <= 8, <= 40)\n",
+             nw, 1000 * cost[nw / 2], srt[nw / 2], rows_max);
+    free(cost);
+    free(sizes);
+    sqlsim_synth_runner_free(a);
+    sqlsim_synth_runner_free(b);
+    sqlsim_catalog_free(cat);
+  }
+  for (size_t i = 0; i < np; i++) sqlsim_record_clear(&out[i]);
+  free(out);
+}
+
 int main(int argc, char **argv) {
-  const char *tables = NULL, *gold_path = NULL, *ref_dir = NULL;
+  const char *tables = NULL, *gold_path = NULL, *ref_dir = NULL, *db_dir = NULL;
   const char *preds[64];
   int npreds = 0, k = 6;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--tables") && i + 1 < argc) tables = argv[++i];
     else if (!strcmp(argv[i], "--gold") && i + 1 < argc) gold_path = argv[++i];
     else if (!strcmp(argv[i], "--ref-dir") && i + 1 < argc) ref_dir = argv[++i];
+    else if (!strcmp(argv[i], "--db-dir") && i + 1 < argc) db_dir = argv[++i];
     else if (!strcmp(argv[i], "--databases") && i + 1 < argc) k = atoi(argv[++i]);
     else if (npreds < 64) preds[npreds++] = argv[i];
   }
   if (!tables || !gold_path || !npreds) {
-    fprintf(stderr, "usage: bench_synth --tables FILE --gold FILE [--ref-dir DIR] [--databases K] PRED...\n");
+    fprintf(stderr, "usage: bench_synth --tables FILE --gold FILE [--ref-dir DIR] [--db-dir DIR] [--databases K] PRED...\n");
     return 2;
   }
   sqlsim_error err = {0};
@@ -111,8 +249,30 @@ int main(int argc, char **argv) {
   printf("  peak memory (max RSS): %.1f MiB\n", ru.ru_maxrss / 1024.0);
   printf("  per-item JSON identical between -j 1 and -j 2: %ld of %zu\n", identical, np);
   printf("  pairs with synthetic execution: %ld\n", synth_items);
+  /* golds that answer nothing on the real database: EX passes them vacuously */
+  unsigned char *vacuous = calloc((size_t)n + 1, 1);
+  int nvacuous = 0;
+  for (int i = 0; db_dir && i < n; i++) {
+    char *path = sqlsim_db_path(db_dir, gold->items[i].db_id, NULL);
+    sqlsim_db *db = NULL;
+    if (path && sqlsim_db_open(path, NULL, &db, NULL) == 0) {
+      sqlsim_result r;
+      sqlsim_exec_flags(db, gold->items[i].sql, SQLSIM_EXEC_VALUES, &r);
+      int any = 0;
+      for (long c = 0; r.status == SQLSIM_EXEC_OK && c < r.nrows * r.ncols && !any; c++)
+        any = r.kinds[c] != 0 && !(r.kinds[c] == 1 && r.nums[c] == 0);
+      vacuous[i] = r.status == SQLSIM_EXEC_OK && !any;
+      nvacuous += vacuous[i];
+      sqlsim_result_free(&r);
+      sqlsim_db_close(db);
+    }
+    free(path);
+  }
+  if (db_dir) printf("  golds answering nothing on the real database (no row, or only NULL and 0): %d of %d\n", nvacuous, n);
   if (ref_dir) {
     pt *pg = malloc(sizeof *pg * np), *ps = malloc(sizeof *ps * np), *pst = malloc(sizeof *pst * np);
+    pt *qg = malloc(sizeof *qg * np), *qs = malloc(sizeof *qs * np);
+    int kept = 0;
     int pooled = 0, tp = 0, fp = 0, fn = 0, tn = 0, fallback = 0;
     double ex[64], mg[64], ms[64], mst[64];
     for (int p = 0; p < npreds; p++) {
@@ -134,6 +294,10 @@ int main(int argc, char **argv) {
         fallback += !counted;
         pg[pooled] = (pt){g, exec[i]};
         ps[pooled] = (pt){r->score, exec[i]};
+        if (!vacuous[i]) {
+          qg[kept] = (pt){g, exec[i]};
+          qs[kept++] = (pt){r->score, exec[i]};
+        }
         pst[pooled] = (pt){r->score_structure, exec[i]};
         pooled++;
         tp += pass && exec[i];
@@ -157,6 +321,10 @@ int main(int argc, char **argv) {
     printf("  pooled (%d items with a database; %d where no generated database counted)\n", pooled, fallback);
     printf("  ROC AUC against official EX: graded synthetic %.4f, calibrated score %.4f (structure alone %.4f)\n",
            auc(pg, pooled), auc(ps, pooled), auc(pst, pooled));
+    if (db_dir)
+      printf("    without the %d pairs whose gold answers nothing on the real database: graded synthetic %.4f, "
+             "calibrated score %.4f\n",
+             pooled - kept, auc(qg, kept), auc(qs, kept));
     printf("  pass/fail: precision %.4f, recall %.4f, accuracy %.4f\n", (double)tp / (tp + fp), (double)tp / (tp + fn),
            (double)(tp + tn) / pooled);
     printf("  Kendall tau of the systems' mean against EX: graded synthetic %.3f, calibrated score %.3f "
@@ -165,7 +333,11 @@ int main(int argc, char **argv) {
     free(pg);
     free(ps);
     free(pst);
+    free(qg);
+    free(qs);
   }
+  free(vacuous);
+  strict_bench(tables, gold, pred, npreds, pairs, np, k, ref_dir, preds);
   for (int run = 0; run < 2; run++) {
     for (size_t i = 0; i < np; i++) sqlsim_record_clear(&out[run][i]);
     free(out[run]);

@@ -85,6 +85,9 @@ typedef struct sqlsim_column {
   unsigned pk : 1;        /* part of the primary key */
   unsigned notnull : 1;   /* declared NOT NULL (or INTEGER PRIMARY KEY) */
   unsigned unique : 1;    /* alone forms a primary key or a UNIQUE index */
+  unsigned numeric : 1;   /* declared a number type: tables.json's number, integer, real; a SQLite
+                             type of INTEGER or REAL affinity, or NUMERIC, DECIMAL, NUMBER (not
+                             DATE or BOOLEAN): its values are numbers */
 } sqlsim_column;
 
 typedef struct sqlsim_table {

@@ -234,7 +234,9 @@ static int load_entry(sqlsim_catalog *c, const cJSON *db, int pos, sqlsim_error 
       col->name = sqlsim_arena_strdup(a, nm);
       col->key = core_fold_dup(a, nm, strlen(nm));
       const cJSON *ty = cJSON_GetArrayItem(ctypes, i);
-      col->type = coarse_type(a, cJSON_IsString(ty) ? ty->valuestring : NULL);
+      const char *coarse = cJSON_IsString(ty) ? ty->valuestring : NULL;
+      col->type = coarse_type(a, coarse);
+      col->numeric = coarse && (!strcmp(coarse, "number") || !strcmp(coarse, "integer") || !strcmp(coarse, "real"));
       col->table = tab;
       json_to_col[i] = ci;
     }

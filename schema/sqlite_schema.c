@@ -45,6 +45,17 @@ static const char *base_name(sqlsim_arena *a, const char *path) {
   return sqlsim_arena_strndup(a, b, dot && dot != b ? (size_t)(dot - b) : strlen(b));
 }
 
+/* A declared number type: INTEGER or REAL affinity, or NUMERIC, DECIMAL,
+ * NUMBER (NUMERIC affinity, as DATE and BOOLEAN are, which hold text). */
+static int numeric_type(const char *t) {
+  int aff = core_type_affinity(t);
+  if (aff == 'I' || aff == 'R') return 1;
+  if (aff != 'N') return 0;
+  for (const char *p = t; *p; p++)
+    if (!sqlite3_strnicmp(p, "num", 3) || !sqlite3_strnicmp(p, "dec", 3)) return 1;
+  return 0;
+}
+
 /* Time allowed for reading a schema (a hostile one can make SQLite work). */
 #define SCHEMA_TIMEOUT 30.0
 
@@ -100,6 +111,7 @@ static int load_sqlite(sqlite3 *db, const char *path, sqlsim_catalog **out, sqls
       col->type = sqlsim_arena_strdup(a, col_text(ti, 2));
       col->notnull = sqlite3_column_int(ti, 3) != 0;
       col->pk = sqlite3_column_int(ti, 5) != 0;
+      col->numeric = numeric_type(col->type);
       npk += col->pk;
       col->table = s->ntables;
       const char *dtype = NULL, *coll = NULL;

@@ -3,11 +3,12 @@
  * witness's shrinking), checked against the schema, loaded again, and
  * written as SQL text that plain sqlite3 loads.
  *
- * What the schema allows (synth_data_valid): a column of INTEGER or REAL
- * affinity holds numbers (SQLite turns numeric text into numbers on the way
- * in; other text stays text, which such a column must not hold). NUMERIC
- * affinity (DATE, BOOLEAN, DECIMAL, and Spider's "number") may hold text, as
- * real databases' dates and Spider's number columns do; a column
+ * What the schema allows (synth_data_valid): a column declared a number type
+ * (sqlsim_column.numeric: tables.json's number, integer, real; INTEGER,
+ * REAL, NUMERIC, DECIMAL in a SQLite file) holds numbers (SQLite turns
+ * numeric text into numbers on the way in; other text stays text, which such
+ * a column must not hold; none of the 159 number columns of Spider's 19
+ * bundled databases holds any); DATE and BOOLEAN columns may hold text; a column
  * declared NOT NULL, or part of the primary key, holds no NULL; the primary
  * key (all its columns together) and every UNIQUE column hold no value
  * twice; a foreign key's value is NULL or one its parent holds, a key of
@@ -232,10 +233,7 @@ int synth_data_load(sqlite3 *db, const synth_data *d, unsigned char *filled, cha
 
 /* ---------------------------------------------------------------- what the schema allows */
 
-int synth_numeric_column(const sqlsim_column *c) {
-  int aff = core_type_affinity(c->type ? c->type : "");
-  return aff == 'I' || aff == 'R';
-}
+int synth_numeric_column(const sqlsim_column *c) { return c->numeric; }
 
 int synth_numeric_text(const char *t) {
   char *end;
@@ -247,16 +245,7 @@ int synth_numeric_text(const char *t) {
 
 static int not_null(const sqlsim_column *c) { return c->notnull || c->pk; }
 
-/* The foreign keys of s grouped into whole keys: key k's pairs are
- * [start[k], start[k] + len[k]) of order[]. A child table's pairs that
- * reference one parent table make one key when they cover its whole primary
- * key (of two columns or more); every other pair is a key of its own. */
-typedef struct fkey_groups {
-  int *order, *start, *len;
-  int n;
-} fkey_groups;
-
-static void group_fkeys(const sqlsim_schema *s, fkey_groups *g) {
+int synth_fkey_groups_of(const sqlsim_schema *s, synth_fkey_groups *g) {
   int nf = s->nfkeys, pos = 0;
   g->order = malloc(sizeof(int) * (size_t)(nf + 1));
   g->start = malloc(sizeof(int) * (size_t)(nf + 1));
@@ -264,6 +253,11 @@ static void group_fkeys(const sqlsim_schema *s, fkey_groups *g) {
   g->n = 0;
   unsigned char *used = calloc((size_t)nf + 1, 1);
   int *members = malloc(sizeof(int) * (size_t)(nf + 1));
+  if (!g->order || !g->start || !g->len || !used || !members) {
+    free(used);
+    free(members);
+    return -1;
+  }
   for (int f = 0; f < nf; f++) {
     if (used[f]) continue;
     int ct = s->columns[s->fkeys[f].column].table, pt = s->columns[s->fkeys[f].ref_column].table;
@@ -286,9 +280,10 @@ static void group_fkeys(const sqlsim_schema *s, fkey_groups *g) {
   }
   free(members);
   free(used);
+  return 0;
 }
 
-static void fkey_groups_free(fkey_groups *g) {
+void synth_fkey_groups_free(synth_fkey_groups *g) {
   free(g->order);
   free(g->start);
   free(g->len);
@@ -340,8 +335,12 @@ int synth_data_valid(const synth_data *d, char *why, size_t wn) {
         }
   }
   if (bad) return 0;
-  fkey_groups g;
-  group_fkeys(s, &g);
+  synth_fkey_groups g;
+  if (synth_fkey_groups_of(s, &g)) {
+    synth_fkey_groups_free(&g);
+    snprintf(why, wn, "out of memory");
+    return 0;
+  }
   for (int k = 0; k < g.n && !bad; k++) {
     const int *pairs = &g.order[g.start[k]];
     int m = g.len[k];
@@ -366,7 +365,7 @@ int synth_data_valid(const synth_data *d, char *why, size_t wn) {
       }
     }
   }
-  fkey_groups_free(&g);
+  synth_fkey_groups_free(&g);
   return !bad;
 }
 
@@ -419,8 +418,8 @@ char *synth_data_sql(const synth_data *d) {
 
 void synth_data_cascade(synth_data *d) {
   const sqlsim_schema *s = d->s;
-  fkey_groups g;
-  group_fkeys(s, &g);
+  synth_fkey_groups g;
+  synth_fkey_groups_of(s, &g);
   for (int changed = 1; changed;) {
     changed = 0;
     for (int k = 0; k < g.n; k++) {
@@ -446,7 +445,7 @@ void synth_data_cascade(synth_data *d) {
       }
     }
   }
-  fkey_groups_free(&g);
+  synth_fkey_groups_free(&g);
 }
 
 synth_data *synth_vary_empty(const synth_data *d, int t) {
@@ -484,6 +483,29 @@ synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int pari
   return c;
 }
 
+synth_data *synth_vary_zeros(const synth_data *d, const synth_facts *f, int parity) {
+  const sqlsim_schema *s = d->s;
+  synth_data *c = NULL;
+  for (int t = 0; t < s->ntables; t++) {
+    if (!f->tables[t]) continue;
+    for (int i = 0; i < s->tables[t].ncolumns; i++) {
+      int col = s->tables[t].first_column + i;
+      const sqlsim_column *x = &s->columns[col];
+      if (x->pk || x->unique || !synth_numeric_column(x) || referenced(s, col)) continue;
+      int is_fk = 0;
+      for (int k = 0; k < s->nfkeys; k++) is_fk |= s->fkeys[k].column == col;
+      if (is_fk) continue;
+      for (int r = parity; r < d->nrows[t]; r += 2) {
+        const synth_val *v = &synth_data_row(d, t, r)[i];
+        if (v->kind == 'n' || (v->kind == 'i' && v->i == 0)) continue;
+        if (!c && !(c = synth_data_copy(d))) return NULL;
+        synth_data_row(c, t, r)[i] = (synth_val){.kind = 'i', .i = 0};
+      }
+    }
+  }
+  return c;
+}
+
 synth_data *synth_vary_twice(const synth_data *d, int t) {
   const sqlsim_schema *s = d->s;
   int n = d->nrows[t], nc = s->tables[t].ncolumns, first = s->tables[t].first_column;
@@ -500,14 +522,15 @@ synth_data *synth_vary_twice(const synth_data *d, int t) {
       return NULL;
     }
     memcpy(row, synth_data_row(c, t, r), sizeof *row * (size_t)nc);
-    for (int i = 0; i < nc; i++) { /* a key's new value: a million on, or the text marked; of a
-                                     * key of several columns the last only, so the new rows share
-                                     * the others (join partners on part of the key) */
+    for (int i = 0; i < nc; i++) { /* a key's new value: a million on (distinct keys stay
+                                     * distinct), or the text marked; of a key of several columns
+                                     * the last only, so the new rows share the others (join
+                                     * partners on part of the key) */
       const sqlsim_column *x = &s->columns[first + i];
       if (!x->unique && !(x->pk && i == last_pk)) continue;
       synth_val *v = &row[i];
-      if (v->kind == 'i') v->i = v->i > LLONG_MAX / 2 ? v->i - 1000000 - r : v->i + 1000000 + r;
-      else if (v->kind == 'r') v->r += 1000000 + r;
+      if (v->kind == 'i') v->i = v->i > LLONG_MAX / 2 ? v->i - 1000000 : v->i + 1000000;
+      else if (v->kind == 'r') v->r += 1000000;
       else if (v->kind == 't') v->t = sqlsim_arena_printf(c->a, "%s~%d", v->t, r + 1);
     }
   }

@@ -524,8 +524,8 @@ static val *cell(gen *g, int t, int r, int c) {
 /* Whether value v may go into column c (a unique column holds it nowhere yet). */
 static int may_hold(gen *g, int c, const val *v) {
   const sqlsim_column *col = &g->s->columns[c];
-  /* a column of INTEGER or REAL affinity holds no text that is not a number:
-   * a literal compared with it that way names a value no database holds */
+  /* a column declared a number type holds no text that is not a number: a
+   * literal compared with it that way names a value no database holds */
   if (v->kind == 't' && synth_numeric_column(col) && !synth_numeric_text(v->t)) return 0;
   if (!col->unique && !name_like(g, col)) return 1;
   int t = col->table;
@@ -857,6 +857,50 @@ static void fill_key(gen *g, int k) {
   }
 }
 
+/* A key of several columns (link (a, b) -> pair (a, b)) names one parent row,
+ * but fill_key fills its columns one at a time: a child row whose values no
+ * parent row holds together takes them all from the parent its first column
+ * names (else from one in turn), so the database is one the schema allows. */
+static void join_whole_keys(gen *g) {
+  const sqlsim_schema *s = g->s;
+  synth_fkey_groups grp;
+  if (synth_fkey_groups_of(s, &grp)) {
+    synth_fkey_groups_free(&grp);
+    return;
+  }
+  for (int k = 0; k < grp.n; k++) {
+    const int *pairs = &grp.order[grp.start[k]];
+    int m = grp.len[k];
+    if (m < 2) continue;
+    int ct = s->columns[s->fkeys[pairs[0]].column].table, pt = s->columns[s->fkeys[pairs[0]].ref_column].table;
+    gtab *c = &g->t[ct], *p = &g->t[pt];
+    if (!c->on || !p->on || !p->nrows) continue;
+    for (int r = 0; r < c->nrows; r++) {
+      int open = 0, found = -1, first = -1;
+      for (int j = 0; j < m; j++) {
+        const val *v = cell(g, ct, r, s->fkeys[pairs[j]].column);
+        open |= !v->kind || v->kind == 'n';
+      }
+      if (open) continue; /* a NULL asks for no parent */
+      for (int q = 0; q < p->nrows && found < 0; q++) {
+        int all = 1;
+        for (int j = 0; j < m && all; j++)
+          all = val_eq(cell(g, ct, r, s->fkeys[pairs[j]].column), cell(g, pt, q, s->fkeys[pairs[j]].ref_column));
+        if (all) found = q;
+        else if (first < 0 && val_eq(cell(g, ct, r, s->fkeys[pairs[0]].column), cell(g, pt, q, s->fkeys[pairs[0]].ref_column)))
+          first = q;
+      }
+      if (found >= 0) continue;
+      int q = first >= 0 ? first : r % p->nrows;
+      for (int j = 0; j < m; j++) {
+        const val *pv = cell(g, pt, q, s->fkeys[pairs[j]].ref_column);
+        if (pv->kind) *cell(g, ct, r, s->fkeys[pairs[j]].column) = *pv;
+      }
+    }
+  }
+  synth_fkey_groups_free(&grp);
+}
+
 /* Rows a child table needs so a parent can have T+1 children. */
 static int rows_wanted(gen *g, int t) {
   gtab *x = &g->t[t];
@@ -1028,6 +1072,7 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
       fill_key(&g, k);
       done[k] = 1;
     }
+  join_whole_keys(&g);
   /* a key column no foreign key could fill */
   for (int t = 0; t < s->ntables; t++) {
     gtab *x = &g.t[t];

@@ -10,10 +10,11 @@
  *   2. candidate databases: the generator's databases for the gold alone
  *      (gen.c, its six shapes), then variations of each that keep it one the
  *      schema allows (data.c): NULL in every other row of the nullable
- *      columns the gold reads (and in the others), each table emptied, each
- *      table's rows twice (new keys: more join partners, duplicated rows),
- *      the rows holding the gold's literals removed (groups and subqueries
- *      with no matching row);
+ *      columns the gold reads (and in the others), 0 in every other row of
+ *      their number columns (COUNT's value over nothing, a sign's boundary;
+ *      and in the others), each table emptied, each table's rows twice (new
+ *      keys: more join partners, duplicated rows), the rows holding the
+ *      gold's literals removed (groups and subqueries with no matching row);
  *   3. greedily, in that order, a candidate is kept when it tells the gold
  *      apart from a neighbor no database kept before it does (the answers
  *      differ as the evaluator compares them; ties at the gold's LIMIT set a
@@ -29,7 +30,12 @@
  * counts as equivalent and leaves the coverage's denominator; the others are
  * kept for a person to read (synth_suite.survivors). The suite is cached by
  * the runner per (gold, schema, semantics), so the samples of one question
- * pay for it once. */
+ * pay for it once.
+ *
+ * A prediction is rarely one of the gold's neighbors: where neither its own
+ * databases nor the suite tell it apart, the pair's own search
+ * (synth_search_pair) runs the same variations of the pair's first
+ * databases with both queries, within a budget of runs (PAIR_BUDGET). */
 #include "synth.h"
 
 #include <math.h>
@@ -40,6 +46,7 @@
 #define SUITE_SEEDS 6      /* generator databases the search starts from */
 #define SUITE_BUDGET 1500  /* query runs for one suite */
 #define SUITE_MAX_DBS 16   /* databases kept */
+#define PAIR_BUDGET 96     /* query runs for one pair's own search */
 
 void synth_suite_free(synth_suite *st) {
   if (!st) return;
@@ -252,6 +259,7 @@ synth_suite *synth_suite_build(synth_env *e, const sqlsim_query *gold, const cha
     synth_data *d = seeds[k];
     if (!d) continue;
     for (int parity = 0; parity < 2; parity++) try_candidate(&x, synth_vary_nulls(d, f, parity), 0);
+    for (int parity = 0; parity < 2; parity++) try_candidate(&x, synth_vary_zeros(d, f, parity), 0);
     try_candidate(&x, synth_vary_unplanted(d, f), 0);
     for (int t = 0; t < e->s->ntables && (x.nalive || x.ngoals); t++) {
       synth_data *v = synth_vary_empty(d, t);
@@ -317,4 +325,79 @@ int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text
     sqlsim_result_free(&p);
   }
   return -1;
+}
+
+/* ---------------------------------------------------------------- the pair's own search */
+
+/* One variation v (taken over) of the pair's database: 1 when it is one the
+ * schema allows on which the two answer differently (*found takes it), 0 when
+ * they agree, -1 when it was not judged (invalid, or set aside by ties). */
+static int try_pair(synth_env *e, synth_data *v, const char *gold_text, const char *pred_text, int *runs,
+                    synth_data **found, char *why, size_t wn) {
+  char lw[200];
+  if (!v) return -1;
+  if (!synth_data_valid(v, lw, sizeof lw) || synth_env_load(e, v, lw, sizeof lw)) {
+    synth_data_free(v);
+    return -1;
+  }
+  sqlsim_result g, p;
+  sqlsim_exec_flags(e->db, gold_text, SQLSIM_EXEC_VALUES, &g);
+  ++*runs;
+  if (g.status != SQLSIM_EXEC_OK) {
+    sqlsim_result_free(&g);
+    synth_data_free(v);
+    return -1;
+  }
+  sqlsim_exec_flags(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
+  ++*runs;
+  int verdict = synth_judge(e, &g, &p);
+  if (verdict == SYNTH_DIFFER) {
+    if (p.status != SQLSIM_EXEC_OK)
+      snprintf(why, wn, "a variation of the pair's database: the prediction fails: %.200s", p.reason);
+    else
+      snprintf(why, wn, "a variation of the pair's database: %ld rows x %d columns, the gold %ld x %d", p.nrows,
+               p.ncols, g.nrows, g.ncols);
+  }
+  sqlsim_result_free(&g);
+  sqlsim_result_free(&p);
+  if (verdict == SYNTH_DIFFER) {
+    *found = v;
+    return 1;
+  }
+  synth_data_free(v);
+  return verdict == SYNTH_SAME ? 0 : -1;
+}
+
+int synth_search_pair(synth_env *e, synth_data *const *seeds, int nseeds, const synth_facts *f,
+                      const char *gold_text, const char *pred_text, synth_data **found, int *judged, char *why,
+                      size_t wn) {
+  int runs = 0;
+  *found = NULL;
+  *judged = 0;
+  for (int k = 0; k < nseeds && runs < PAIR_BUDGET; k++) {
+    const synth_data *d = seeds[k];
+    if (!d) continue;
+    synth_data *v[64];
+    int nv = 0;
+    v[nv++] = synth_vary_nulls(d, f, 0);
+    v[nv++] = synth_vary_nulls(d, f, 1);
+    v[nv++] = synth_vary_zeros(d, f, 0);
+    v[nv++] = synth_vary_zeros(d, f, 1);
+    v[nv++] = synth_vary_unplanted(d, f);
+    for (int t = 0; t < e->s->ntables && nv + 2 <= 64; t++) {
+      if (!f->tables[t]) continue;
+      v[nv++] = synth_vary_twice(d, t);
+      v[nv++] = synth_vary_empty(d, t);
+    }
+    int i = 0;
+    for (; i < nv && runs < PAIR_BUDGET; i++) {
+      int r = try_pair(e, v[i], gold_text, pred_text, &runs, found, why, wn);
+      v[i] = NULL;
+      if (r >= 0) ++*judged;
+      if (r == 1) break;
+    }
+    for (int j = i; j < nv; j++) synth_data_free(v[j]);
+    if (*found) return 1;
+  }
+  return 0;
 }

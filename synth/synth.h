@@ -48,10 +48,21 @@ int synth_data_read(sqlite3 *db, const sqlsim_schema *s, const unsigned char *ta
 /* Empties the tables marked in filled[] and inserts d's rows (filled[] then
  * marks the tables holding rows). 0, or -1 with why. */
 int synth_data_load(sqlite3 *db, const synth_data *d, unsigned char *filled, char *why, size_t wn);
-/* Column c has INTEGER or REAL affinity: it holds numbers; text t reads as a
- * number (SQLite stores it as one there). */
+/* Column c is declared a number type (sqlsim_column.numeric): it holds
+ * numbers; text t reads as a number (SQLite stores it as one there). */
 int synth_numeric_column(const sqlsim_column *c);
 int synth_numeric_text(const char *t);
+/* The schema's foreign keys grouped into whole keys: key k's pairs are
+ * fkeys[order[start[k] .. start[k] + len[k])]. A child table's pairs that
+ * reference one parent table make one key when they cover its whole primary
+ * key (of two columns or more); every other pair is a key of its own. 0, or
+ * -1 with n = 0 on no memory (free it either way). */
+typedef struct synth_fkey_groups {
+  int *order, *start, *len;
+  int n;
+} synth_fkey_groups;
+int synth_fkey_groups_of(const sqlsim_schema *s, synth_fkey_groups *g);
+void synth_fkey_groups_free(synth_fkey_groups *g);
 /* Whether d is a database the schema allows (see data.c); why says what is
  * not when 0. */
 int synth_data_valid(const synth_data *d, char *why, size_t wn);
@@ -231,17 +242,29 @@ void synth_suite_free(synth_suite *st);
  * *judged counts the databases that were compared (not set aside). */
 int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text, int *judged, char *why, size_t wn);
 
+/* The pair's own search, where neither the pair's databases nor the gold's
+ * suite told the two apart: the same variations (below) of the pair's
+ * databases seeds[0..nseeds), each run with both queries, within a budget of
+ * runs. 1 with *found (the first variation the schema allows on which they
+ * answer differently) and why; 0 when none does. *judged counts the
+ * variations compared. */
+int synth_search_pair(synth_env *e, synth_data *const *seeds, int nseeds, const synth_facts *f,
+                      const char *gold_text, const char *pred_text, synth_data **found, int *judged, char *why,
+                      size_t wn);
+
 /* Changes of a database that keep it one the schema allows, for the search
  * (synth/data.c): child rows without a parent removed (after rows were
  * removed); a table emptied; NULL in every other row (parity 0 or 1) of the
  * nullable columns of the tables the gold reads (no column a foreign key
- * points at); every row of a table twice, with new key values (of a key of
+ * points at); 0 in every other row of their number columns that are no key
+ * (COUNT's value over nothing, the boundary of a sign); every row of a table twice, with new key values (of a key of
  * several columns, the last); rows holding one of the gold's literals
  * removed. Each returns a new database, or NULL when it would change
  * nothing. */
 void synth_data_cascade(synth_data *d);
 synth_data *synth_vary_empty(const synth_data *d, int t);
 synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int parity);
+synth_data *synth_vary_zeros(const synth_data *d, const synth_facts *f, int parity);
 synth_data *synth_vary_twice(const synth_data *d, int t);
 synth_data *synth_vary_unplanted(const synth_data *d, const synth_facts *f);
 

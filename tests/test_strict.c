@@ -1,0 +1,275 @@
+/* test_strict.c -- the strict verdict and its witnesses: textbook pairs that
+ * differ only on data the generator's databases do not hold by themselves
+ * (a NULL no query tests for, an empty input, a key of two columns matched
+ * on one, a group at a HAVING threshold, a gold that answers nothing, rows
+ * repeated through a join) are refuted; pairs that agree on every database
+ * the schema allows are not, whatever a literal says (a text in a number
+ * column); every refutation comes with a witness that plain SQLite loads and
+ * on which the two queries answer differently. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sqlsim.h"
+
+/* emp -> dept (a nullable key); link (a, b) -> pair (a, b), a key of two
+ * columns. */
+static const char *TABLES =
+    "[{\"db_id\":\"shop\",\"table_names_original\":[\"dept\",\"emp\",\"pair\",\"link\"],"
+    "\"table_names\":[\"dept\",\"emp\",\"pair\",\"link\"],"
+    "\"column_names_original\":[[-1,\"*\"],[0,\"id\"],[0,\"name\"],[0,\"budget\"],"
+    "[1,\"id\"],[1,\"name\"],[1,\"dept_id\"],[1,\"salary\"],[1,\"bonus\"],"
+    "[2,\"a\"],[2,\"b\"],[2,\"note\"],[3,\"lid\"],[3,\"a\"],[3,\"b\"],[3,\"v\"]],"
+    "\"column_names\":[[-1,\"*\"],[0,\"id\"],[0,\"name\"],[0,\"budget\"],"
+    "[1,\"id\"],[1,\"name\"],[1,\"dept id\"],[1,\"salary\"],[1,\"bonus\"],"
+    "[2,\"a\"],[2,\"b\"],[2,\"note\"],[3,\"lid\"],[3,\"a\"],[3,\"b\"],[3,\"v\"]],"
+    "\"column_types\":[\"text\",\"number\",\"text\",\"number\",\"number\",\"text\",\"number\",\"number\",\"number\","
+    "\"number\",\"number\",\"text\",\"number\",\"number\",\"number\",\"number\"],"
+    "\"primary_keys\":[1,4,[9,10],12],\"foreign_keys\":[[6,1],[13,9],[14,10]]}]";
+
+static sqlsim_catalog *cat;
+static const sqlsim_schema *schema;
+
+static int setup(void **state) {
+  (void)state;
+  sqlsim_error err = {0};
+  if (sqlsim_catalog_parse_tables_json(TABLES, strlen(TABLES), "shop", &cat, &err)) {
+    fprintf(stderr, "%s\n", err.message);
+    return -1;
+  }
+  schema = sqlsim_catalog_find(cat, "shop");
+  return schema ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  sqlsim_catalog_free(cat);
+  sqlsim_thread_cleanup();
+  return 0;
+}
+
+/* A query's answer on a plain SQLite database, as sorted row texts joined by
+ * newlines (a multiset, as Spider's comparison without ORDER BY sees it). */
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static char *answer(sqlite3 *db, const char *sql, long *count) {
+  sqlite3_stmt *st;
+  *count = -1;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
+  char **rows = NULL;
+  long n = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    char buf[1024];
+    size_t at = 0;
+    for (int i = 0; i < sqlite3_column_count(st); i++) {
+      const unsigned char *t = sqlite3_column_text(st, i);
+      double d = sqlite3_column_double(st, i);
+      if (sqlite3_column_type(st, i) == SQLITE_NULL) at += (size_t)snprintf(buf + at, sizeof buf - at, "|NULL");
+      else if (sqlite3_column_type(st, i) != SQLITE_TEXT) at += (size_t)snprintf(buf + at, sizeof buf - at, "|%g", d);
+      else at += (size_t)snprintf(buf + at, sizeof buf - at, "|'%s'", t);
+      if (at >= sizeof buf) at = sizeof buf - 1;
+    }
+    rows = realloc(rows, sizeof *rows * (size_t)(n + 1));
+    rows[n++] = strdup(buf);
+  }
+  sqlite3_finalize(st);
+  qsort(rows, (size_t)n, sizeof *rows, cmp_str);
+  size_t len = 1;
+  for (long i = 0; i < n; i++) len += strlen(rows[i]) + 1;
+  char *out = calloc(len, 1);
+  for (long i = 0; i < n; i++) {
+    strcat(out, rows[i]);
+    strcat(out, "\n");
+    free(rows[i]);
+  }
+  free(rows);
+  *count = n;
+  return out;
+}
+
+/* The witness loads into a fresh in-memory SQLite and the two queries, as
+ * run, answer differently there; its answers are the ones it reports. */
+static void check_witness(const sqlsim_witness *w, const char *what) {
+  if (!w) fail_msg("%s: no witness", what);
+  assert_non_null(w->database);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+  char *msg = NULL;
+  if (sqlite3_exec(db, w->database, NULL, NULL, &msg) != SQLITE_OK) fail_msg("%s: witness does not load: %s", what, msg);
+  long gc, pc;
+  char *g = answer(db, w->gold_sql, &gc), *p = answer(db, w->pred_sql, &pc);
+  assert_non_null(g);
+  assert_int_equal(gc, w->gold_count);
+  if (p) assert_int_equal(pc, w->pred_count);
+  if (p && !strcmp(g, p)) fail_msg("%s: the witness does not tell them apart:\n%s", what, w->database);
+  assert_true(w->rows <= 40);
+  free(g);
+  free(p);
+  sqlite3_close(db);
+}
+
+static void strict_of(sqlsim_synth_runner *x, const char *gold, const char *pred, sqlsim_synth *out) {
+  sqlsim_error err = {0};
+  if (sqlsim_synth_pair(x, schema, gold, pred, out, &err)) fail_msg("%s: %s", gold, err.message);
+}
+
+/* Pairs that differ on some database the schema allows: each a class of the
+ * known counterexamples of SQL equivalence. */
+static void test_refuted(void **state) {
+  (void)state;
+  static const char *pairs[][3] = {
+      {"a NULL in a column COUNT reads", "SELECT count(*) FROM emp", "SELECT count(bonus) FROM emp"},
+      {"NOT IN over a NULL", "SELECT name FROM dept WHERE id NOT IN (SELECT dept_id FROM emp)",
+       "SELECT name FROM dept WHERE NOT EXISTS (SELECT 1 FROM emp WHERE emp.dept_id = dept.id)"},
+      {"a join on a NULL key", "SELECT count(*) FROM emp JOIN dept ON emp.dept_id = dept.id",
+       "SELECT count(*) FROM emp"},
+      {"an inner join for a left one", "SELECT emp.name FROM emp LEFT JOIN dept ON emp.dept_id = dept.id",
+       "SELECT emp.name FROM emp JOIN dept ON emp.dept_id = dept.id"},
+      {"SUM(CASE) where no row matches", "SELECT sum(CASE WHEN salary > 100 THEN 1 ELSE 0 END) FROM emp",
+       "SELECT sum(1) FILTER (WHERE salary > 100) FROM emp"},
+      {"a key of two columns matched on one",
+       "SELECT link.v FROM link JOIN pair ON link.a = pair.a AND link.b = pair.b",
+       "SELECT link.v FROM link JOIN pair ON link.a = pair.a"},
+      {"a group at a HAVING threshold", "SELECT dept_id FROM emp GROUP BY dept_id HAVING count(*) > 4",
+       "SELECT dept_id FROM emp GROUP BY dept_id HAVING count(*) > 5"},
+      {"a sum at its literal", "SELECT dept_id FROM emp GROUP BY dept_id HAVING sum(salary) = 100",
+       "SELECT dept_id FROM emp GROUP BY dept_id HAVING sum(salary) >= 100"},
+      {"a gold that answers nothing", "SELECT name FROM emp WHERE salary = (SELECT max(salary) FROM emp)",
+       "SELECT name FROM emp ORDER BY salary DESC LIMIT 1"},
+      {"rows repeated through a join", "SELECT name FROM dept WHERE id IN (SELECT dept_id FROM emp)",
+       "SELECT dept.name FROM dept JOIN emp ON emp.dept_id = dept.id"},
+      {"AVG and NULLs", "SELECT avg(bonus) FROM emp", "SELECT sum(bonus) / count(*) FROM emp"},
+      {"SUM and TOTAL on nothing", "SELECT sum(salary) FROM emp WHERE name = 'nobody'",
+       "SELECT total(salary) FROM emp WHERE name = 'nobody'"},
+      {"the COUNT bug", "SELECT name FROM dept WHERE budget = (SELECT count(*) FROM emp WHERE emp.dept_id = dept.id)",
+       "SELECT dept.name FROM dept JOIN (SELECT dept_id, count(*) AS c FROM emp GROUP BY dept_id) AS t "
+       "ON t.dept_id = dept.id WHERE dept.budget = t.c"},
+      {"MAX and the top row of an empty group", "SELECT max(salary) FROM emp WHERE dept_id = 3",
+       "SELECT salary FROM emp WHERE dept_id = 3 ORDER BY salary DESC LIMIT 1"},
+      {"MIN and the first row with NULLs", "SELECT min(salary) FROM emp", "SELECT salary FROM emp ORDER BY salary LIMIT 1"},
+      {"OR and UNION (duplicates)", "SELECT name FROM emp WHERE salary > 10 OR bonus > 10",
+       "SELECT name FROM emp WHERE salary > 10 UNION SELECT name FROM emp WHERE bonus > 10"},
+      {"EXCEPT and NOT over NULLs", "SELECT id FROM emp EXCEPT SELECT id FROM emp WHERE bonus > 5",
+       "SELECT id FROM emp WHERE NOT bonus > 5"},
+      {"GROUP BY a nullable key", "SELECT dept_id, count(*) FROM emp GROUP BY dept_id",
+       "SELECT dept_id, count(*) FROM emp WHERE dept_id IS NOT NULL GROUP BY dept_id"},
+      {"LIKE and = (case)", "SELECT id FROM emp WHERE name LIKE 'Bob'", "SELECT id FROM emp WHERE name = 'Bob'"},
+      {"a sum and a sum of the positive", "SELECT sum(salary) FROM emp", "SELECT sum(salary) FROM emp WHERE salary > 0"},
+  };
+  sqlsim_synth_opts o = {.strict = 1, .witness = 1};
+  sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    sqlsim_synth r;
+    strict_of(x, pairs[i][1], pairs[i][2], &r);
+    if (r.strict != 0)
+      fail_msg("%s: strict %d (%d databases judged, suite %d, %d of %d neighbors told apart)", pairs[i][0], r.strict,
+               r.strict_databases, r.suite, r.told, r.neighbors);
+    check_witness(r.witness, pairs[i][0]);
+    sqlsim_witness_free(r.witness);
+  }
+  sqlsim_synth_runner_free(x);
+}
+
+/* Pairs that agree on every database the schema allows, compared as SQL
+ * answers them (DISTINCT kept: Spider's comparison drops it, and then
+ * SELECT DISTINCT x and SELECT x ... GROUP BY x answer differently). */
+static void test_equivalent(void **state) {
+  (void)state;
+  static const char *pairs[][3] = {
+      {"COUNT of the key", "SELECT count(*) FROM emp", "SELECT count(id) FROM emp"},
+      {"a negated comparison", "SELECT name FROM emp WHERE salary > 30", "SELECT name FROM emp WHERE NOT salary <= 30"},
+      {"IN and EXISTS", "SELECT name FROM dept WHERE id IN (SELECT dept_id FROM emp)",
+       "SELECT name FROM dept WHERE EXISTS (SELECT 1 FROM emp WHERE emp.dept_id = dept.id)"},
+      {"DISTINCT and GROUP BY", "SELECT DISTINCT dept_id FROM emp", "SELECT dept_id FROM emp GROUP BY dept_id"},
+      {"BETWEEN", "SELECT name FROM emp WHERE salary BETWEEN 10 AND 20",
+       "SELECT name FROM emp WHERE salary >= 10 AND salary <= 20"},
+      {"text no number column holds", "SELECT name FROM emp WHERE salary = 'SECURITY'",
+       "SELECT name FROM emp WHERE 0"},
+      {"a left join filtered on its right side",
+       "SELECT emp.name FROM emp LEFT JOIN dept ON emp.dept_id = dept.id WHERE dept.name = 'x'",
+       "SELECT emp.name FROM emp JOIN dept ON emp.dept_id = dept.id WHERE dept.name = 'x'"},
+      {"ties at the gold's LIMIT", "SELECT name FROM emp ORDER BY salary DESC LIMIT 1",
+       "SELECT name FROM emp ORDER BY salary DESC, name LIMIT 1"},
+      {"the same query", "SELECT link.v FROM link JOIN pair ON link.a = pair.a AND link.b = pair.b",
+       "SELECT v FROM link AS l JOIN pair AS p ON p.b = l.b AND p.a = l.a"},
+      {"a term moved across a comparison", "SELECT count(*) FROM emp WHERE salary + bonus > 10",
+       "SELECT count(*) FROM emp WHERE salary > 10 - bonus"},
+      {"<> and NOT =", "SELECT name FROM emp WHERE salary <> 5", "SELECT name FROM emp WHERE NOT (salary = 5)"},
+      {"a correlated average and its join",
+       "SELECT e.name FROM emp AS e WHERE e.salary > (SELECT avg(salary) FROM emp AS x WHERE x.dept_id = e.dept_id)",
+       "SELECT e.name FROM emp AS e JOIN (SELECT dept_id, avg(salary) AS a FROM emp GROUP BY dept_id) AS t "
+       "ON t.dept_id = e.dept_id WHERE e.salary > t.a"},
+      {"= 0 and NOT", "SELECT count(*) FROM emp WHERE salary = 0", "SELECT count(*) FROM emp WHERE NOT salary"},
+      {"COUNT(*) of a left join's inner side", "SELECT count(*) FROM emp LEFT JOIN dept ON emp.dept_id = dept.id",
+       "SELECT count(*) FROM emp"},
+  };
+  sqlsim_synth_opts o = {.strict = 1, .witness = 1, .keep_distinct = 1};
+  sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    sqlsim_synth r;
+    strict_of(x, pairs[i][1], pairs[i][2], &r);
+    if (r.strict == 0)
+      fail_msg("%s: refuted: %s\n%s", pairs[i][0], r.strict_why, r.witness ? r.witness->database : "(no witness)");
+    assert_int_equal(r.strict, 1);
+    assert_null(r.witness);
+  }
+  sqlsim_synth_runner_free(x);
+}
+
+/* The suite is the gold's: a second prediction of one gold reuses it, and a
+ * gold's neighbors are told apart by it (coverage). */
+static void test_suite(void **state) {
+  (void)state;
+  sqlsim_synth_opts o = {.strict = 1};
+  sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
+  sqlsim_synth a, b;
+  const char *gold = "SELECT dept_id, count(*) FROM emp WHERE salary > 50 GROUP BY dept_id HAVING count(*) > 2";
+  strict_of(x, gold, "SELECT dept_id, count(*) FROM emp WHERE salary >= 50 GROUP BY dept_id HAVING count(*) > 2", &a);
+  strict_of(x, gold, "SELECT dept_id, count(*) FROM emp WHERE salary > 50 GROUP BY dept_id HAVING count(*) > 2", &b);
+  assert_int_equal(a.strict, 0);
+  assert_int_equal(b.strict, 1);
+  assert_true(a.suite > 0 && a.suite == b.suite);
+  assert_true(a.neighbors > 5);
+  assert_true(a.told >= a.neighbors * 3 / 4);
+  assert_int_equal(a.told, b.told);
+  sqlsim_synth_runner_free(x);
+}
+
+/* Hostile pairs stay within their limits: a 12-way cross join, a 500-arm
+ * UNION. */
+static void test_hostile(void **state) {
+  (void)state;
+  sqlsim_synth_opts o = {.strict = 1, .witness = 1, .timeout_s = 0.5};
+  sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
+  char cross[1024] = "SELECT count(*) FROM emp AS t0";
+  for (int i = 1; i < 12; i++) snprintf(cross + strlen(cross), sizeof cross - strlen(cross), ", emp AS t%d", i);
+  sqlsim_synth r;
+  strict_of(x, "SELECT count(*) FROM emp", cross, &r);
+  assert_int_not_equal(r.strict, 1);
+  sqlsim_witness_free(r.witness);
+  size_t cap = 64 * 600;
+  char *u = malloc(cap);
+  strcpy(u, "SELECT name FROM emp WHERE salary = 0");
+  for (int i = 1; i < 500; i++) snprintf(u + strlen(u), cap - strlen(u), " UNION SELECT name FROM emp WHERE salary = %d", i);
+  strict_of(x, u, "SELECT name FROM emp", &r);
+  assert_true(r.strict == 0 || r.strict == -1);
+  sqlsim_witness_free(r.witness);
+  free(u);
+  sqlsim_synth_runner_free(x);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_refuted),
+      cmocka_unit_test(test_equivalent),
+      cmocka_unit_test(test_suite),
+      cmocka_unit_test(test_hostile),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -47,6 +47,9 @@ void sb_json_str(strbuf *sb, const char *s);
 void sb_ident(strbuf *sb, const char *name);
 /* A number with 6 significant digits; null for NaN and infinities (JSON has neither). */
 void sb_json_num(strbuf *sb, double v);
+/* A value as it is (a row's cell): the shortest form that reads back as v,
+ * with ".0" when integral; NaN and infinities as null. */
+void sb_json_real(strbuf *sb, double v);
 /* The same, safe inside an HTML <script> (< > & U+2028 U+2029 escaped). */
 void sb_json_str_script(strbuf *sb, const char *s);
 /* Hands the buffer to the caller (never NULL) and resets sb. */

@@ -110,6 +110,19 @@ void sb_json_num(strbuf *sb, double v) {
   if (isnan(v) || isinf(v)) sb_puts(sb, "null");
   else sb_printf(sb, "%.6g", v);
 }
+void sb_json_real(strbuf *sb, double v) {
+  if (isnan(v) || isinf(v)) {
+    sb_puts(sb, "null");
+    return;
+  }
+  char buf[40];
+  for (int digits = 15; digits <= 17; digits++) { /* the shortest that reads back as v */
+    snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (strtod(buf, NULL) == v) break;
+  }
+  sb_puts(sb, buf);
+  if (!strpbrk(buf, ".eE")) sb_puts(sb, ".0"); /* a real stays a real */
+}
 void sb_json_str_script(strbuf *sb, const char *s) { json_str(sb, s ? s : "", 1); }
 
 char *sb_take(strbuf *sb) {

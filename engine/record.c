@@ -39,7 +39,7 @@ static void ratio_json(strbuf *sb, const char *name, const sqlsim_timing *t) {
 
 /* A witness as JSON: the database as SQL text (null on a real database),
  * both answers' first rows (JSON arrays, as they are) and counts. */
-static void witness_json(strbuf *sb, const sqlsim_witness *w) {
+void engine_witness_json(strbuf *sb, const sqlsim_witness *w) {
   if (!w) {
     sb_puts(sb, "null");
     return;
@@ -161,7 +161,7 @@ void engine_record_json(strbuf *sb, const sqlsim_record *r) {
   }
   if (r->witness_asked) {
     sb_puts(sb, ",\"witness\":");
-    witness_json(sb, r->witness);
+    engine_witness_json(sb, r->witness);
   }
   if (m & SQLSIM_M_CATEGORIES) {
     categories_json(sb, &r->cats);
@@ -197,25 +197,9 @@ sqlsim_arena *engine_record_arena(sqlsim_record *r) {
   return r->arena;
 }
 
-static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
-
-static sqlsim_witness *witness_copy(const sqlsim_witness *w) {
-  if (!w) return NULL;
-  sqlsim_witness *c = calloc(1, sizeof *c);
-  if (!c) return NULL;
-  *c = *w;
-  c->database = dup_or_null(w->database);
-  c->gold_sql = dup_or_null(w->gold_sql);
-  c->pred_sql = dup_or_null(w->pred_sql);
-  c->gold_rows = dup_or_null(w->gold_rows);
-  c->pred_rows = dup_or_null(w->pred_rows);
-  c->pred_error = dup_or_null(w->pred_error);
-  return c;
-}
-
 void engine_record_copy(sqlsim_record *dst, const sqlsim_record *src) {
   *dst = *src;
-  dst->witness = witness_copy(src->witness);
+  dst->witness = sqlsim_witness_copy(src->witness);
   dst->arena = NULL;
   if (!src->arena) return;
   sqlsim_arena *a = engine_record_arena(dst);

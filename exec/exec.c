@@ -476,7 +476,7 @@ done:
 static void json_cell(strbuf *sb, sqlite3_stmt *st, int i) {
   switch (sqlite3_column_type(st, i)) {
   case SQLITE_INTEGER: sb_printf(sb, "%lld", (long long)sqlite3_column_int64(st, i)); break;
-  case SQLITE_FLOAT: sb_json_num(sb, sqlite3_column_double(st, i)); break;
+  case SQLITE_FLOAT: sb_json_real(sb, sqlite3_column_double(st, i)); break;
   case SQLITE_NULL: sb_puts(sb, "null"); break;
   case SQLITE_BLOB: {
     const unsigned char *b = sqlite3_column_blob(st, i);

@@ -543,6 +543,8 @@ typedef struct sqlsim_synth_opts {
 typedef struct sqlsim_witness {
   const char *verdict;   /* "synth", "strict" or "exec" (static) */
   char *database;        /* CREATE TABLE and INSERT statements; NULL for a real database */
+  char *tables;          /* the same database as JSON, for a page to draw: [{"name", "columns":
+                            [..], "rows": [[..], ..]}, ..]; NULL for a real database */
   long rows;             /* rows in that database (0 for a real one) */
   char *gold_sql, *pred_sql; /* the queries as run (Spider's semantics drop DISTINCT) */
   char *gold_rows, *pred_rows; /* JSON arrays of at most 20 rows, each a JSON array */
@@ -550,6 +552,8 @@ typedef struct sqlsim_witness {
   char *pred_error;      /* the prediction's error there, or NULL */
 } sqlsim_witness;
 SQLSIM_API void sqlsim_witness_free(sqlsim_witness *w);
+/* A deep copy (NULL when w is, or out of memory). */
+SQLSIM_API sqlsim_witness *sqlsim_witness_copy(const sqlsim_witness *w);
 
 typedef struct sqlsim_synth {
   int databases;         /* generated and run: K, one more where the two queries bound a column
@@ -598,6 +602,25 @@ SQLSIM_API int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *go
  * error; an unparseable prediction still runs (its literals are not planted). */
 SQLSIM_API int sqlsim_synth_pair(sqlsim_synth_runner *x, const sqlsim_schema *schema, const char *gold, const char *pred,
                       sqlsim_synth *out, sqlsim_error *err);
+/* The gold's distilled suite, for a person to inspect (sqlsim diff --witness):
+ * the databases kept, the neighbors it was distilled against and how many it
+ * tells apart, and the neighbors none of its databases tells apart that were
+ * not found equivalent to the gold (some may be equivalent all the same:
+ * equivalence is found only for the same run text or the same tree once
+ * equivalent forms are made one). The runner's cached suite when it has one.
+ * 0, or a negative code (err says why: the gold does not parse, no memory). */
+typedef struct sqlsim_suite_report {
+  int databases;         /* kept */
+  int neighbors;         /* judged: the equivalent ones left out */
+  int told;              /* told apart by some database */
+  int equivalent;        /* found equivalent to the gold */
+  int nsurvivors;        /* of the neighbors - told not told apart, those listed (at most 8) */
+  char **survivors;      /* their SQL (malloc'd) */
+} sqlsim_suite_report;
+SQLSIM_API int sqlsim_synth_suite(sqlsim_synth_runner *x, const sqlsim_schema *schema, const char *gold,
+                                  sqlsim_suite_report *out, sqlsim_error *err);
+SQLSIM_API void sqlsim_suite_report_free(sqlsim_suite_report *r);
+
 /* Builds database k (0-based; k = K is the extra database of a pair whose
  * queries bound a column by different ranges) of a pair's run into a new
  * SQLite file at path (which must not exist), to look at what a pair ran on (tests/test_synth.c

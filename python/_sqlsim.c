@@ -52,6 +52,31 @@ static PyObject *str_or_none(const char *s) {
   return s ? PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace") : Py_NewRef(Py_None);
 }
 
+/* A JSON text sqlsim wrote (a witness's rows) as Python objects. */
+static PyObject *from_json(const char *text) {
+  static PyObject *loads;
+  if (!loads) {
+    PyObject *json = PyImport_ImportModule("json");
+    if (!json) return NULL;
+    loads = PyObject_GetAttrString(json, "loads");
+    Py_DECREF(json);
+    if (!loads) return NULL;
+  }
+  return PyObject_CallFunction(loads, "s", text ? text : "[]");
+}
+
+static PyObject *count_or_none(long n) { return n >= 0 ? PyLong_FromLong(n) : Py_NewRef(Py_None); }
+
+/* A witness as the per-item JSON's "witness": a dict, or None. */
+static PyObject *witness_dict(const sqlsim_witness *w) {
+  if (!w) return Py_NewRef(Py_None);
+  return Py_BuildValue("{s:s,s:N,s:l,s:N,s:N,s:N,s:N,s:N,s:N,s:N}", "verdict", w->verdict, "database",
+                       str_or_none(w->database), "rows", w->rows, "gold_sql", str_or_none(w->gold_sql), "pred_sql",
+                       str_or_none(w->pred_sql), "gold_rows", from_json(w->gold_rows), "pred_rows",
+                       from_json(w->pred_rows), "gold_count", count_or_none(w->gold_count), "pred_count",
+                       count_or_none(w->pred_count), "pred_error", str_or_none(w->pred_error));
+}
+
 /* The record's fields, the same keys and values as sqlsim_record_to_json
  * (tests/python/test_sqlsim.py checks the two agree). */
 static PyObject *record_dict(const sqlsim_record *r) {
@@ -109,11 +134,23 @@ static PyObject *record_dict(const sqlsim_record *r) {
       bad |= set_item(d, "synth_why", str_or_none(x->why[0] ? x->why : NULL));
     }
   }
+  if (m & SQLSIM_M_STRICT) {
+    const sqlsim_synth *x = &r->synth;
+    int has = r->has_synth && x->strict >= 0;
+    bad |= set_item(d, "strict", has ? PyBool_FromLong(x->strict) : Py_NewRef(Py_None));
+    bad |= set_item(d, "strict_databases", PyLong_FromLong(has ? x->strict_databases : 0));
+    bad |= set_item(d, "suite", has ? PyLong_FromLong(x->suite) : Py_NewRef(Py_None));
+    bad |= set_item(d, "neighbors", has ? PyLong_FromLong(x->neighbors) : Py_NewRef(Py_None));
+    bad |= set_item(d, "coverage", has && x->neighbors ? PyFloat_FromDouble((double)x->told / x->neighbors)
+                                                       : Py_NewRef(Py_None));
+    bad |= set_item(d, "strict_why", str_or_none(r->has_synth && x->strict_why[0] ? x->strict_why : NULL));
+  }
   if (m & SQLSIM_M_RESULT) {
     bad |= set_item(d, "result_p", r->has_rsim ? PyFloat_FromDouble(r->rsim.p) : Py_NewRef(Py_None));
     bad |= set_item(d, "result_r", r->has_rsim ? PyFloat_FromDouble(r->rsim.r) : Py_NewRef(Py_None));
     bad |= set_item(d, "result_f1", r->has_rsim ? PyFloat_FromDouble(r->rsim.f1) : Py_NewRef(Py_None));
   }
+  if (r->witness_asked) bad |= set_item(d, "witness", witness_dict(r->witness));
   if (m & SQLSIM_M_CATEGORIES) {
     PyObject *cats = PyList_New(0), *ev = PyDict_New();
     bad |= set_item(d, "category", r->cats.main >= 0 ? PyUnicode_FromString(sqlsim_category_names[r->cats.main])
@@ -161,17 +198,19 @@ static const char *opt_str(PyObject *o) {
 static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
                            "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
-                           "synth_databases", "auto_width", "noise_every", "connection", NULL};
+                           "synth_databases", "auto_width", "noise_every", "connection", "witness", NULL};
   PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
-  int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0;
+  int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0,
+      witness = 0;
   const char *connection = "fresh";
   unsigned long long max_memory = 0;
   double auto_width = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidis", kwlist, &tables, &db_dir, &sqlite, &metrics, &mode,
-                                   &semantics, &timeout, &iterations, &alternate, &now, &max_memory, &keep_distinct,
-                                   &plug_value, &synth_databases, &auto_width, &noise_every, &connection))
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidisp", kwlist, &tables, &db_dir, &sqlite, &metrics,
+                                   &mode, &semantics, &timeout, &iterations, &alternate, &now, &max_memory,
+                                   &keep_distinct, &plug_value, &synth_databases, &auto_width, &noise_every,
+                                   &connection, &witness))
     return -1;
   if (strcmp(connection, "fresh") && strcmp(connection, "reuse")) {
     PyErr_Format(ConfigError, "connection must be 'fresh' or 'reuse', not '%s'", connection);
@@ -180,7 +219,7 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   sqlsim_config cfg = {.timeout_s = timeout, .iterations = iterations, .alternate = alternate, .auto_width = auto_width,
                        .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value,
                        .synth_databases = synth_databases, .noise_every = noise_every,
-                       .reuse_connection = !strcmp(connection, "reuse")};
+                       .reuse_connection = !strcmp(connection, "reuse"), .witness = witness};
   cfg.tables = opt_str(tables);
   cfg.db_dir = opt_str(db_dir);
   cfg.sqlite = opt_str(sqlite);

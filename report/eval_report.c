@@ -22,6 +22,8 @@ typedef struct agg {
   double bis, score;
   int n_synth;          /* items where a generated database counted */
   double synth, synth_pass;
+  int n_strict;         /* items with a strict verdict */
+  double strict_pass;
   int n_timed;          /* pairs timed, and their iterations */
   long runs;
 } agg;
@@ -60,6 +62,10 @@ static void add(agg *a, const sqlsim_record *r, unsigned metrics) {
     a->n_synth++;
     a->synth += r->synth.graded;
     a->synth_pass += r->synth.pass;
+  }
+  if (r->has_synth && r->synth.strict >= 0) {
+    a->n_strict++;
+    a->strict_pass += r->synth.strict;
   }
   if (r->has_rsim) {
     a->n_rsim++;
@@ -101,6 +107,32 @@ static const char *group_kind(const run *c) {
 }
 
 static double ratio(double x, int n) { return n ? x / n : NAN; }
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The coverage of the golds' suites in each group (the share of a gold's
+ * neighbors its suite tells apart): median and tenth percentile, NaN where no
+ * gold has neighbors. */
+static void coverage_stats(const run *c, int p, const agg *a, int na, double *med, double *p10) {
+  double *x = malloc(sizeof *x * (size_t)(c->scored + 1));
+  for (int k = 0; k < na; k++) {
+    int n = 0;
+    for (int i = 0; x && i < c->scored; i++) {
+      const sqlsim_record *r = R(c, p, i);
+      const char *g = run_group(c, i);
+      if (!r->has_synth || r->synth.strict < 0 || r->synth.neighbors <= 0) continue;
+      if (k < na - 1 && !(g && !strcmp(g, a[k].group))) continue;
+      x[n++] = (double)r->synth.told / r->synth.neighbors;
+    }
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    med[k] = n ? (n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2) : NAN;
+    p10[k] = n ? x[(n - 1) / 10] : NAN;
+  }
+  free(x);
+}
 
 /* The noise floor of model p's timing: its records' golds timed against
  * themselves. */
@@ -186,6 +218,20 @@ static void print_groups(FILE *f, const run *c, int p) {
     print_row(f, "synthetic EX", v, na, 0, w);
     for (int k = 0; k < na; k++) v[k] = ratio(a[k].synth_pass, a[k].n_synth);
     print_row(f, "synthetic pass", v, na, 0, w);
+  }
+  if (metrics & SQLSIM_M_STRICT) {
+    fputs("strict: equivalent under the schema, on the gold's distilled suite and the pair's own\n"
+          "databases (a gold answering nothing counts); coverage: the share of the gold's neighbors\n"
+          "its suite tells apart\n",
+          f);
+    for (int k = 0; k < na; k++) v[k] = a[k].n_strict;
+    print_row(f, "count (strict)", v, na, 1, w);
+    for (int k = 0; k < na; k++) v[k] = ratio(a[k].strict_pass, a[k].n_strict);
+    print_row(f, "strict pass", v, na, 0, w);
+    double p10[MAX_GROUPS];
+    coverage_stats(c, p, a, na, v, p10);
+    print_row(f, "coverage median", v, na, 0, w);
+    print_row(f, "coverage p10", p10, na, 0, w);
   }
   if (!(metrics & SQLSIM_M_DB)) return;
   for (int k = 0; k < na; k++) v[k] = a[k].n_ex;
@@ -303,15 +349,16 @@ void eval_report_text(FILE *f, const run *c) {
     fputc('\n', f);
     static const char *rows[] = {"exact match",    "EX spider",        "EX bird",      "VES",
                                  "R-VES",          "result F1",        "BIS similarity", "calibrated score",
-                                 "synthetic EX",   "synthetic pass"};
-    static const unsigned need[] = {SQLSIM_M_MATCH, SQLSIM_M_EXEC,   SQLSIM_M_EXEC, SQLSIM_M_VES,   SQLSIM_M_RVES,
-                                    SQLSIM_M_RESULT, SQLSIM_M_BIS,   SQLSIM_M_BIS,  SQLSIM_M_SYNTH, SQLSIM_M_SYNTH};
+                                 "synthetic EX",   "synthetic pass",   "strict pass"};
+    static const unsigned need[] = {SQLSIM_M_MATCH,  SQLSIM_M_EXEC,  SQLSIM_M_EXEC,  SQLSIM_M_VES,
+                                    SQLSIM_M_RVES,   SQLSIM_M_RESULT, SQLSIM_M_BIS,  SQLSIM_M_BIS,
+                                    SQLSIM_M_SYNTH,  SQLSIM_M_SYNTH, SQLSIM_M_STRICT};
     agg *alls = malloc(sizeof *alls * (size_t)c->npreds); /* each model's "all" group, made once */
     for (int p = 0; p < c->npreds; p++) {
       agg a[MAX_GROUPS];
       alls[p] = a[build_groups(c, p, a) - 1];
     }
-    for (int k = 0; k < 10; k++) {
+    for (int k = 0; k < 11; k++) {
       if (!(m & need[k])) continue;
       fprintf(f, "%-20s", rows[k]);
       for (int p = 0; p < c->npreds; p++) {
@@ -325,7 +372,8 @@ void eval_report_text(FILE *f, const run *c) {
                    : k == 6 ? ratio(all->bis, all->n_bis)
                    : k == 7 ? ratio(all->score, all->n_bis)
                    : k == 8 ? ratio(all->synth, all->n_synth)
-                            : ratio(all->synth_pass, all->n_synth);
+                   : k == 9 ? ratio(all->synth_pass, all->n_synth)
+                            : ratio(all->strict_pass, all->n_strict);
         if (isnan(v)) fprintf(f, " %-*s", w, "n/a");
         else fprintf(f, " %-*.3f", w, v);
       }
@@ -392,6 +440,8 @@ void eval_report_json(FILE *f, const run *c) {
     }
     agg a[MAX_GROUPS];
     int na = build_groups(c, p, a);
+    double cov_med[MAX_GROUPS], cov_p10[MAX_GROUPS];
+    if (metrics & SQLSIM_M_STRICT) coverage_stats(c, p, a, na, cov_med, cov_p10);
     if (metrics & SQLSIM_M_BIS) { /* without execution: its own count */
       sb_puts(&sb, ",\"structure\":{");
       for (int k = 0; k < na; k++) {
@@ -404,6 +454,12 @@ void eval_report_json(FILE *f, const run *c) {
           sb_printf(&sb, ",\"synth_count\":%d", a[k].n_synth);
           num_field(&sb, "synth", ratio(a[k].synth, a[k].n_synth));
           num_field(&sb, "synth_pass", ratio(a[k].synth_pass, a[k].n_synth));
+        }
+        if (metrics & SQLSIM_M_STRICT) {
+          sb_printf(&sb, ",\"strict_count\":%d", a[k].n_strict);
+          num_field(&sb, "strict_pass", ratio(a[k].strict_pass, a[k].n_strict));
+          num_field(&sb, "coverage_median", cov_med[k]);
+          num_field(&sb, "coverage_p10", cov_p10[k]);
         }
         sb_puts(&sb, "}");
       }

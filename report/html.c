@@ -5,7 +5,9 @@
  * charts drawn as inline SVG (categories by model, share correct by model), a
  * sortable, filterable table of every (model, item) pair, and, for a clicked
  * row, the question, the gold and predicted SQL with the differing parts marked,
- * the categories with their evidence, and the scores. No network, no library.
+ * the categories with their evidence, the scores and, with --witness, the
+ * evidence of execution: the witness database's tables beside the two
+ * answers. No network, no library.
  * When it has rendered, the body says so (data-rows, data-errors) for tests. */
 #include "report.h"
 
@@ -31,6 +33,29 @@ static void spans(strbuf *sb, const char *text, const int *v, int n) {
   sb_putc(sb, ']');
 }
 
+/* A witness for the page: {v: verdict, t: tables (JSON text) or null, g, p:
+ * the answers' first rows (JSON text), gc, pc: counts (-1: failed), e: the
+ * prediction's error}; 0 without one. */
+static void witness_data(strbuf *sb, const sqlsim_witness *w) {
+  if (!w) {
+    sb_putc(sb, '0');
+    return;
+  }
+  sb_puts(sb, "{\"v\":");
+  sb_json_str_script(sb, w->verdict);
+  sb_puts(sb, ",\"t\":");
+  if (w->tables) sb_json_str_script(sb, w->tables);
+  else sb_puts(sb, "null");
+  sb_puts(sb, ",\"g\":");
+  sb_json_str_script(sb, w->gold_rows ? w->gold_rows : "[]");
+  sb_puts(sb, ",\"p\":");
+  sb_json_str_script(sb, w->pred_rows ? w->pred_rows : "[]");
+  sb_printf(sb, ",\"gc\":%ld,\"pc\":%ld,\"e\":", w->gold_count, w->pred_count);
+  if (w->pred_error) sb_json_str_script(sb, w->pred_error);
+  else sb_puts(sb, "null");
+  sb_putc(sb, '}');
+}
+
 static const char *const CSS =
     "body{font:14px/1.4 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}"
     "header{background:#1d2330;color:#fff;padding:14px 24px}header h1{margin:0;font-size:20px}"
@@ -47,7 +72,10 @@ static const char *const CSS =
     ".chip{display:inline-block;border-radius:10px;padding:0 7px;margin:1px 2px;font-size:12px;background:#e8ebf2}.chip.main{font-weight:bold;outline:1px solid #556}"
     ".chip.correct,.chip.correct_other_form{background:#d7f2dc}.chip.unparseable,.chip.dialect_error,.chip.execution_error{background:#f8d7d7}"
     "tr.detail td{background:#fbfbfd}pre{white-space:pre-wrap;word-break:break-word;margin:4px 0;padding:6px;background:#f3f4f7;border-radius:4px}"
-    "mark{background:#ffe08a;padding:0 1px}.ev{margin:2px 0}.ev b{font-weight:600}#count{color:#556}";
+    "mark{background:#ffe08a;padding:0 1px}.ev{margin:2px 0}.ev b{font-weight:600}#count{color:#556}"
+    ".wit{display:flex;flex-wrap:wrap;gap:16px;margin:6px 0}.wit table{width:auto;font-size:12px;border:1px solid #dde1e8}"
+    ".wit th{position:static;cursor:default}.wit caption{text-align:left;font-weight:600;padding:2px 0}"
+    ".wit td.null{color:#99a}";
 
 static const char *const JS =
     "(function(){'use strict';\n"
@@ -107,7 +135,16 @@ static const char *const JS =
     " var ev=it[9]||{},evh=catsOf(it[2],it[10]).map(function(c){return '<div class=\"ev\"><span class=\"chip '+c+'\">'+c+'</span> '+esc(ev[c]||'')+'</div>';}).join('');\n"
     " var d=document.createElement('tr');d.className='detail';d.innerHTML='<td colspan=\"10\">'+(g.q?'<div><b>Question:</b> '+esc(g.q)+'</div>':'')+\n"
     "  '<div><b>Gold</b></div><pre>'+mark(g.sql,it[7])+'</pre><div><b>Prediction</b> ('+esc(b.models[it[1]])+')</div><pre>'+mark(p,it[8])+'</pre>'+evh+\n"
-    "  '<div>exact '+(it[3]<0?'n/a':it[3])+' \\u00b7 BIS '+num(it[4],3)+' \\u00b7 calibrated '+num(it[5],3)+' \\u00b7 EX '+(it[6]<0?'n/a':it[6])+'</div></td>';tr.after(d);});\n"
+    "  '<div>exact '+(it[3]<0?'n/a':it[3])+' \\u00b7 BIS '+num(it[4],3)+' \\u00b7 calibrated '+num(it[5],3)+' \\u00b7 EX '+(it[6]<0?'n/a':it[6])+'</div>'+witness(it[11])+'</td>';tr.after(d);});\n"
+    "function cell(v){return v===null?'<td class=\\\"null\\\">NULL</td>':'<td>'+esc(v)+'</td>';}\n"
+    "function tab(cap,cols,rows){return '<table><caption>'+cap+'</caption>'+(cols?'<tr>'+cols.map(function(c){return '<th>'+esc(c)+'</th>';}).join('')+'</tr>':'')+\n"
+    " rows.map(function(r){return '<tr>'+r.map(cell).join('')+'</tr>';}).join('')+'</table>';}\n"
+    "function nrows(n){return n+(n===1?' row':' rows');}\n"
+    "function witness(w){if(!w)return '';var g=JSON.parse(w.g),p=JSON.parse(w.p),s='<div><b>Evidence</b> ('+esc(w.v)+'): ';\n"
+    " if(w.t){var T=JSON.parse(w.t),n=0;T.forEach(function(t){n+=t.rows.length;});s+='a database of '+nrows(n)+' the schema allows, on which the two answer differently';}\n"
+    " else s+='the real database: the first rows each query returned that the other did not';\n"
+    " s+='</div><div class=\\\"wit\\\">';if(w.t)JSON.parse(w.t).forEach(function(t){s+=tab(esc(t.name),t.columns,t.rows);});\n"
+    " s+=tab('gold: '+nrows(w.gc),null,g);s+=w.pc<0?'<div><b>prediction fails:</b> '+esc(w.e)+'</div>':tab('prediction: '+nrows(w.pc),null,p);return s+'</div>';}\n"
     "document.querySelectorAll('th').forEach(function(th,k){th.addEventListener('click',function(){if(sortKey===k)sortDir=-sortDir;else{sortKey=k;sortDir=1;}\n"
     " document.querySelectorAll('th').forEach(function(t){t.className='';});th.className=sortDir>0?'asc':'desc';render();});});\n"
     "['q','fbench','fmodel','fcat','wrong'].forEach(function(id){document.getElementById(id).addEventListener('input',render);});\n"
@@ -158,7 +195,8 @@ int html_report(const char *path, const run *groups, int ngroups) {
       }
       sb_putc(&sb, ']');
     }
-    /* items: [gold, model, categories, exact, bis, score, ex, gold spans, pred spans, evidence, main category] */
+    /* items: [gold, model, categories, exact, bis, score, ex, gold spans, pred spans, evidence, main category,
+     * witness or 0]; the witness's tables and rows are JSON text in strings (script-safe), parsed when shown */
     sb_puts(&sb, "],\"items\":[");
     int first = 1;
     for (int i = 0; i < c->scored; i++)
@@ -181,7 +219,9 @@ int html_report(const char *path, const run *groups, int ngroups) {
             sb_json_str_script(&sb, r->cats.evidence[k]);
             ef = 0;
           }
-        sb_printf(&sb, "},%d]", r->cats.main);
+        sb_printf(&sb, "},%d,", r->cats.main);
+        witness_data(&sb, r->witness);
+        sb_putc(&sb, ']');
       }
     sb_puts(&sb, "]}");
   }

@@ -27,6 +27,7 @@ synth_data *synth_data_new(const sqlsim_schema *s) {
   synth_data *d = calloc(1, sizeof *d);
   if (!d) return NULL;
   d->s = s;
+  d->ntables = s->ntables;
   d->a = sqlsim_arena_new();
   d->nrows = calloc((size_t)s->ntables + 1, sizeof *d->nrows);
   d->cap = calloc((size_t)s->ntables + 1, sizeof *d->cap);
@@ -42,7 +43,7 @@ synth_data *synth_data_new(const sqlsim_schema *s) {
 void synth_data_free(synth_data *d) {
   if (!d) return;
   if (d->rows)
-    for (int t = 0; t < d->s->ntables; t++) free(d->rows[t]);
+    for (int t = 0; t < d->ntables; t++) free(d->rows[t]);
   free(d->rows);
   free(d->nrows);
   free(d->cap);
@@ -190,12 +191,33 @@ static int bind(sqlite3_stmt *st, int i, const synth_val *v) {
   }
 }
 
-int synth_data_load(sqlite3 *db, const synth_data *d, unsigned char *filled, char *why, size_t wn) {
+uint64_t synth_table_sig(const synth_data *d, int t) {
+  uint64_t h = fnv1a_word(FNV_OFFSET, (uint64_t)d->nrows[t]);
+  int nc = d->s->tables[t].ncolumns;
+  for (int r = 0; r < d->nrows[t]; r++) {
+    const synth_val *row = synth_data_row(d, t, r);
+    for (int i = 0; i < nc; i++) {
+      const synth_val *v = &row[i];
+      h = fnv1a_word(h, (uint64_t)(unsigned char)v->kind);
+      if (v->kind == 'i') h = fnv1a_word(h, (uint64_t)v->i);
+      else if (v->kind == 'r') {
+        uint64_t bits;
+        memcpy(&bits, &v->r, sizeof bits);
+        h = fnv1a_word(h, bits);
+      } else if (v->kind == 't')
+        h = fnv1a_str(h, v->t);
+    }
+  }
+  return mix64(h);
+}
+
+int synth_data_load(sqlite3 *db, const synth_data *d, const unsigned char *keep, unsigned char *filled, char *why,
+                    size_t wn) {
   const sqlsim_schema *s = d->s;
   strbuf sb = {0};
   int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
   for (int t = 0; rc == SQLITE_OK && t < s->ntables; t++) {
-    if (!filled[t]) continue;
+    if (!filled[t] || (keep && keep[t])) continue;
     sb.len = 0;
     sb_puts(&sb, "DELETE FROM ");
     sb_ident(&sb, s->tables[t].name);
@@ -204,7 +226,7 @@ int synth_data_load(sqlite3 *db, const synth_data *d, unsigned char *filled, cha
   }
   for (int t = 0; rc == SQLITE_OK && t < s->ntables; t++) {
     int nc = s->tables[t].ncolumns;
-    if (!d->nrows[t] || !nc) continue;
+    if (!d->nrows[t] || !nc || (keep && keep[t])) continue;
     sb.len = 0;
     sb_puts(&sb, "INSERT INTO ");
     sb_ident(&sb, s->tables[t].name);
@@ -414,6 +436,42 @@ char *synth_data_sql(const synth_data *d) {
   return sb_take(&sb);
 }
 
+char *synth_data_json(const synth_data *d) {
+  const sqlsim_schema *s = d->s;
+  strbuf sb = {0};
+  sb_putc(&sb, '[');
+  int first = 1;
+  for (int t = 0; t < s->ntables; t++) {
+    if (!d->on[t]) continue;
+    const sqlsim_table *tab = &s->tables[t];
+    sb_puts(&sb, first ? "{\"name\":" : ",{\"name\":");
+    first = 0;
+    sb_json_str(&sb, tab->name);
+    sb_puts(&sb, ",\"columns\":[");
+    for (int i = 0; i < tab->ncolumns; i++) {
+      if (i) sb_putc(&sb, ',');
+      sb_json_str(&sb, s->columns[tab->first_column + i].name);
+    }
+    sb_puts(&sb, "],\"rows\":[");
+    for (int r = 0; r < d->nrows[t]; r++) {
+      const synth_val *row = synth_data_row(d, t, r);
+      sb_puts(&sb, r ? ",[" : "[");
+      for (int i = 0; i < tab->ncolumns; i++) {
+        if (i) sb_putc(&sb, ',');
+        const synth_val *v = &row[i];
+        if (v->kind == 'i') sb_printf(&sb, "%lld", v->i);
+        else if (v->kind == 'r') sb_json_real(&sb, v->r);
+        else if (v->kind == 't') sb_json_str(&sb, v->t);
+        else sb_puts(&sb, "null");
+      }
+      sb_putc(&sb, ']');
+    }
+    sb_puts(&sb, "]}");
+  }
+  sb_putc(&sb, ']');
+  return sb_take(&sb);
+}
+
 /* ---------------------------------------------------------------- changes the schema allows */
 
 void synth_data_cascade(synth_data *d) {
@@ -464,15 +522,19 @@ static int referenced(const sqlsim_schema *s, int col) {
   return 0;
 }
 
-synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int parity) {
+int synth_nullable(const sqlsim_schema *s, int col) {
+  const sqlsim_column *x = &s->columns[col];
+  return !x->pk && !x->notnull && !referenced(s, col);
+}
+
+synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int parity, int only) {
   const sqlsim_schema *s = d->s;
   synth_data *c = NULL;
   for (int t = 0; t < s->ntables; t++) {
     if (!f->tables[t]) continue;
     for (int i = 0; i < s->tables[t].ncolumns; i++) {
       int col = s->tables[t].first_column + i;
-      const sqlsim_column *x = &s->columns[col];
-      if (x->pk || x->notnull || referenced(s, col)) continue;
+      if ((only >= 0 && col != only) || !synth_nullable(s, col)) continue;
       for (int r = parity; r < d->nrows[t]; r += 2) {
         if (synth_data_row(d, t, r)[i].kind == 'n') continue;
         if (!c && !(c = synth_data_copy(d))) return NULL;

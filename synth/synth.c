@@ -10,7 +10,11 @@
  * semantics; a disagreement on a gold with a top-level ORDER BY is looked at
  * again through the gold run once more with its sort keys as extra columns
  * and no LIMIT: a LIMIT (or OFFSET) cut between equal keys sets the database
- * aside, equal keys without a LIMIT make the row order free. */
+ * aside, equal keys without a LIMIT make the row order free.
+ *
+ * The runner also keeps the verdicts of its last pairs (VERDICT_SLOTS): the
+ * samples of one question repeat (RL draws 8 to 64 per prompt, and models
+ * agree on easy ones), and a pair seen again is answered from there. */
 #include "synth.h"
 #include "parser/tree.h"
 
@@ -22,6 +26,7 @@
 
 #define RUNNER_SLOTS 4
 #define SUITE_SLOTS 8 /* distilled suites kept per runner (the last golds) */
+#define VERDICT_SLOTS 16 /* verdicts kept per runner (the last pairs) */
 #define DEFAULT_K 6
 #define PAIR_SEEDS 2 /* the pair's databases its own search varies (strict) */
 #define DEFAULT_SEED 0x5eed5eedULL
@@ -37,10 +42,19 @@ typedef struct slot {
   unsigned long used;
 } slot;
 
+/* A pair's verdict, as scored: key the schema's connection and the two texts. */
+typedef struct verdict {
+  const char *ddl;       /* the slot's text (NULL: empty) */
+  char *gold, *pred;
+  sqlsim_synth out;      /* its witness owned here */
+  unsigned long used;
+} verdict;
+
 struct sqlsim_synth_runner {
   sqlsim_synth_opts o;
   sqlsim_exec_opts eo;
   slot slots[RUNNER_SLOTS];
+  verdict verdicts[VERDICT_SLOTS];
   synth_suite *suites[SUITE_SLOTS]; /* the last golds' suites; key: gold text, schema text */
   unsigned long suite_used[SUITE_SLOTS];
   unsigned long tick;
@@ -72,8 +86,16 @@ static void slot_clear(slot *s) {
   memset(s, 0, sizeof *s);
 }
 
+static void verdict_clear(verdict *v) {
+  free(v->gold);
+  free(v->pred);
+  sqlsim_witness_free(v->out.witness);
+  memset(v, 0, sizeof *v);
+}
+
 void sqlsim_synth_runner_free(sqlsim_synth_runner *x) {
   if (!x) return;
+  for (int i = 0; i < VERDICT_SLOTS; i++) verdict_clear(&x->verdicts[i]);
   for (int i = 0; i < RUNNER_SLOTS; i++) slot_clear(&x->slots[i]);
   for (int i = 0; i < SUITE_SLOTS; i++) synth_suite_free(x->suites[i]);
   free(x);
@@ -100,6 +122,8 @@ static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_err
       synth_suite_free(x->suites[i]);
       x->suites[i] = NULL;
     }
+  for (int i = 0; i < VERDICT_SLOTS; i++) /* and the verdicts */
+    if (x->verdicts[i].ddl && x->verdicts[i].ddl == lru->ddl) verdict_clear(&x->verdicts[i]);
   slot_clear(lru);
   sqlsim_db *db;
   if (exec_open_scratch(&x->eo, &db, err)) {
@@ -351,11 +375,61 @@ int synth_judge(synth_env *e, const sqlsim_result *g, const sqlsim_result *p) {
   return SYNTH_DIFFER;
 }
 
+void synth_env_forget(synth_env *e) {
+  if (e->sig_ok) memset(e->sig_ok, 0, (size_t)e->s->ntables);
+}
+
+/* The signatures allocated (0), or -1: then nothing is known. */
+static int env_sigs(synth_env *e) {
+  if (e->sig) return 0;
+  e->sig = calloc((size_t)e->s->ntables + 1, sizeof *e->sig);
+  e->sig_ok = calloc((size_t)e->s->ntables + 1, 1);
+  if (e->sig && e->sig_ok) return 0;
+  free(e->sig);
+  free(e->sig_ok);
+  e->sig = NULL;
+  e->sig_ok = NULL;
+  return -1;
+}
+
+void synth_env_holds(synth_env *e, const synth_data *d) {
+  if (env_sigs(e)) return;
+  for (int t = 0; t < e->s->ntables; t++) {
+    e->sig[t] = synth_table_sig(d, t);
+    e->sig_ok[t] = 1;
+  }
+}
+
+void synth_env_done(synth_env *e) {
+  free(e->keyed);
+  free(e->sig);
+  free(e->sig_ok);
+  e->keyed = NULL;
+  e->sig = NULL;
+  e->sig_ok = NULL;
+}
+
 int synth_env_load(synth_env *e, const synth_data *d, char *why, size_t wn) {
+  int nt = e->s->ntables, known = !env_sigs(e);
+  unsigned char *keep = known ? calloc((size_t)nt + 1, 1) : NULL;
+  uint64_t *sig = known ? malloc(sizeof *sig * (size_t)(nt + 1)) : NULL;
+  for (int t = 0; keep && sig && t < nt; t++) {
+    sig[t] = synth_table_sig(d, t);
+    keep[t] = e->sig_ok[t] && e->sig[t] == sig[t];
+  }
+  if (known && !(keep && sig)) synth_env_forget(e);
   void *saved;
   exec_enter(e->db, 10, &saved);
   int bad = exec_writable(e->db, 1);
-  int rc = bad ? -1 : synth_data_load(exec_handle(e->db), d, e->filled, why, wn);
+  int rc = bad ? -1 : synth_data_load(exec_handle(e->db), d, keep && sig ? keep : NULL, e->filled, why, wn);
+  if (known && keep && sig && !rc)
+    for (int t = 0; t < nt; t++) {
+      e->sig[t] = sig[t];
+      e->sig_ok[t] = 1;
+    }
+  else synth_env_forget(e);
+  free(keep);
+  free(sig);
   if (bad) snprintf(why, wn, "the in-memory database cannot be written");
   bad |= exec_writable(e->db, 0);
   exec_leave(e->db, saved);
@@ -383,6 +457,27 @@ static synth_suite *suite_for(sqlsim_synth_runner *x, slot *sl, synth_env *e, co
   return x->suites[lru];
 }
 
+/* The two trees are one once their equivalent forms are made one (diff/
+ * equiv.c): no database can tell them apart, so no search is needed. */
+static int same_form(const sqlsim_query *gold, const sqlsim_query *pred, int bird, int keep_distinct) {
+  if (!gold || !pred) return 0;
+  int how = bird ? SQLSIM_EQUIV_SETS : keep_distinct ? 0 : SQLSIM_EQUIV_NO_DISTINCT;
+  sqlsim_query *g = sqlsim_query_clone(gold), *p = sqlsim_query_clone(pred);
+  char *a = NULL, *b = NULL;
+  if (g && p) {
+    sqlsim_equiv_normalize_as(g, how);
+    sqlsim_equiv_normalize_as(p, how);
+    a = sqlsim_print_sql(g->root, 0);
+    b = sqlsim_print_sql(p->root, 0);
+  }
+  int same = a && b && !strcmp(a, b);
+  free(a);
+  free(b);
+  sqlsim_query_free(g);
+  sqlsim_query_free(p);
+  return same;
+}
+
 /* A cached suite's databases read with this call's schema (the same tables:
  * the slot's text is the key; the caller's schema may be another copy). */
 static void suite_rebind(synth_suite *st, const sqlsim_schema *s) {
@@ -401,6 +496,42 @@ static synth_data *valid_now(synth_env *e, const unsigned char *tables) {
   return NULL;
 }
 
+/* The verdict of the pair (gold_sql, pred_sql) on slot sl, copied into out
+ * (its times 0: nothing ran), when the runner has it: 1, else 0. */
+static int verdict_find(sqlsim_synth_runner *x, const slot *sl, const char *gold_sql, const char *pred_sql,
+                        sqlsim_synth *out) {
+  for (int i = 0; i < VERDICT_SLOTS; i++) {
+    verdict *v = &x->verdicts[i];
+    if (v->ddl != sl->ddl || strcmp(v->gold, gold_sql) || strcmp(v->pred, pred_sql)) continue;
+    sqlsim_witness *w = NULL;
+    if (v->out.witness && !(w = sqlsim_witness_copy(v->out.witness))) return 0;
+    *out = v->out;
+    out->witness = w;
+    out->gen_s = out->exec_s = 0;
+    v->used = ++x->tick;
+    return 1;
+  }
+  return 0;
+}
+
+static void verdict_keep(sqlsim_synth_runner *x, const slot *sl, const char *gold_sql, const char *pred_sql,
+                         const sqlsim_synth *out) {
+  verdict *lru = &x->verdicts[0];
+  for (int i = 1; i < VERDICT_SLOTS; i++)
+    if (x->verdicts[i].used < lru->used) lru = &x->verdicts[i];
+  verdict_clear(lru);
+  lru->gold = strdup(gold_sql);
+  lru->pred = strdup(pred_sql);
+  lru->out = *out;
+  lru->out.witness = out->witness ? sqlsim_witness_copy(out->witness) : NULL;
+  if (!lru->gold || !lru->pred || (out->witness && !lru->out.witness)) {
+    verdict_clear(lru);
+    return;
+  }
+  lru->ddl = sl->ddl;
+  lru->used = ++x->tick;
+}
+
 int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql,
                        const sqlsim_query *pred, const char *pred_sql, sqlsim_synth *out, sqlsim_error *err) {
   memset(out, 0, sizeof *out);
@@ -411,6 +542,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   const sqlsim_schema *s = gold->schema;
   slot *sl = slot_for(x, s, err);
   if (!sl) return err ? err->code : SQLSIM_ESQLITE;
+  if (verdict_find(x, sl, gold_sql, pred_sql, out)) return 0;
   synth_facts *f = synth_facts_read(s, gold, pred && pred->schema == s ? pred : NULL);
   if (!f) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
   int bird = x->o.bird;
@@ -600,7 +732,9 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
           for (int t = 0; t < s->ntables; t++) strict_data->on[t] |= f->tables[t];
       }
     }
-    if (!strict_found && strcmp(gtext, ptext)) { /* the pair's own search (not for the gold's own text) */
+    /* the pair's own search: not for the gold's own text or form */
+    if (!strict_found && strcmp(gtext, ptext) && !same_form(gold, pred && pred->schema == s ? pred : NULL, bird,
+                                                            x->o.keep_distinct)) {
       int judged;
       synth_data *d;
       if (synth_search_pair(&env, own, nown, f, gtext, ptext, &d, &judged, out->strict_why, sizeof out->strict_why)) {
@@ -628,10 +762,11 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     else if (out->pass == 0 && synth_fail)
       out->witness = synth_witness_make(&env, synth_fail, gtext, ptext, 1, "synth", f->tables), synth_fail = NULL;
   }
+  if (!rc && sl->ddl) verdict_keep(x, sl, gold_sql, pred_sql, out);
   synth_data_free(strict_data);
   synth_data_free(synth_fail);
   for (int i = 0; i < nown; i++) synth_data_free(own[i]);
-  free(env.keyed);
+  synth_env_done(&env);
   free(keyed);
   free(pkeyed);
   free(gtext);
@@ -654,6 +789,48 @@ int sqlsim_synth_pair(sqlsim_synth_runner *x, const sqlsim_schema *schema, const
   sqlsim_query_free(g);
   sqlsim_query_free(p);
   return rc;
+}
+
+int sqlsim_synth_suite(sqlsim_synth_runner *x, const sqlsim_schema *schema, const char *gold,
+                       sqlsim_suite_report *out, sqlsim_error *err) {
+  memset(out, 0, sizeof *out);
+  if (!x || !schema || !gold) return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "a gold and a schema are needed");
+  sqlsim_query *g;
+  int rc = sqlsim_parse(gold, strlen(gold), schema, 0, &g, err);
+  if (rc) return rc;
+  slot *sl = slot_for(x, schema, err);
+  char *gtext = synth_run_text(gold, x->o.bird, x->o.keep_distinct);
+  synth_env env = {.s = schema, .bird = x->o.bird, .keep_distinct = x->o.keep_distinct, .gold = g,
+                   .ordered = !x->o.bird && gtext && sqlsim_spider_order_matters(gtext)};
+  synth_suite *st = NULL;
+  if (!sl) rc = err ? err->code : SQLSIM_ESQLITE;
+  else if (!gtext) rc = sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  else {
+    env.db = sl->db;
+    env.filled = sl->filled;
+    st = suite_for(x, sl, &env, g, gtext);
+    if (!st) rc = sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  }
+  if (st) {
+    out->databases = st->ndbs;
+    out->neighbors = st->neighbors;
+    out->told = st->told;
+    out->equivalent = st->equivalent;
+    out->survivors = calloc((size_t)st->nsurvivors + 1, sizeof *out->survivors);
+    for (int i = 0; out->survivors && i < st->nsurvivors; i++)
+      if ((out->survivors[out->nsurvivors] = strdup(st->survivors[i]))) out->nsurvivors++;
+  }
+  synth_env_done(&env);
+  free(gtext);
+  sqlsim_query_free(g);
+  return rc;
+}
+
+void sqlsim_suite_report_free(sqlsim_suite_report *r) {
+  if (!r) return;
+  for (int i = 0; i < r->nsurvivors; i++) free(r->survivors[i]);
+  free(r->survivors);
+  memset(r, 0, sizeof *r);
 }
 
 int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char *pred,

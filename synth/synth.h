@@ -23,7 +23,8 @@ typedef struct synth_val {
 /* The rows of one database, in memory (synth/data.c): read back from a
  * connection, changed, checked against the schema, loaded, written as SQL. */
 typedef struct synth_data {
-  const sqlsim_schema *s;
+  const sqlsim_schema *s; /* read while in use; a cached suite's is rebound to each caller's */
+  int ntables;           /* s's, kept: freeing needs no schema (a cached suite outlives one) */
   int *nrows, *cap;      /* per table */
   synth_val **rows;      /* per table: nrows x the table's columns (malloc'd) */
   unsigned char *on;     /* per table: part of the database (created in its SQL text) */
@@ -46,8 +47,12 @@ int synth_val_eq(const synth_val *a, const synth_val *b);
  * connection): 0 and *out, or -1. */
 int synth_data_read(sqlite3 *db, const sqlsim_schema *s, const unsigned char *tables, synth_data **out);
 /* Empties the tables marked in filled[] and inserts d's rows (filled[] then
- * marks the tables holding rows). 0, or -1 with why. */
-int synth_data_load(sqlite3 *db, const synth_data *d, unsigned char *filled, char *why, size_t wn);
+ * marks the tables holding rows), but for the tables marked in keep[] (when
+ * given), which hold d's rows already. 0, or -1 with why. */
+int synth_data_load(sqlite3 *db, const synth_data *d, const unsigned char *keep, unsigned char *filled, char *why,
+                    size_t wn);
+/* A signature of table t's rows (their count and values, in order). */
+uint64_t synth_table_sig(const synth_data *d, int t);
 /* Column c is declared a number type (sqlsim_column.numeric): it holds
  * numbers; text t reads as a number (SQLite stores it as one there). */
 int synth_numeric_column(const sqlsim_column *c);
@@ -69,6 +74,9 @@ int synth_data_valid(const synth_data *d, char *why, size_t wn);
 /* CREATE TABLE for the tables of d (on[]) and an INSERT per row: text that
  * plain sqlite3 loads (malloc'd). */
 char *synth_data_sql(const synth_data *d);
+/* The same tables as JSON: [{"name", "columns": [..], "rows": [[..], ..]}]
+ * (malloc'd). */
+char *synth_data_json(const synth_data *d);
 
 /* A query one change away from the gold (synth/neighbors.c). */
 typedef struct synth_neighbor {
@@ -196,7 +204,16 @@ typedef struct synth_env {
   long limit, offset;
   int nkeys, keyed_done;
   double spent;             /* seconds spent by the tie runs */
+  uint64_t *sig;            /* per table: the signature of the rows the connection holds, */
+  unsigned char *sig_ok;    /* where known (loads that change one table reload that one) */
 } synth_env;
+/* The connection was written otherwise (the generator): nothing known of its
+ * rows. */
+void synth_env_forget(synth_env *e);
+/* The connection holds d now (read back after the generator wrote it). */
+void synth_env_holds(synth_env *e, const synth_data *d);
+/* What synth_env keeps beyond the call's stack: its keyed text, the signatures. */
+void synth_env_done(synth_env *e);
 
 /* The text a query runs as: as written for BIRD, Spider's execution text
  * otherwise (malloc'd). */
@@ -255,15 +272,18 @@ int synth_search_pair(synth_env *e, synth_data *const *seeds, int nseeds, const 
 /* Changes of a database that keep it one the schema allows, for the search
  * (synth/data.c): child rows without a parent removed (after rows were
  * removed); a table emptied; NULL in every other row (parity 0 or 1) of the
- * nullable columns of the tables the gold reads (no column a foreign key
- * points at); 0 in every other row of their number columns that are no key
+ * nullable columns of the tables the gold reads (synth_nullable), or of one
+ * column only (only >= 0: a NULL beside the row's other values); 0 in every other row of their number columns that are no key
  * (COUNT's value over nothing, the boundary of a sign); every row of a table twice, with new key values (of a key of
  * several columns, the last); rows holding one of the gold's literals
  * removed. Each returns a new database, or NULL when it would change
  * nothing. */
 void synth_data_cascade(synth_data *d);
 synth_data *synth_vary_empty(const synth_data *d, int t);
-synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int parity);
+synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int parity, int only);
+/* Column col may hold NULL: not in the primary key, not declared NOT NULL,
+ * no foreign key points at it. */
+int synth_nullable(const sqlsim_schema *s, int col);
 synth_data *synth_vary_zeros(const synth_data *d, const synth_facts *f, int parity);
 synth_data *synth_vary_twice(const synth_data *d, int t);
 synth_data *synth_vary_unplanted(const synth_data *d, const synth_facts *f);

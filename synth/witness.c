@@ -21,12 +21,36 @@
 void sqlsim_witness_free(sqlsim_witness *w) {
   if (!w) return;
   free(w->database);
+  free(w->tables);
   free(w->gold_sql);
   free(w->pred_sql);
   free(w->gold_rows);
   free(w->pred_rows);
   free(w->pred_error);
   free(w);
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+sqlsim_witness *sqlsim_witness_copy(const sqlsim_witness *w) {
+  if (!w) return NULL;
+  sqlsim_witness *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  *c = *w;
+  c->database = dup_or_null(w->database);
+  c->tables = dup_or_null(w->tables);
+  c->gold_sql = dup_or_null(w->gold_sql);
+  c->pred_sql = dup_or_null(w->pred_sql);
+  c->gold_rows = dup_or_null(w->gold_rows);
+  c->pred_rows = dup_or_null(w->pred_rows);
+  c->pred_error = dup_or_null(w->pred_error);
+  if ((w->database && !c->database) || (w->tables && !c->tables) || (w->gold_sql && !c->gold_sql) ||
+      (w->pred_sql && !c->pred_sql) || (w->gold_rows && !c->gold_rows) || (w->pred_rows && !c->pred_rows) ||
+      (w->pred_error && !c->pred_error)) {
+    sqlsim_witness_free(c);
+    return NULL;
+  }
+  return c;
 }
 
 typedef struct shrink {
@@ -125,6 +149,7 @@ sqlsim_witness *synth_witness_make(synth_env *e, synth_data *d, const char *gold
   for (int t = 0; t < e->s->ntables; t++) d->on[t] = (tables && tables[t]) || d->nrows[t] > 0;
   w->verdict = verdict;
   w->database = synth_data_sql(d);
+  w->tables = synth_data_json(d);
   w->rows = synth_data_size(d);
   w->gold_sql = strdup(gold_text);
   w->pred_sql = strdup(pred_text);

@@ -44,3 +44,23 @@ size=$(stat -c %s "$work/report.png")
 [ "$size" -gt 50000 ] || { echo "FAIL: the screenshot ($size bytes) looks blank"; exit 1; }
 head -c 8 "$work/report.png" | od -An -tx1 | grep -q "89 50 4e 47" || { echo "FAIL: not a PNG"; exit 1; }
 echo "ok: $expected rows, no errors, screenshot $size bytes at $work/report.png"
+
+# The evidence (--witness): structure and generated databases only, one file; the
+# first wrong row with a witness opened, its tables and both answers drawn.
+"$sqlsim" analyze -q -j 2 --witness --gold "$corpus/dev_gold.sql" --tables "$corpus/tables.json" \
+  --pred "$corpus/predictions/gpt4_zeroshot.sql" --html "$work/witness.html" --per-item "$work/witness.jsonl" >/dev/null
+row=$(python3 -c "
+import json, sys
+for i, l in enumerate(open(sys.argv[1])):
+    w = json.loads(l).get('witness')
+    if w and w['database']: print(i, w['gold_count']); break
+" "$work/witness.jsonl")
+[ -n "$row" ] || { echo "FAIL: no item with a witness"; exit 1; }
+set -- $row
+rm -rf "$work/profile-wit"
+timeout 180 chromium "${flags[@]}" --user-data-dir="$work/profile-wit" --virtual-time-budget=30000 \
+  --dump-dom "file://$work/witness.html#open=$1" > "$work/witness-dom.html" 2>/dev/null || true
+grep -q 'data-errors="0"' "$work/witness-dom.html" || { echo "FAIL: JavaScript errors with witnesses"; exit 1; }
+grep -q '<b>Evidence</b> (s[a-z]*): a database of' "$work/witness-dom.html" || { echo "FAIL: row $1's evidence not drawn"; exit 1; }
+grep -q "<caption>gold: $2 row" "$work/witness-dom.html" || { echo "FAIL: row $1's gold answer ($2 rows) not drawn"; exit 1; }
+echo "ok: row $1's witness drawn (its tables, the gold's answer of $2 rows and the prediction's)"

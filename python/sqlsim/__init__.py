@@ -29,7 +29,7 @@ __all__ = ["Evaluator", "Error", "ParseError", "ConfigError", "parse", "diff", "
 __version__: str = _sqlsim.version
 
 #: Metric names an Evaluator accepts.
-METRICS = ("match", "exec", "ves", "rves", "result", "bis", "categories", "synth")
+METRICS = ("match", "exec", "ves", "rves", "result", "bis", "categories", "synth", "strict")
 
 Pair = Union[Tuple[str, str], Tuple[str, str, Optional[str]]]
 
@@ -47,7 +47,9 @@ class Evaluator:
             timing, ``result`` BIS result similarity, ``bis`` BIS similarity and the
             calibrated execution-free score, ``categories`` error categories, ``synth``
             execution on small databases generated from the schema alone (no database
-            needed; the calibrated score then combines it with structure).
+            needed; the calibrated score then combines it with structure), ``strict``
+            equivalence under the schema: the gold's distilled suite of generated databases
+            and the pair's own (implies ``synth``).
         mode: Spider matching, "compatible" (the official evaluator, item for item) or "corrected".
         semantics: which EX decides correctness for categories and rewards: "spider" or "bird".
         timeout: seconds per query, enforced inside SQLite.
@@ -67,6 +69,10 @@ class Evaluator:
         plug_value: Spider's EX also tries the gold's values in the prediction's value
             slots (the test-suite ``--plug_value``).
         synth_databases: databases generated per pair for ``synth`` (0: 6).
+        witness: each wrong pair's evidence in its record's "witness": with a database,
+            the first rows each query returned that the other did not; with ``synth`` or
+            ``strict``, the smallest generated database on which they answer differently
+            (SQL text sqlite3 loads) with both answers (docs/per-item.md).
 
     Raises:
         ConfigError: a configuration sqlsim cannot use (missing files, a metric
@@ -81,7 +87,7 @@ class Evaluator:
                  timeout: float = 30.0, iterations: Union[int, str] = 100, alternate: bool = False,
                  now: Optional[str] = None, max_memory: int = 0, keep_distinct: bool = False,
                  plug_value: bool = False, synth_databases: int = 0, auto_width: float = 0.0,
-                 noise_every: int = 0, connection: str = "fresh") -> None:
+                 noise_every: int = 0, connection: str = "fresh", witness: bool = False) -> None:
         if not isinstance(metrics, str):
             metrics = ",".join(metrics)
         if iterations == "auto":
@@ -93,7 +99,7 @@ class Evaluator:
                             alternate=bool(alternate), now=now, max_memory=int(max_memory),
                             keep_distinct=bool(keep_distinct), plug_value=bool(plug_value),
                             synth_databases=int(synth_databases), auto_width=float(auto_width),
-                            noise_every=int(noise_every), connection=connection)
+                            noise_every=int(noise_every), connection=connection, witness=bool(witness))
         self._c = _sqlsim.Evaluator(**self._config)
 
     @property

@@ -84,7 +84,7 @@ class TestScore(unittest.TestCase):
         d = ev.score("SELECT max(age) FROM singer", "SELECT age FROM singer ORDER BY age DESC LIMIT 1", "concert_singer")
         self.assertEqual((d["synth"], d["synth_pass"], d["synth_databases"]), (1, True, 4))
         self.assertGreater(d["score"], d["score_structure"])
-        d = ev.score("SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age >= 30", "concert_singer")
+        d = ev.score("SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age > 28", "concert_singer")
         self.assertIs(d["synth_pass"], False)
         self.assertIn("database", d["synth_why"])
 
@@ -137,6 +137,40 @@ class TestScore(unittest.TestCase):
             self.assertEqual(d["ex"]["bird"], 0, sql)
             self.assertEqual(d["error"]["side"], "pred", sql)
         self.assertEqual(digest(path), before)
+
+
+class TestEvidence(unittest.TestCase):
+    """strict and the witness: the fields, and a witness a person can replay."""
+
+    def test_strict_and_generated_witness(self):
+        ev = sqlsim.Evaluator(tables=TABLES, metrics="strict", witness=True)
+        gold, pred = "SELECT count(*) FROM singer", "SELECT count(age) FROM singer"
+        d = ev.score(gold, pred, "concert_singer")
+        self.assertTrue(same(d, json.loads(ev.score_json(gold, pred, "concert_singer"))))
+        self.assertIs(d["strict"], False)  # a NULL age, which no real row of singer holds
+        self.assertGreaterEqual(d["suite"], 1)
+        w = d["witness"]
+        self.assertEqual(w["verdict"], "strict")
+        db = sqlite3.connect(":memory:")
+        db.executescript(w["database"])
+        g = db.execute(w["gold_sql"]).fetchall()
+        p = db.execute(w["pred_sql"]).fetchall()
+        self.assertNotEqual(g, p)
+        self.assertEqual([list(r) for r in g], w["gold_rows"])
+        self.assertEqual((len(g), len(p)), (w["gold_count"], w["pred_count"]))
+        d = ev.score(gold, "SELECT count(singer_id) FROM singer", "concert_singer")
+        self.assertIs(d["strict"], True)
+        self.assertIsNone(d["witness"])
+        self.assertNotIn("witness", sqlsim.Evaluator(tables=TABLES, metrics="strict").score(gold, pred, "concert_singer"))
+
+    def test_real_database_witness(self):
+        ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec", witness=True)
+        d = ev.score("SELECT name FROM singer WHERE age > 30", "SELECT name FROM singer WHERE age > 28", "concert_singer")
+        w = d["witness"]
+        self.assertEqual(d["ex"]["spider"], 0)
+        self.assertIsNone(w["database"])
+        self.assertGreater(w["pred_count"], w["gold_count"])
+        self.assertTrue(w["pred_rows"])
 
 
 class TestReward(unittest.TestCase):

@@ -44,6 +44,15 @@ static long row_set(const sqlsim_result *r, uint64_t *out) {
   return n;
 }
 
+long ex_distinct_rows(const sqlsim_result *r) {
+  if (r->nrows <= 0) return 0;
+  uint64_t *a = malloc(sizeof *a * (size_t)r->nrows);
+  if (!a) return 1; /* no memory: a lower bound */
+  long n = row_set(r, a);
+  free(a);
+  return n;
+}
+
 int sqlsim_ex_bird(const sqlsim_result *g, const sqlsim_result *p) {
   if (g->nrows == 0 || p->nrows == 0) return g->nrows == 0 && p->nrows == 0;
   uint64_t *a = malloc(sizeof *a * (size_t)g->nrows), *b = malloc(sizeof *b * (size_t)p->nrows);

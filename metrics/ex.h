@@ -30,6 +30,10 @@ typedef struct ex_gold {
   int ndbs;
 } ex_gold;
 
+/* Rows of r that differ from each other (as BIRD's sets see them; 1 when
+ * there is no memory to count them: never more than there are). */
+long ex_distinct_rows(const sqlsim_result *r);
+
 /* The other databases beside main_path in its directory, as the test-suite
  * evaluator finds them (every file whose name has ".sqlite" in it, not
  * SQLite's own -journal, -wal and -shm), readable regular files, sorted by

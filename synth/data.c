@@ -535,7 +535,7 @@ synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int pari
     for (int i = 0; i < s->tables[t].ncolumns; i++) {
       int col = s->tables[t].first_column + i;
       if ((only >= 0 && col != only) || !synth_nullable(s, col)) continue;
-      for (int r = parity; r < d->nrows[t]; r += 2) {
+      for (int r = parity & 1; r < d->nrows[t]; r += parity == 2 ? 1 : 2) {
         if (synth_data_row(d, t, r)[i].kind == 'n') continue;
         if (!c && !(c = synth_data_copy(d))) return NULL;
         synth_data_row(c, t, r)[i] = (synth_val){.kind = 'n'};
@@ -609,6 +609,40 @@ static synth_val literal_val(const synth_fact *x) {
   long long i;
   if (core_int_literal(x->text, &i)) return (synth_val){.kind = 'i', .i = i};
   return (synth_val){.kind = 'r', .r = strtod(x->text, NULL)};
+}
+
+/* Is v the literal of a fact on column col? */
+static int names_literal(const synth_facts *f, int col, const synth_val *v) {
+  for (int k = 0; k < f->nfacts; k++) {
+    if (f->facts[k].column != col) continue;
+    synth_val lit = literal_val(&f->facts[k]);
+    if (lit.kind && synth_val_eq(&lit, v)) return 1;
+  }
+  return 0;
+}
+
+synth_data *synth_vary_spread(const synth_data *d, const synth_facts *f) {
+  const sqlsim_schema *s = d->s;
+  synth_data *c = NULL;
+  for (int t = 0; t < s->ntables; t++) {
+    if (!f->tables[t]) continue;
+    for (int i = 0; i < s->tables[t].ncolumns; i++) {
+      int col = s->tables[t].first_column + i;
+      const sqlsim_column *x = &s->columns[col];
+      int is_fk = 0;
+      for (int k = 0; k < s->nfkeys; k++) is_fk |= s->fkeys[k].column == col;
+      if (x->pk || x->unique || is_fk || referenced(s, col) || !synth_numeric_column(x)) continue;
+      for (int r = 0; r < d->nrows[t]; r++) {
+        const synth_val *v = &synth_data_row(d, t, r)[i];
+        if ((v->kind != 'i' && v->kind != 'r') || names_literal(f, col, v)) continue;
+        double base = v->kind == 'i' ? (double)v->i : v->r;
+        if (!isfinite(base) || fabs(base) > 1e12) continue;
+        if (!c && !(c = synth_data_copy(d))) return NULL;
+        synth_data_row(c, t, r)[i] = (synth_val){.kind = 'r', .r = base + (r + 1) * 1e-6 * (fabs(base) + 1)};
+      }
+    }
+  }
+  return c;
 }
 
 synth_data *synth_vary_unplanted(const synth_data *d, const synth_facts *f) {

@@ -157,7 +157,7 @@ static void try_candidate(search *x, synth_data *d, int loaded) {
       x->alive[i] = 0;
       x->broken[i] = 1;
       x->nalive--;
-    } else if (synth_judge(e, &g, &p) == SYNTH_DIFFER) {
+    } else if (synth_judge_strict(e, &g, &p) == SYNTH_DIFFER) {
       x->alive[i] = 0;
       x->nalive--;
       st->told++;
@@ -278,6 +278,7 @@ synth_suite *synth_suite_build(synth_env *e, const sqlsim_query *gold, const cha
     for (int parity = 0; parity < 2; parity++) try_candidate(&x, synth_vary_nulls(d, f, parity, -1), 0);
     for (int parity = 0; parity < 2; parity++) try_candidate(&x, synth_vary_zeros(d, f, parity), 0);
     try_candidate(&x, synth_vary_unplanted(d, f), 0);
+    try_candidate(&x, synth_vary_spread(d, f), 0);
     for (int t = 0; t < e->s->ntables && (x.nalive || x.ngoals); t++) {
       synth_data *v = synth_vary_empty(d, t);
       if (v) try_candidate(&x, v, 0);
@@ -331,7 +332,7 @@ int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text
     if (synth_env_load(e, st->dbs[i], lw, sizeof lw)) continue;
     sqlsim_result p;
     sqlsim_exec_flags(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
-    int v = synth_judge(e, &st->gold[i], &p);
+    int v = synth_judge_strict(e, &st->gold[i], &p);
     if (v != SYNTH_TIED) ++*judged;
     if (v == SYNTH_DIFFER) {
       if (p.status != SQLSIM_EXEC_OK)
@@ -370,7 +371,7 @@ static int try_pair(synth_env *e, synth_data *v, const char *gold_text, const ch
   }
   sqlsim_exec_flags(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
   ++*runs;
-  int verdict = synth_judge(e, &g, &p);
+  int verdict = synth_judge_strict(e, &g, &p);
   if (verdict == SYNTH_DIFFER) {
     if (p.status != SQLSIM_EXEC_OK)
       snprintf(why, wn, "a variation of the pair's database: the prediction fails: %.200s", p.reason);
@@ -389,21 +390,23 @@ static int try_pair(synth_env *e, synth_data *v, const char *gold_text, const ch
 }
 
 /* The k-th variation of d for the pair's own search (NULL when it changes
- * nothing), in the order tried: NULLs in whole rows, zeros, each table
- * twice, a NULL in one column. (Tables emptied and the gold's literals
+ * nothing), in the order tried: NULLs in whole rows, zeros, ties broken,
+ * each table twice, a NULL in one column (in every other row of the first seed, in
+ * every row of the second: a column of NULLs sorts and aggregates alone). (Tables emptied and the gold's literals
  * removed are left to the suite: on the Spider files they told no pair apart
  * the suite had not.) *more is 0 past the last. */
-static synth_data *pair_variant(const synth_data *d, const synth_facts *f, int k, int *more) {
+static synth_data *pair_variant(const synth_data *d, int seed, const synth_facts *f, int k, int *more) {
   const sqlsim_schema *s = d->s;
   *more = 1;
   if (k < 2) return synth_vary_nulls(d, f, k, -1);
   if (k < 4) return synth_vary_zeros(d, f, k - 2);
-  k -= 4;
+  if (k == 4) return synth_vary_spread(d, f);
+  k -= 5;
   if (k < s->ntables) return f->tables[k] ? synth_vary_twice(d, k) : NULL;
   k -= s->ntables;
   if (k < s->ncolumns) {
     if (!f->tables[s->columns[k].table] || !synth_nullable(s, k)) return NULL;
-    return synth_vary_nulls(d, f, k & 1, k);
+    return synth_vary_nulls(d, f, seed ? 2 : k & 1, k); /* on the second seed, in every row */
   }
   *more = 0;
   return NULL;
@@ -419,7 +422,7 @@ int synth_search_pair(synth_env *e, synth_data *const *seeds, int nseeds, const 
     if (!seeds[i]) continue;
     int more = 1;
     for (int k = 0; more && runs < PAIR_BUDGET; k++) {
-      synth_data *v = pair_variant(seeds[i], f, k, &more);
+      synth_data *v = pair_variant(seeds[i], i, f, k, &more);
       int r = try_pair(e, v, gold_text, pred_text, &runs, found, why, wn);
       if (r >= 0) ++*judged;
       if (r == 1) return 1;

@@ -16,6 +16,7 @@
  * samples of one question repeat (RL draws 8 to 64 per prompt, and models
  * agree on easy ones), and a pair seen again is answered from there. */
 #include "synth.h"
+#include "metrics/ex.h"
 #include "parser/tree.h"
 
 #include <limits.h>
@@ -409,6 +410,22 @@ void synth_env_done(synth_env *e) {
   e->sig_ok = NULL;
 }
 
+/* However the ties at a LIMIT are broken, the answers differ: the gold's
+ * LIMIT fixes how many rows it returns, so a prediction returning another
+ * number of rows (Spider's multisets), or more different rows than the gold
+ * returns at all or none where it returns some (BIRD's sets), or other
+ * columns, differs from each. */
+static int differs_however_tied(const synth_env *e, const sqlsim_result *g, const sqlsim_result *p) {
+  if (p->status != SQLSIM_EXEC_OK || (g->nrows && p->nrows && g->ncols != p->ncols)) return 1;
+  if (!e->bird) return p->nrows != g->nrows;
+  return (p->nrows == 0) != (g->nrows == 0) || ex_distinct_rows(p) > g->nrows;
+}
+
+int synth_judge_strict(synth_env *e, const sqlsim_result *g, const sqlsim_result *p) {
+  int v = synth_judge(e, g, p);
+  return v == SYNTH_TIED && differs_however_tied(e, g, p) ? SYNTH_DIFFER : v;
+}
+
 int synth_env_load(synth_env *e, const synth_data *d, char *why, size_t wn) {
   int nt = e->s->ntables, known = !env_sigs(e);
   unsigned char *keep = known ? calloc((size_t)nt + 1, 1) : NULL;
@@ -618,7 +635,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
       if (strict && !strict_found) { /* for strict, a gold that returns nothing counts too */
         sqlsim_exec_flags(sl->db, ptext, SQLSIM_EXEC_VALUES, &p);
         out->strict_databases++;
-        if (synth_judge(&env, &g, &p) == SYNTH_DIFFER && (strict_data = valid_now(&env, f->tables))) {
+        if (synth_judge_strict(&env, &g, &p) == SYNTH_DIFFER && (strict_data = valid_now(&env, f->tables))) {
           strict_found = 1;
           snprintf(out->strict_why, sizeof out->strict_why, "database %d: the gold %s, the prediction %s", k + 1,
                    g.nrows ? "returns only NULLs" : "returns nothing",
@@ -658,7 +675,9 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
       }
     }
     if (strict && !strict_found) {
-      int v = ok ? SYNTH_SAME : set_aside ? SYNTH_TIED : synth_judge(&env, &g, &p);
+      int v = ok                                                   ? SYNTH_SAME
+              : set_aside && !differs_however_tied(&env, &g, &p) ? SYNTH_TIED
+                                                                  : synth_judge_strict(&env, &g, &p);
       out->strict_databases += v != SYNTH_TIED;
       if (v == SYNTH_DIFFER && (strict_data = valid_now(&env, f->tables))) {
         strict_found = 1;

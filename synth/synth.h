@@ -221,6 +221,10 @@ char *synth_run_text(const char *sql, int bird, int keep_distinct);
 /* p's answer against the gold's g (g ran): SYNTH_SAME, SYNTH_DIFFER (p failed
  * too), or SYNTH_TIED. */
 int synth_judge(synth_env *e, const sqlsim_result *g, const sqlsim_result *p);
+/* The same for the strict verdict: where ties at a LIMIT decide which rows
+ * the gold returns but no way of breaking them gives the prediction's answer
+ * (another number of rows), SYNTH_DIFFER. */
+int synth_judge_strict(synth_env *e, const sqlsim_result *g, const sqlsim_result *p);
 /* d loaded on the connection (its tables emptied first): 0, or -1 with why. */
 int synth_env_load(synth_env *e, const synth_data *d, char *why, size_t wn);
 /* Whether the gold's answer counts for the synth verdict: a row holding a
@@ -271,7 +275,7 @@ int synth_search_pair(synth_env *e, synth_data *const *seeds, int nseeds, const 
 
 /* Changes of a database that keep it one the schema allows, for the search
  * (synth/data.c): child rows without a parent removed (after rows were
- * removed); a table emptied; NULL in every other row (parity 0 or 1) of the
+ * removed); a table emptied; NULL in every other row (parity 0 or 1; 2: in every row) of the
  * nullable columns of the tables the gold reads (synth_nullable), or of one
  * column only (only >= 0: a NULL beside the row's other values); 0 in every other row of their number columns that are no key
  * (COUNT's value over nothing, the boundary of a sign); every row of a table twice, with new key values (of a key of
@@ -287,6 +291,11 @@ int synth_nullable(const sqlsim_schema *s, int col);
 synth_data *synth_vary_zeros(const synth_data *d, const synth_facts *f, int parity);
 synth_data *synth_vary_twice(const synth_data *d, int t);
 synth_data *synth_vary_unplanted(const synth_data *d, const synth_facts *f);
+/* The number values of the tables the queries read that no literal names,
+ * each moved up by a millionth of itself and its row (no key, no foreign
+ * key): ties at an ORDER BY's LIMIT broken, every comparison with a literal
+ * as it was. */
+synth_data *synth_vary_spread(const synth_data *d, const synth_facts *f);
 
 /* ---------------------------------------------------------------- witnesses (witness.c) */
 

@@ -71,7 +71,9 @@ static int tells(shrink *k, const synth_data *d) {
   int yes = 0;
   if (g.status == SQLSIM_EXEC_OK && (!k->informative || synth_informative(&g))) {
     sqlsim_exec_flags(k->e->db, k->pred_text, SQLSIM_EXEC_VALUES, &p);
-    yes = synth_judge(k->e, &g, &p) == SYNTH_DIFFER;
+    /* the verdict's comparison: synth sets ties aside, strict only where
+     * they could decide */
+    yes = (k->informative ? synth_judge(k->e, &g, &p) : synth_judge_strict(k->e, &g, &p)) == SYNTH_DIFFER;
     sqlsim_result_free(&p);
   }
   sqlsim_result_free(&g);

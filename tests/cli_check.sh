@@ -304,4 +304,26 @@ print(d['score'] is None, 'no calibrated score' in d['error']['message'], d['bis
 [ "$st" = 0 ] && [ "$got" = "True True True" ] && ok "diff --format json: score null with the error" ||
   fail "diff json past the bound: status $st, got '$got'"
 
+# ---- diff --witness: the verdicts, the gold's suite, a witness plain sqlite3 loads and answers with
+st=$(status "$sqlsim" diff --witness --tables "$S/tables.json" --db concert_singer \
+  "SELECT count(*) FROM singer" "SELECT count(age) FROM singer")
+grep -q "^strict fail" out.txt && grep -q "^the gold's suite: [0-9]* databases" out.txt && grep -q "^witness (strict)" out.txt &&
+  ok "diff --witness: strict fails, the suite and the witness shown" || fail "diff --witness: status $st: $(cat out.txt err.txt)"
+"$sqlsim" diff --witness --format json --tables "$S/tables.json" --db concert_singer \
+  "SELECT count(*) FROM singer" "SELECT count(age) FROM singer" > w.json
+python3 -c "import json; open('w.sql', 'w').write(json.load(open('w.json'))['witness']['database'])"
+got=$(sqlite3 w.db < w.sql && sqlite3 w.db "SELECT count(*) FROM singer; SELECT count(age) FROM singer" | tr '\n' ' ')
+want=$(python3 -c "import json; w = json.load(open('w.json'))['witness']; print(w['gold_rows'][0][0], w['pred_rows'][0][0])")
+[ "$got" = "$want " ] && ok "diff --witness: sqlite3 loads the witness and answers as it says ($got)" ||
+  fail "diff --witness replay: sqlite3 says '$got', the witness '$want'"
+st=$(status "$sqlsim" diff --witness "SELECT 1" "SELECT 2")
+[ "$st" = 2 ] && grep -q "needs a schema" err.txt && ok "diff --witness without a schema: a usage error" ||
+  fail "diff --witness without a schema: status $st: $(cat err.txt)"
+st=$(status "$sqlsim" diff --bird --tables "$S/tables.json" --db concert_singer "SELECT 1" "SELECT 2")
+[ "$st" = 2 ] && grep -q "goes with --witness" err.txt && ok "diff --bird alone: a usage error" ||
+  fail "diff --bird alone: status $st: $(cat err.txt)"
+st=$(status "$sqlsim" diff --witness --tables "$S/tables.json" --db concert_singer "SELECT name FROM singer" "SELECT name FROM")
+[ "$st" = 0 ] && grep -q "does not parse" out.txt && grep -q "^synth fail" out.txt &&
+  ok "diff --witness: an unparseable prediction still runs (and fails)" || fail "diff --witness unparseable: status $st: $(cat out.txt err.txt)"
+
 [ "$fails" = 0 ] && echo "all checks passed" || { echo "$fails checks failed"; exit 1; }

@@ -167,6 +167,12 @@ static void test_refuted(void **state) {
        "SELECT dept_id FROM emp GROUP BY dept_id HAVING sum(salary) >= 100"},
       {"COALESCE of a correlated SUM", "SELECT name FROM dept WHERE budget > (SELECT sum(salary) FROM emp WHERE emp.dept_id = dept.id)",
        "SELECT name FROM dept WHERE budget > (SELECT coalesce(sum(salary), 0) FROM emp WHERE emp.dept_id = dept.id)"},
+      {"the top row and every row at the top (ties)", "SELECT name FROM emp ORDER BY salary DESC LIMIT 1",
+       "SELECT name FROM emp WHERE salary = (SELECT max(salary) FROM emp)"},
+      {"the top row where every key is NULL", "SELECT name FROM emp ORDER BY bonus DESC LIMIT 1",
+       "SELECT name FROM emp WHERE bonus IS NOT NULL ORDER BY bonus DESC LIMIT 1"},
+      {"a range's edge as the top row", "SELECT id FROM emp WHERE salary > 10 AND salary < 50 ORDER BY salary DESC LIMIT 1",
+       "SELECT id FROM emp WHERE salary BETWEEN 10 AND 50 ORDER BY salary DESC LIMIT 1"},
       {"a sum and a sum of the positive", "SELECT sum(salary) FROM emp", "SELECT sum(salary) FROM emp WHERE salary > 0"},
   };
   sqlsim_synth_opts o = {.strict = 1, .witness = 1};

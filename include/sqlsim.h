@@ -556,10 +556,7 @@ SQLSIM_API void sqlsim_witness_free(sqlsim_witness *w);
 SQLSIM_API sqlsim_witness *sqlsim_witness_copy(const sqlsim_witness *w);
 
 typedef struct sqlsim_synth {
-  int databases;         /* generated and run: K, one more where the two queries bound a column
-                            at one literal by different range operators (x >= 2.0, x > 2.0: its
-                            free values then miss the gold's range) and one of the K counted,
-                            fewer when a query ran past its limits */
+  int databases;         /* generated and run: K, fewer when a query ran past its limits */
   int informative;       /* ... where the gold returned rows and ties did not decide */
   int agree;             /* ... of those, where the prediction returned the same */
   int ties;              /* set aside: the gold's LIMIT cut through tied sort keys */
@@ -621,9 +618,8 @@ SQLSIM_API int sqlsim_synth_suite(sqlsim_synth_runner *x, const sqlsim_schema *s
                                   sqlsim_suite_report *out, sqlsim_error *err);
 SQLSIM_API void sqlsim_suite_report_free(sqlsim_suite_report *r);
 
-/* Builds database k (0-based; k = K is the extra database of a pair whose
- * queries bound a column by different ranges) of a pair's run into a new
- * SQLite file at path (which must not exist), to look at what a pair ran on (tests/test_synth.c
+/* Builds database k (0-based) of a pair's run into a new SQLite file at path
+ * (which must not exist), to look at what a pair ran on (tests/test_synth.c
  * checks the generator's guarantees on these files). */
 SQLSIM_API int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char *pred,
                       const sqlsim_synth_opts *opts, int k, const char *path, sqlsim_error *err);

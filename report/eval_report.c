@@ -208,9 +208,8 @@ static void print_groups(FILE *f, const run *c, int p) {
     print_row(f, "calibrated score", v, na, 0, w);
   }
   if (metrics & SQLSIM_M_SYNTH) {
-    fprintf(f, "synthetic execution: %d databases generated from the schema per item (one more where\n"
-               "the two queries bound a column at one literal by different range operators); the share\n"
-               "that agree, and the items agreeing on all, where the gold returned rows on one\n",
+    fprintf(f, "synthetic execution: %d databases generated from the schema per item; the share that\n"
+               "agree, and the items agreeing on all, where the gold returned rows on one\n",
             c->cfg.synth_databases ? c->cfg.synth_databases : 6);
     for (int k = 0; k < na; k++) v[k] = a[k].n_synth;
     print_row(f, "count (synthetic)", v, na, 1, w);

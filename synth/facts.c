@@ -373,69 +373,6 @@ static void follow_keys(synth_facts *f) {
   }
 }
 
-static int range_fails(int op) {
-  return op == SQLSIM_OP_GT || op == SQLSIM_OP_GE   ? SYNTH_BELOW
-         : op == SQLSIM_OP_LT || op == SQLSIM_OP_LE ? SYNTH_ABOVE
-                                                    : 0;
-}
-
-/* A range fact's column and literal (its value, for a number), for finding
- * the gold's literal again among the prediction's. */
-static uint64_t edge_hash(const synth_fact *x) {
-  uint64_t h = FNV_OFFSET ^ (uint64_t)(unsigned)x->column ^ ((uint64_t)(x->fmt != NULL) << 40);
-  if (x->num) {
-    double d = atof(x->text);
-    uint64_t b;
-    d = d == 0 ? 0 : d;
-    memcpy(&b, &d, sizeof b);
-    return mix64(h ^ b);
-  }
-  return mix64(fnv1a_str(h, x->text));
-}
-
-static int same_edge(const synth_fact *x, const synth_fact *y) {
-  return x->column == y->column && x->num == y->num && !x->fmt == !y->fmt &&
-         (x->num ? atof(x->text) == atof(y->text) : !strcmp(x->text, y->text));
-}
-
-/* f->edges, in linear time: the gold's range facts by column and literal
- * (with the operators seen there), then the prediction's looked up. */
-static void find_edges(synth_facts *f) {
-  int cap = 16;
-  while (cap < 2 * f->nfacts) cap *= 2;
-  int *slot = sqlsim_arena_alloc(f->arena, sizeof *slot * (size_t)cap);
-  unsigned *ops = sqlsim_arena_alloc(f->arena, sizeof *ops * (size_t)cap);
-  unsigned char *fails = sqlsim_arena_alloc(f->arena, (size_t)f->schema->ncolumns + 1);
-  memset(fails, 0, (size_t)f->schema->ncolumns + 1);
-  for (int j = 0; j < cap; j++) slot[j] = -1;
-  for (int i = 0; i < f->nfacts; i++) {
-    const synth_fact *x = &f->facts[i];
-    if (!x->gold || !range_fails(x->op)) continue;
-    fails[x->column] |= (unsigned char)range_fails(x->op);
-    int j = (int)(edge_hash(x) & (uint64_t)(cap - 1));
-    while (slot[j] >= 0 && !same_edge(&f->facts[slot[j]], x)) j = (j + 1) & (cap - 1);
-    if (slot[j] < 0) {
-      slot[j] = i;
-      ops[j] = 0;
-    }
-    ops[j] |= 1u << x->op;
-  }
-  unsigned char *edges = NULL;
-  for (int i = 0; i < f->nfacts; i++) {
-    const synth_fact *y = &f->facts[i];
-    if (y->gold || !range_fails(y->op)) continue;
-    int j = (int)(edge_hash(y) & (uint64_t)(cap - 1));
-    while (slot[j] >= 0 && !same_edge(&f->facts[slot[j]], y)) j = (j + 1) & (cap - 1);
-    if (slot[j] < 0 || !(ops[j] & ~(1u << y->op))) continue;
-    if (!edges) {
-      edges = sqlsim_arena_alloc(f->arena, (size_t)f->schema->ncolumns + 1);
-      memset(edges, 0, (size_t)f->schema->ncolumns + 1);
-    }
-    edges[y->column] = fails[y->column];
-  }
-  f->edges = edges;
-}
-
 static int find_root(int *r, int g) {
   while (r[g] != g) g = r[g] = r[r[g]];
   return g;
@@ -474,7 +411,6 @@ synth_facts *synth_facts_read(const sqlsim_schema *s, const sqlsim_query *gold, 
     sqlsim_walk(qs[i]->root, pre, post, &c);
   }
   follow_keys(f);
-  find_edges(f);
   relate_groups(f);
   return f;
 }

@@ -18,10 +18,7 @@
  * skewed: one parent gets T+1 children and another T (T+1 when the shape asks
  * for ties), where T is the largest number a COUNT is compared with, and one
  * parent gets none. Sorted columns are distinct, or have their extremes
- * repeated when the shape asks for ties. On the database a pair gets when
- * its queries bound a column at one literal by different range operators
- * (shape.outside, facts.edges), that column's free values all miss the gold's
- * range. Everything comes from a seeded
+ * repeated when the shape asks for ties. Everything comes from a seeded
  * splitmix64 stream: the same facts and shape give the same rows. */
 #include "synth.h"
 
@@ -436,35 +433,9 @@ static long long floor_int(double v) {
   return (long long)floor(v);
 }
 
-/* A free value of column c (one of facts.edges) for row r where the gold's
- * range comparison fails: below the smallest literal, or above the
- * largest (both: by row), by at least 1 (2 for integers, so x > 1 and x >= 2
- * still agree). */
-static val outside(gen *g, int c, int r, int uniq) {
-  double lo = g->lo[c], hi = g->hi[c], span = hi - lo > 10 ? hi - lo : 10;
-  int fails = g->f->edges[c];
-  int down = fails == SYNTH_BELOW || (fails == (SYNTH_BELOW | SYNTH_ABOVE) && r % 2 == 0);
-  double step = uniq ? 3.0 * r + below(g, 3) : unit(g) * span;
-  switch (g->cls[c]) {
-  /* each term within +-2^61 (floor_int), so the sums stay within 64 bits */
-  case C_INT: return v_int(down ? floor_int(lo) - 2 - floor_int(step) : floor_int(hi) + 2 + floor_int(step));
-  case C_REAL: return v_real(round((down ? lo - 1 - step : hi + 1 + step) * 100) / 100);
-  case C_NUMTEXT:
-    return v_text(sqlsim_arena_printf(g->a, "%lld", down ? floor_int(lo) - 2 - floor_int(step) : floor_int(hi) + 2 + floor_int(step)));
-  case C_DATE: {
-    int day = uniq ? 37 * r + below(g, 30) : below(g, 336);
-    long long y = down ? floor_int(lo) - 1 - floor_int(step) : floor_int(hi) + 1 + floor_int(step);
-    if (y < 1) y = 1;
-    if (y > 9999) y = 9999;
-    return v_text(sqlsim_arena_printf(g->a, "%04lld-%02d-%02d", y, 1 + (day / 28) % 12, 1 + day % 28));
-  }
-  default: return v_int(0); /* not reached: text columns have no range */
-  }
-}
-
 /* A free value of column c for row r of n (r is a shuffled row number, so
  * unique values do not grow with the planted rows). */
-static val free_value(gen *g, int c, int r, int n, int out) {
+static val free_value(gen *g, int c, int r, int n) {
   const sqlsim_column *col = &g->s->columns[c];
   unsigned role = g->f->role[c];
   int cls = g->cls[c];
@@ -472,8 +443,6 @@ static val free_value(gen *g, int c, int r, int n, int out) {
   int pool = (role & SYNTH_GROUP) && !uniq ? (n / 3 > 2 ? n / 3 : 2) : 0;
   int k = pool ? group_index(g, r, pool) : uniq ? r : below(g, 8 * n + 8);
   double lo = g->lo[c], hi = g->hi[c];
-  /* not a sorted column: its edge rows would tie at the top */
-  if (out && g->f->edges && g->f->edges[c] && !(role & SYNTH_ORDER) && !isnan(lo)) return outside(g, c, r, uniq);
   if ((role & SYNTH_CLOCK) && (cls == C_TEXT || cls == C_NUMTEXT)) { /* m:ss.fff, one digit of minutes */
     long ms = 60000 + (uniq ? 7919L * r + below(g, 1000) : pool ? 7919L * k : below(g, 480000));
     return v_text(sqlsim_arena_printf(g->a, "%ld:%02ld.%03ld", 1 + (ms / 60000) % 9, ms / 1000 % 60, ms % 1000));
@@ -731,7 +700,7 @@ static void fill_free(gen *g, int t) {
       /* one NULL in a sorted column (two would tie at the top of an ascending sort) */
       if (!v->kind && nulls && ((g->f->role[c] & SYNTH_ORDER) ? perm[r] == 1 : perm[r] % 3 == 1)) *v = v_null();
       for (int tries = 0; !v->kind && tries < 20; tries++) {
-        val w = free_value(g, c, perm[r] + tries * x->nrows, x->nrows, g->sh->outside);
+        val w = free_value(g, c, perm[r] + tries * x->nrows, x->nrows);
         if (may_hold(g, c, &w)) *v = w;
       }
       if (!v->kind) *v = v_text(sqlsim_arena_printf(g->a, "u%d_%d", r, below(g, 1000000)));
@@ -1080,7 +1049,7 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
     for (int i = 0; i < x->ncols; i++)
       for (int r = 0; r < x->nrows; r++) {
         val *v = cell(&g, t, r, x->cls_first + i);
-        if (!v->kind) *v = free_value(&g, x->cls_first + i, r, x->nrows, 0);
+        if (!v->kind) *v = free_value(&g, x->cls_first + i, r, x->nrows);
       }
   }
   long rows = 0;

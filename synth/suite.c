@@ -325,8 +325,9 @@ done:
   return st;
 }
 
-int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text, int *judged, char *why, size_t wn) {
-  *judged = 0;
+int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text, int *judged, int *answered,
+                      char *why, size_t wn) {
+  *judged = *answered = 0;
   for (int i = 0; i < st->ndbs; i++) {
     char lw[200];
     if (synth_env_load(e, st->dbs[i], lw, sizeof lw)) continue;
@@ -334,6 +335,7 @@ int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text
     sqlsim_exec_flags(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
     int v = synth_judge_strict(e, &st->gold[i], &p);
     if (v != SYNTH_TIED) ++*judged;
+    if (v != SYNTH_TIED && st->gold[i].nrows) ++*answered;
     if (v == SYNTH_DIFFER) {
       if (p.status != SQLSIM_EXEC_OK)
         snprintf(why, wn, "suite database %d: the prediction fails: %.200s", i + 1, p.reason);
@@ -354,7 +356,7 @@ int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text
  * schema allows on which the two answer differently (*found takes it), 0 when
  * they agree, -1 when it was not judged (invalid, or set aside by ties). */
 static int try_pair(synth_env *e, synth_data *v, const char *gold_text, const char *pred_text, int *runs,
-                    synth_data **found, char *why, size_t wn) {
+                    int *answered, synth_data **found, char *why, size_t wn) {
   char lw[200];
   if (!v) return -1;
   if (!synth_data_valid(v, lw, sizeof lw) || synth_env_load(e, v, lw, sizeof lw)) {
@@ -372,6 +374,7 @@ static int try_pair(synth_env *e, synth_data *v, const char *gold_text, const ch
   sqlsim_exec_flags(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
   ++*runs;
   int verdict = synth_judge_strict(e, &g, &p);
+  if (verdict != SYNTH_TIED && g.nrows) ++*answered;
   if (verdict == SYNTH_DIFFER) {
     if (p.status != SQLSIM_EXEC_OK)
       snprintf(why, wn, "a variation of the pair's database: the prediction fails: %.200s", p.reason);
@@ -413,17 +416,17 @@ static synth_data *pair_variant(const synth_data *d, int seed, const synth_facts
 }
 
 int synth_search_pair(synth_env *e, synth_data *const *seeds, int nseeds, const synth_facts *f,
-                      const char *gold_text, const char *pred_text, synth_data **found, int *judged, char *why,
-                      size_t wn) {
+                      const char *gold_text, const char *pred_text, synth_data **found, int *judged, int *answered,
+                      char *why, size_t wn) {
   int runs = 0;
   *found = NULL;
-  *judged = 0;
+  *judged = *answered = 0;
   for (int i = 0; i < nseeds; i++) {
     if (!seeds[i]) continue;
     int more = 1;
     for (int k = 0; more && runs < PAIR_BUDGET; k++) {
       synth_data *v = pair_variant(seeds[i], i, f, k, &more);
-      int r = try_pair(e, v, gold_text, pred_text, &runs, found, why, wn);
+      int r = try_pair(e, v, gold_text, pred_text, &runs, answered, found, why, wn);
       if (r >= 0) ++*judged;
       if (r == 1) return 1;
     }

@@ -579,20 +579,12 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
                    .gold = gold, .ordered = ordered};
   synth_data *strict_data = NULL, *synth_fail = NULL; /* the evidence, for the witness */
   synth_data *own[PAIR_SEEDS] = {0}; /* the pair's first databases, for its own search */
-  int strict_found = 0, nown = 0;
+  int strict_found = 0, nown = 0, answered = 0; /* strict: databases judged where the gold returned a row */
   out->strict = -1;
-  /* K databases, and one more where the two queries bound a column at one
-   * literal by different range operators: its free values miss the gold's
-   * range */
-  int nk = x->o.databases + synth_wants_outside(f);
+  int nk = x->o.databases;
   out->databases = nk;
   for (int k = 0; k < nk; k++) {
     synth_shape sh = synth_shape_of(k, x->o.seed);
-    sh.outside = k == x->o.databases;
-    if (sh.outside && !out->informative) { /* it may find a difference, not stand alone for a verdict */
-      out->databases = k;
-      break;
-    }
     char why[200];
     double t0 = now_s();
     void *saved;
@@ -635,6 +627,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
       if (strict && !strict_found) { /* for strict, a gold that returns nothing counts too */
         sqlsim_exec_flags(sl->db, ptext, SQLSIM_EXEC_VALUES, &p);
         out->strict_databases++;
+        answered += g.nrows > 0;
         if (synth_judge_strict(&env, &g, &p) == SYNTH_DIFFER && (strict_data = valid_now(&env, f->tables))) {
           strict_found = 1;
           snprintf(out->strict_why, sizeof out->strict_why, "database %d: the gold %s, the prediction %s", k + 1,
@@ -679,6 +672,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
               : set_aside && !differs_however_tied(&env, &g, &p) ? SYNTH_TIED
                                                                   : synth_judge_strict(&env, &g, &p);
       out->strict_databases += v != SYNTH_TIED;
+      answered += v != SYNTH_TIED;
       if (v == SYNTH_DIFFER && (strict_data = valid_now(&env, f->tables))) {
         strict_found = 1;
         if (p.status != SQLSIM_EXEC_OK)
@@ -741,9 +735,10 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     synth_suite *st = strict_found ? NULL : suite_for(x, sl, &env, gold, gtext);
     if (st) {
       suite_rebind(st, s);
-      int judged;
-      int at = synth_suite_judge(&env, st, ptext, &judged, out->strict_why, sizeof out->strict_why);
+      int judged, with_rows;
+      int at = synth_suite_judge(&env, st, ptext, &judged, &with_rows, out->strict_why, sizeof out->strict_why);
       out->strict_databases += judged;
+      answered += with_rows;
       if (at >= 0) {
         strict_found = 1;
         strict_data = wit ? synth_data_copy(st->dbs[at]) : NULL;
@@ -754,14 +749,16 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     /* the pair's own search: not for the gold's own text or form */
     if (!strict_found && strcmp(gtext, ptext) && !same_form(gold, pred && pred->schema == s ? pred : NULL, bird,
                                                             x->o.keep_distinct)) {
-      int judged;
+      int judged, with_rows;
       synth_data *d;
-      if (synth_search_pair(&env, own, nown, f, gtext, ptext, &d, &judged, out->strict_why, sizeof out->strict_why)) {
+      if (synth_search_pair(&env, own, nown, f, gtext, ptext, &d, &judged, &with_rows, out->strict_why,
+                            sizeof out->strict_why)) {
         strict_found = 1;
         strict_data = d;
         for (int t = 0; t < s->ntables; t++) strict_data->on[t] |= f->tables[t];
       }
       out->strict_databases += judged;
+      answered += with_rows;
     }
     if (st || strict_found) {
       st = st ? st : suite_for(x, sl, &env, gold, gtext);
@@ -771,9 +768,14 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
         out->told = st->told;
       }
     }
-    out->strict = strict_found ? 0 : out->strict_databases ? 1 : -1;
+    /* a pass needs a database where the gold answered: agreeing on nothing
+     * everywhere is no evidence */
+    out->strict = strict_found ? 0 : answered ? 1 : -1;
     if (out->strict < 0 && !out->strict_why[0])
-      snprintf(out->strict_why, sizeof out->strict_why, "the gold ran on no database");
+      snprintf(out->strict_why, sizeof out->strict_why,
+               out->strict_databases ? "the gold returned no rows on any of the %d databases judged"
+                                     : "the gold ran on no database",
+               out->strict_databases);
   }
   if (!rc && wit) { /* the witness of the failing verdict: strict's, else synth's */
     if (strict_found && strict_data)
@@ -864,7 +866,6 @@ int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char 
   if (!rc) {
     unsigned char *filled = calloc((size_t)schema->ntables + 1, 1);
     synth_shape sh = synth_shape_of(k, opts && opts->seed ? opts->seed : DEFAULT_SEED);
-    sh.outside = k >= (opts && opts->databases > 0 ? opts->databases : DEFAULT_K) && synth_wants_outside(f);
     char why[200];
     if (!filled || synth_fill(h, f, &sh, filled, why, sizeof why) < 0)
       rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "%s: %s", path, filled ? why : "out of memory");

@@ -128,10 +128,6 @@ typedef struct synth_facts {
   synth_fact *facts;
   int nfacts, cap;
   int *seen, seen_cap;    /* the facts by their contents (open addressing, -1 empty): each once a group */
-  unsigned char *edges;   /* [ncolumns] for a column the prediction compares with one of the gold's
-                             literals by another range operator (> 2.0 against >= 2.0): where the
-                             gold's range comparisons of it fail, SYNTH_BELOW (x > 2), SYNTH_ABOVE
-                             (x < 2) or both (BETWEEN); 0 elsewhere. NULL: no such column */
   int ngroups;
   int *related;           /* [ngroups] each SELECT's representative among the SELECTs a key subquery
                              joins it to (x IN (SELECT x FROM t ..), x = (SELECT x ..)): a row of one
@@ -158,20 +154,8 @@ typedef struct synth_shape {
   int ties;          /* repeat the extreme values of sorted columns and the largest group size */
   int share;         /* rows planted for different SELECTs share their other values */
   int fanout;        /* children pile up under a few parents (else one each, but for one parent of two) */
-  int outside;       /* free values of a column the two queries bound at one literal by different
-                        range operators (x >= 2.0, x > 2.0) all where the gold's comparison
-                        fails (below 2.0), not around the literals: the rows planted at the
-                        edge are then the only ones that pass, so >= and > differ (one
-                        database more, synth_wants_outside) */
   uint64_t seed;
 } synth_shape;
-
-enum { SYNTH_BELOW = 1, SYNTH_ABOVE = 2 };
-
-/* Whether the two queries bound a column at one literal by different range
- * operators (f->edges): then the pair gets a database more, with the shape
- * of the next k and outside set. */
-static inline int synth_wants_outside(const synth_facts *f) { return f->edges != NULL; }
 
 /* The shape of database k (0-based) for a run seeded with seed. */
 synth_shape synth_shape_of(int k, uint64_t seed);
@@ -260,18 +244,20 @@ synth_suite *synth_suite_build(synth_env *e, const sqlsim_query *gold, const cha
 void synth_suite_free(synth_suite *st);
 /* The first database of the suite where the prediction (pred_text, as run)
  * answers otherwise than the gold: its index, with why; -1 when none does.
- * *judged counts the databases that were compared (not set aside). */
-int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text, int *judged, char *why, size_t wn);
+ * *judged counts the databases that were compared (not set aside),
+ * *answered those of them where the gold returned a row. */
+int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text, int *judged, int *answered,
+                      char *why, size_t wn);
 
 /* The pair's own search, where neither the pair's databases nor the gold's
  * suite told the two apart: the same variations (below) of the pair's
  * databases seeds[0..nseeds), each run with both queries, within a budget of
  * runs. 1 with *found (the first variation the schema allows on which they
  * answer differently) and why; 0 when none does. *judged counts the
- * variations compared. */
+ * variations compared, *answered those where the gold returned a row. */
 int synth_search_pair(synth_env *e, synth_data *const *seeds, int nseeds, const synth_facts *f,
-                      const char *gold_text, const char *pred_text, synth_data **found, int *judged, char *why,
-                      size_t wn);
+                      const char *gold_text, const char *pred_text, synth_data **found, int *judged, int *answered,
+                      char *why, size_t wn);
 
 /* Changes of a database that keep it one the schema allows, for the search
  * (synth/data.c): child rows without a parent removed (after rows were

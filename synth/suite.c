@@ -47,6 +47,7 @@
 #define SUITE_BUDGET 1500  /* query runs for one suite */
 #define SUITE_MAX_DBS 16   /* databases kept */
 #define PAIR_BUDGET 96     /* query runs for one pair's own search */
+#define SUITE_TIME 4       /* a suite's search runs queries for at most this many query limits */
 
 void synth_suite_free(synth_suite *st) {
   if (!st) return;
@@ -76,6 +77,7 @@ typedef struct search {
   char **text;    /* each as run */
   unsigned char *alive, *broken; /* not told apart yet; fails where the gold runs (a bad neighbor) */
   int nalive;
+  double spent;   /* seconds of query runs */
   unsigned char *goal_null, *goal_table; /* per column, per table: wanted and not met yet */
   int goal_empty, ngoals;
 } search;
@@ -134,7 +136,8 @@ static void try_candidate(search *x, synth_data *d, int loaded) {
   synth_suite *st = x->st;
   char why[256];
   if (!d) return; /* the variation changed nothing */
-  if ((!x->nalive && !x->ngoals) || st->runs >= SUITE_BUDGET || st->ndbs >= SUITE_MAX_DBS || !synth_data_valid(d, why, sizeof why) ||
+  if ((!x->nalive && !x->ngoals) || st->runs >= SUITE_BUDGET || x->spent > SUITE_TIME * e->limit_s ||
+      st->ndbs >= SUITE_MAX_DBS || !synth_data_valid(d, why, sizeof why) ||
       (!loaded && synth_env_load(e, d, why, sizeof why))) {
     synth_data_free(d);
     return;
@@ -142,17 +145,19 @@ static void try_candidate(search *x, synth_data *d, int loaded) {
   sqlsim_result g;
   sqlsim_exec_flags(e->db, st->gold_text, SQLSIM_EXEC_VALUES, &g);
   st->runs++;
+  x->spent += g.total_s;
   if (g.status != SQLSIM_EXEC_OK) {
     sqlsim_result_free(&g);
     synth_data_free(d);
     return;
   }
   int useful = meets_goals(x, d, &g);
-  for (int i = 0; i < x->n && st->runs < SUITE_BUDGET; i++) {
+  for (int i = 0; i < x->n && st->runs < SUITE_BUDGET && x->spent <= SUITE_TIME * e->limit_s; i++) {
     if (!x->alive[i]) continue;
     sqlsim_result p;
     sqlsim_exec_flags(e->db, x->text[i], SQLSIM_EXEC_VALUES, &p);
     st->runs++;
+    x->spent += p.total_s;
     if (p.status != SQLSIM_EXEC_OK) { /* no neighbor: a query that does not run where the gold does */
       x->alive[i] = 0;
       x->broken[i] = 1;
@@ -328,11 +333,12 @@ done:
 int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text, int *judged, int *answered,
                       char *why, size_t wn) {
   *judged = *answered = 0;
-  for (int i = 0; i < st->ndbs; i++) {
+  for (int i = 0; i < st->ndbs && e->strict_s <= SYNTH_STRICT_TIME * e->limit_s; i++) {
     char lw[200];
     if (synth_env_load(e, st->dbs[i], lw, sizeof lw)) continue;
     sqlsim_result p;
     sqlsim_exec_flags(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
+    e->strict_s += p.total_s;
     int v = synth_judge_strict(e, &st->gold[i], &p);
     if (v != SYNTH_TIED) ++*judged;
     if (v != SYNTH_TIED && st->gold[i].nrows) ++*answered;
@@ -366,6 +372,7 @@ static int try_pair(synth_env *e, synth_data *v, const char *gold_text, const ch
   sqlsim_result g, p;
   sqlsim_exec_flags(e->db, gold_text, SQLSIM_EXEC_VALUES, &g);
   ++*runs;
+  e->strict_s += g.total_s;
   if (g.status != SQLSIM_EXEC_OK) {
     sqlsim_result_free(&g);
     synth_data_free(v);
@@ -373,6 +380,7 @@ static int try_pair(synth_env *e, synth_data *v, const char *gold_text, const ch
   }
   sqlsim_exec_flags(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
   ++*runs;
+  e->strict_s += p.total_s;
   int verdict = synth_judge_strict(e, &g, &p);
   if (verdict != SYNTH_TIED && g.nrows) ++*answered;
   if (verdict == SYNTH_DIFFER) {
@@ -424,7 +432,7 @@ int synth_search_pair(synth_env *e, synth_data *const *seeds, int nseeds, const 
   for (int i = 0; i < nseeds; i++) {
     if (!seeds[i]) continue;
     int more = 1;
-    for (int k = 0; more && runs < PAIR_BUDGET; k++) {
+    for (int k = 0; more && runs < PAIR_BUDGET && e->strict_s <= SYNTH_STRICT_TIME * e->limit_s; k++) {
       synth_data *v = pair_variant(seeds[i], i, f, k, &more);
       int r = try_pair(e, v, gold_text, pred_text, &runs, answered, found, why, wn);
       if (r >= 0) ++*judged;

@@ -421,9 +421,16 @@ static int differs_however_tied(const synth_env *e, const sqlsim_result *g, cons
   return (p->nrows == 0) != (g->nrows == 0) || ex_distinct_rows(p) > g->nrows;
 }
 
+/* The prediction ran past its limits (a time, a size). */
+static int ran_away(const sqlsim_result *p) {
+  return p->status == SQLSIM_EXEC_TIMEOUT || p->status == SQLSIM_EXEC_TOO_BIG;
+}
+
 int synth_judge_strict(synth_env *e, const sqlsim_result *g, const sqlsim_result *p) {
   int v = synth_judge(e, g, p);
-  return v == SYNTH_TIED && differs_however_tied(e, g, p) ? SYNTH_DIFFER : v;
+  if (v == SYNTH_TIED && differs_however_tied(e, g, p)) v = SYNTH_DIFFER;
+  if (v == SYNTH_DIFFER) snprintf(e->runaway, sizeof e->runaway, "%s", ran_away(p) ? p->reason : "");
+  return v;
 }
 
 int synth_env_load(synth_env *e, const synth_data *d, char *why, size_t wn) {
@@ -576,10 +583,12 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
    * the two apart (the first one the schema allows), then the gold's suite */
   int strict = x->o.strict, wit = x->o.witness;
   synth_env env = {.db = sl->db, .filled = sl->filled, .s = s, .bird = bird, .keep_distinct = x->o.keep_distinct,
-                   .gold = gold, .ordered = ordered};
+                   .gold = gold, .ordered = ordered, .limit_s = x->o.timeout_s};
   synth_data *strict_data = NULL, *synth_fail = NULL; /* the evidence, for the witness */
   synth_data *own[PAIR_SEEDS] = {0}; /* the pair's first databases, for its own search */
   int strict_found = 0, nown = 0, answered = 0; /* strict: databases judged where the gold returned a row */
+  char synth_runaway[256] = ""; /* the prediction's error on synth_fail, when it ran past its limits */
+  char strict_runaway[256] = ""; /* the same on strict_data (env.runaway when it was found) */
   out->strict = -1;
   int nk = x->o.databases;
   out->databases = nk;
@@ -630,6 +639,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
         answered += g.nrows > 0;
         if (synth_judge_strict(&env, &g, &p) == SYNTH_DIFFER && (strict_data = valid_now(&env, f->tables))) {
           strict_found = 1;
+          snprintf(strict_runaway, sizeof strict_runaway, "%s", env.runaway);
           snprintf(out->strict_why, sizeof out->strict_why, "database %d: the gold %s, the prediction %s", k + 1,
                    g.nrows ? "returns only NULLs" : "returns nothing",
                    p.status != SQLSIM_EXEC_OK ? "fails" : p.nrows ? "returns rows" : "answers otherwise");
@@ -671,10 +681,12 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
       int v = ok                                                   ? SYNTH_SAME
               : set_aside && !differs_however_tied(&env, &g, &p) ? SYNTH_TIED
                                                                   : synth_judge_strict(&env, &g, &p);
+      if (v == SYNTH_DIFFER) snprintf(env.runaway, sizeof env.runaway, "%s", ran_away(&p) ? p.reason : "");
       out->strict_databases += v != SYNTH_TIED;
       answered += v != SYNTH_TIED;
       if (v == SYNTH_DIFFER && (strict_data = valid_now(&env, f->tables))) {
         strict_found = 1;
+        snprintf(strict_runaway, sizeof strict_runaway, "%s", env.runaway);
         if (p.status != SQLSIM_EXEC_OK)
           snprintf(out->strict_why, sizeof out->strict_why, "database %d: the prediction fails: %.200s", k + 1,
                    p.reason);
@@ -692,9 +704,10 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     } else {
       out->informative++;
       out->agree += ok;
-      if (!ok && out->informative - out->agree == 1 && wit && !synth_fail &&
-          synth_data_read(exec_handle(sl->db), s, sl->filled, &synth_fail))
-        synth_fail = NULL;
+      if (!ok && out->informative - out->agree == 1 && wit && !synth_fail) {
+        if (synth_data_read(exec_handle(sl->db), s, sl->filled, &synth_fail)) synth_fail = NULL;
+        snprintf(synth_runaway, sizeof synth_runaway, "%s", ran_away(&p) ? p.reason : "");
+      }
       if (!ok && out->informative - out->agree == 1) {
         if (p.status != SQLSIM_EXEC_OK)
           snprintf(out->why, sizeof out->why, "database %d: the prediction fails: %.200s", k + 1, p.reason);
@@ -741,6 +754,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
       answered += with_rows;
       if (at >= 0) {
         strict_found = 1;
+        snprintf(strict_runaway, sizeof strict_runaway, "%s", env.runaway);
         strict_data = wit ? synth_data_copy(st->dbs[at]) : NULL;
         if (strict_data)
           for (int t = 0; t < s->ntables; t++) strict_data->on[t] |= f->tables[t];
@@ -754,6 +768,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
       if (synth_search_pair(&env, own, nown, f, gtext, ptext, &d, &judged, &with_rows, out->strict_why,
                             sizeof out->strict_why)) {
         strict_found = 1;
+        snprintf(strict_runaway, sizeof strict_runaway, "%s", env.runaway);
         strict_data = d;
         for (int t = 0; t < s->ntables; t++) strict_data->on[t] |= f->tables[t];
       }
@@ -768,9 +783,14 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
         out->told = st->told;
       }
     }
-    /* a pass needs a database where the gold answered: agreeing on nothing
-     * everywhere is no evidence */
-    out->strict = strict_found ? 0 : answered ? 1 : -1;
+    /* a pass needs a database where the gold answered (agreeing on nothing
+     * everywhere is no evidence), and the stages run to their end */
+    int stopped = !strict_found && env.strict_s > SYNTH_STRICT_TIME * x->o.timeout_s;
+    out->strict = strict_found ? 0 : answered && !stopped ? 1 : -1;
+    if (stopped)
+      snprintf(out->strict_why, sizeof out->strict_why,
+               "stopped: the strict stages ran queries for %.1f s, past %g times the %g s limit", env.strict_s,
+               (double)SYNTH_STRICT_TIME, x->o.timeout_s);
     if (out->strict < 0 && !out->strict_why[0])
       snprintf(out->strict_why, sizeof out->strict_why,
                out->strict_databases ? "the gold returned no rows on any of the %d databases judged"
@@ -779,9 +799,11 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   }
   if (!rc && wit) { /* the witness of the failing verdict: strict's, else synth's */
     if (strict_found && strict_data)
-      out->witness = synth_witness_make(&env, strict_data, gtext, ptext, 0, "strict", f->tables), strict_data = NULL;
+      out->witness = synth_witness_make(&env, strict_data, gtext, ptext, 0, "strict", f->tables, strict_runaway),
+      strict_data = NULL;
     else if (out->pass == 0 && synth_fail)
-      out->witness = synth_witness_make(&env, synth_fail, gtext, ptext, 1, "synth", f->tables), synth_fail = NULL;
+      out->witness = synth_witness_make(&env, synth_fail, gtext, ptext, 1, "synth", f->tables, synth_runaway),
+      synth_fail = NULL;
   }
   if (!rc && sl->ddl) verdict_keep(x, sl, gold_sql, pred_sql, out);
   synth_data_free(strict_data);
@@ -821,7 +843,7 @@ int sqlsim_synth_suite(sqlsim_synth_runner *x, const sqlsim_schema *schema, cons
   if (rc) return rc;
   slot *sl = slot_for(x, schema, err);
   char *gtext = synth_run_text(gold, x->o.bird, x->o.keep_distinct);
-  synth_env env = {.s = schema, .bird = x->o.bird, .keep_distinct = x->o.keep_distinct, .gold = g,
+  synth_env env = {.s = schema, .bird = x->o.bird, .keep_distinct = x->o.keep_distinct, .gold = g, .limit_s = x->o.timeout_s,
                    .ordered = !x->o.bird && gtext && sqlsim_spider_order_matters(gtext)};
   synth_suite *st = NULL;
   if (!sl) rc = err ? err->code : SQLSIM_ESQLITE;

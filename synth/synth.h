@@ -188,6 +188,12 @@ typedef struct synth_env {
   long limit, offset;
   int nkeys, keyed_done;
   double spent;             /* seconds spent by the tie runs */
+  double limit_s;           /* the runner's limit per query: the strict stages of one call, and
+                               one suite's search, each run their queries for at most a few */
+  double strict_s;          /* seconds the strict stages of this call have run queries */
+  char runaway[256];        /* the prediction's error where strict's last difference was that it
+                               ran past its limits (time, size), else empty: its witness is not
+                               shrunk, nor the prediction run again */
   uint64_t *sig;            /* per table: the signature of the rows the connection holds, */
   unsigned char *sig_ok;    /* where known (loads that change one table reload that one) */
 } synth_env;
@@ -198,6 +204,11 @@ void synth_env_forget(synth_env *e);
 void synth_env_holds(synth_env *e, const synth_data *d);
 /* What synth_env keeps beyond the call's stack: its keyed text, the signatures. */
 void synth_env_done(synth_env *e);
+
+/* A pair's strict stages (the suite judged, the pair's own search) run
+ * queries for at most this many query limits together; past it strict has no
+ * verdict unless one refuted. */
+#define SYNTH_STRICT_TIME 2
 
 /* The text a query runs as: as written for BIRD, Spider's execution text
  * otherwise (malloc'd). */
@@ -289,9 +300,12 @@ synth_data *synth_vary_spread(const synth_data *d, const synth_facts *f);
  * (pred_text) answers otherwise than the gold (gold_text): shrunk while it
  * still does and still satisfies the schema, with both answers. informative:
  * the synth verdict's rule, the gold must return a value there. tables: the
- * tables the queries read (created in the witness's SQL). NULL when d does
- * not tell the two apart, or out of memory. */
+ * tables the queries read (created in the witness's SQL). runaway (non-NULL,
+ * not empty): the prediction ran past its limits on d with that error; d is
+ * then the witness as it is and the prediction is not run again. NULL when d
+ * does not tell the two apart, or out of memory. */
 sqlsim_witness *synth_witness_make(synth_env *e, synth_data *d, const char *gold_text, const char *pred_text,
-                                   int informative, const char *verdict, const unsigned char *tables);
+                                   int informative, const char *verdict, const unsigned char *tables,
+                                   const char *runaway);
 
 #endif

@@ -6,7 +6,10 @@
  * aside, and for the synth verdict a gold that returns a value) and still
  * satisfies the schema: each table emptied, then its rows removed in halves,
  * quarters, ... down to one at a time (Zeller's delta debugging, greedily),
- * the rows that lose their parent going with it; then long text cut short.
+ * the rows that lose their parent going with it; then long text cut short;
+ * within WITNESS_PROBES databases and WITNESS_TIME query limits. A prediction
+ * that ran past its limits there is not run again: its database is the
+ * witness as it is, with the error.
  * The witness is that database as SQL text (CREATE TABLE and INSERT, which
  * plain sqlite3 loads) with both answers, at most 20 rows each, and their
  * counts. Entry point: synth_witness_make (synth.h). */
@@ -16,6 +19,8 @@
 #include <string.h>
 
 #define WITNESS_PROBES 400 /* databases tried while shrinking */
+#define WITNESS_TIME 1     /* ... for at most this many query limits of query runs (a prediction
+                            that runs to its limit is not run 400 times) */
 #define WITNESS_ROWS 20    /* rows of each answer shown */
 
 void sqlsim_witness_free(sqlsim_witness *w) {
@@ -58,19 +63,22 @@ typedef struct shrink {
   const char *gold_text, *pred_text;
   int informative;
   int probes;
+  double spent; /* seconds of query runs */
 } shrink;
 
 /* Does d tell the two queries apart (and is it a database the schema allows)? */
 static int tells(shrink *k, const synth_data *d) {
   char why[256];
-  if (k->probes >= WITNESS_PROBES) return 0;
+  if (k->probes >= WITNESS_PROBES || k->spent > WITNESS_TIME * k->e->limit_s) return 0;
   k->probes++;
   if (!synth_data_valid(d, why, sizeof why) || synth_env_load(k->e, d, why, sizeof why)) return 0;
   sqlsim_result g, p;
   sqlsim_exec_flags(k->e->db, k->gold_text, SQLSIM_EXEC_VALUES, &g);
+  k->spent += g.total_s;
   int yes = 0;
   if (g.status == SQLSIM_EXEC_OK && (!k->informative || synth_informative(&g))) {
     sqlsim_exec_flags(k->e->db, k->pred_text, SQLSIM_EXEC_VALUES, &p);
+    k->spent += p.total_s;
     /* the verdict's comparison: synth sets ties aside, strict only where
      * they could decide */
     yes = (k->informative ? synth_judge(k->e, &g, &p) : synth_judge_strict(k->e, &g, &p)) == SYNTH_DIFFER;
@@ -132,15 +140,19 @@ static void shrink_values(shrink *k, synth_data **d) {
 }
 
 sqlsim_witness *synth_witness_make(synth_env *e, synth_data *d, const char *gold_text, const char *pred_text,
-                                   int informative, const char *verdict, const unsigned char *tables) {
-  shrink k = {e, gold_text, pred_text, informative, 0};
+                                   int informative, const char *verdict, const unsigned char *tables,
+                                   const char *runaway) {
+  shrink k = {e, gold_text, pred_text, informative, 0, 0};
+  int ran_away = runaway && runaway[0];
   if (!d) return NULL;
-  if (!tells(&k, d)) {
+  if (!ran_away && !tells(&k, d)) {
     synth_data_free(d);
     return NULL;
   }
-  shrink_rows(&k, &d);
-  shrink_values(&k, &d);
+  if (!ran_away) {
+    shrink_rows(&k, &d);
+    shrink_values(&k, &d);
+  }
   sqlsim_witness *w = calloc(1, sizeof *w);
   char why[200];
   if (!w || synth_env_load(e, d, why, sizeof why)) {
@@ -158,7 +170,13 @@ sqlsim_witness *synth_witness_make(synth_env *e, synth_data *d, const char *gold
   char *gerr = NULL;
   w->gold_rows = exec_rows_json(e->db, gold_text, NULL, 0, WITNESS_ROWS, &w->gold_count, &gerr);
   free(gerr);
-  w->pred_rows = exec_rows_json(e->db, pred_text, NULL, 0, WITNESS_ROWS, &w->pred_count, &w->pred_error);
+  if (ran_away) { /* it would run to its limit again */
+    w->pred_rows = strdup("[]");
+    w->pred_count = -1;
+    w->pred_error = strdup(runaway);
+  } else {
+    w->pred_rows = exec_rows_json(e->db, pred_text, NULL, 0, WITNESS_ROWS, &w->pred_count, &w->pred_error);
+  }
   synth_data_free(d);
   return w;
 }

@@ -144,6 +144,29 @@ elif [ "$RSS" -ge "$MEM_KB" ]; then
 else
   echo "ok   synth: $nsynth hostile predictions on generated databases (${CPU} s CPU, $((RSS / 1024)) MB), all failing"
 fi
+# The same through the strict verdict with witnesses (the gold's suite, the
+# pair's own search, the shrinker): the same bounds, each item failing strict
+# with a witness that plain sqlite3 loads; a prediction that ran past its
+# limits is not run again for its witness.
+run out/stdout out/stderr "$SQLSIM" eval --metrics strict --witness --sqlite "$DB" --gold synth_gold.sql \
+  --pred synth_pred.sql --per-item out/strict.jsonl
+if [ "$CODE" != 0 ]; then
+  fail "strict: exit $CODE: $(head -c 300 out/stderr)"
+elif [ "$(grep -c '"strict":false' out/strict.jsonl)" != "$nsynth" ]; then
+  fail "strict: not every hostile prediction failed: $(grep -v '"strict":false' out/strict.jsonl | head -c 300)"
+elif ! within "$(awk -v n="$nsynth" 'BEGIN { print 2.5 * n }')"; then
+  fail "strict: $nsynth items took ${CPU} s CPU, ${WALL} s wall (limits 2.5 s and 10 s an item)"
+elif [ "$RSS" -ge "$MEM_KB" ]; then
+  fail "strict: peak RSS ${RSS} KB (limit $MEM_SAY)"
+elif ! python3 -c "
+import json, sqlite3, sys
+for line in open(sys.argv[1]):
+    w = json.loads(line)['witness']
+    sqlite3.connect(':memory:').executescript(w['database'])" out/strict.jsonl 2>out/strict.py; then
+  fail "strict: a witness does not load: $(head -c 300 out/strict.py)"
+else
+  echo "ok   strict: $nsynth hostile predictions with witnesses (${CPU} s CPU, $((RSS / 1024)) MB), all failing"
+fi
 # ... and against a gold's max lookup, a prediction's ORDER BY .. LIMIT 1, which
 # synthetic execution runs again without its LIMIT to look for ties at the top
 # (a cross join of four generated tables, sorted; that run counts towards the

@@ -6,7 +6,7 @@ cd "$(dirname "$0")"
 
 PACKAGES=(build-essential cmake libpg-query-dev libprotobuf-c-dev libsqlite3-dev uthash-dev
           libcmocka-dev libcjson-dev sqlite3 chromium clang libclang-rt-14-dev
-          python3-dev python3-distributed)
+          python3-dev python3-distributed python3-pip python3-venv python3-setuptools python3-wheel)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -24,12 +24,17 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=/usr/
 cmake --build build -j"$(nproc)" >/dev/null
 echo "setup: built ./build/sqlsim"
 
-# The Python package: build/python made importable for this user (a .pth
-# file in the user's site-packages, as an editable install would do), so
-# `python3 -c "import sqlsim"` works from anywhere. `cmake --install build`
-# installs it for good instead.
+# The Python package: pip-installed (editable) into .venv, a virtual
+# environment of this checkout that also sees Debian's packages (its build
+# tools, distributed). Nothing is written outside the checkout: the per-user
+# .pth earlier versions wrote (one per user, so the last clone set up won) is
+# removed where it points into a build directory.
 for py in /usr/bin/python3 $(command -v python3); do
   site=$("$py" -c 'import site; print(site.getusersitepackages())' 2>/dev/null) || continue
-  mkdir -p "$site" && echo "$PWD/build/python" > "$site/sqlsim-build.pth"
+  if [ -f "$site/sqlsim-build.pth" ] && grep -q '/build/python$' "$site/sqlsim-build.pth"; then
+    rm -f "$site/sqlsim-build.pth"
+  fi
 done
-echo "setup: python3 -c 'import sqlsim' reads ./build/python"
+[ -x .venv/bin/python ] || /usr/bin/python3 -m venv --system-site-packages .venv
+.venv/bin/python -m pip install -q --no-build-isolation --no-deps -e . >/dev/null
+echo "setup: .venv/bin/python -c 'import sqlsim' (pip install -e . of this checkout)"

@@ -9,7 +9,12 @@ the 972 items whose database is bundled):
   3. a typical Python reward function (sqlite3 + a thread timeout, as RL
      recipes write it) against Evaluator.reward_many: throughput, and whether
      each stops a runaway query within its limit;
-  4. `sqlsim stream` against `sqlsim eval` (the batch command) on N requests.
+  4. `sqlsim stream` against `sqlsim eval` (the batch command) on N requests;
+  5. RL as a GRPO step sees it: 8 samples per question (the 7 bundled models'
+     predictions and the gold, 7,776 pairs), Evaluator.reward_many(jobs=2)
+     against the usual Python reward in a multiprocessing Pool of 2 with a
+     timeout per task, each round reported; and small batches: reward_many of
+     1 and of a question's 8 samples against a loop of reward().
 
 usage: PYTHONPATH=build/python python3 bench/bench_python.py [--build build] [--stream-n 100000]
 """
@@ -88,6 +93,29 @@ def python_reward(gold, pred, db_id, timeout):
     if th.is_alive() or "error" in result:
         return 0.0, th
     return float(set(result["pred"]) == set(result["gold"])), th
+
+
+def pool_reward(task):
+    """One pair in a worker process: sqlite3 read-only, BIRD's set comparison."""
+    gold, pred, db_id = task
+    try:
+        con = sqlite3.connect("file:" + db_path(db_id) + "?mode=ro", uri=True)
+        ok = set(con.execute(pred).fetchall()) == set(con.execute(gold).fetchall())
+        con.close()
+        return float(ok)
+    except Exception:  # noqa: BLE001 -- any failure is reward 0
+        return 0.0
+
+
+def samples_per_question():
+    """(gold, sample, db_id) for every item with a database: the 7 models' predictions and the gold."""
+    models = sorted(f[:-4] for f in os.listdir(os.path.join(CORPUS, "predictions")) if f.endswith(".sql"))
+    per_model = [spider_pairs(m) for m in models]
+    out = []
+    for k in range(len(per_model[0])):
+        g, _, db = per_model[0][k]
+        out += [(g, pm[k][1], db) for pm in per_model] + [(g, g, db)]
+    return out
 
 
 def main():
@@ -169,6 +197,36 @@ def main():
     for f in (tsv, gold_f, pred_f, req_f):
         os.unlink(f)
     os.rmdir(tmp)
+
+    import multiprocessing
+    samples = samples_per_question()
+    print(f"\n5. RL: {len(samples):,} pairs, 8 samples per question; Evaluator.reward_many(jobs=2) against "
+          "sqlite3 in a multiprocessing Pool of 2 (timeout 5 s a task), BIRD's semantics, each round")
+    ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,bis", semantics="bird", timeout=5)
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        for rnd in range(args.rounds):
+            t = time.perf_counter()
+            futures = [pool.apply_async(pool_reward, (x,)) for x in samples]
+            base = []
+            for f in futures:
+                try:
+                    base.append(f.get(timeout=5))
+                except multiprocessing.TimeoutError:
+                    base.append(0.0)
+            tp = time.perf_counter() - t
+            t = time.perf_counter()
+            ev.reward_many(samples, jobs=2)
+            ts = time.perf_counter() - t
+            print(f"round {rnd + 1}: Pool of 2 {len(samples) / tp:,.0f} pairs/s, reward_many(jobs=2) "
+                  f"{len(samples) / ts:,.0f} pairs/s: {tp / ts:.2f}x")
+    print("small batches (one question; best of %d rounds of 200 calls):" % args.rounds)
+    one = samples[:1]
+    eight = samples[8:16]  # a question's 8 samples
+    for label, batch in (("1 pair", one), ("8 samples", eight)):
+        loop = best_of(args.rounds, lambda: [[ev.reward(*x) for x in batch] for _ in range(200)]) / 200
+        many = best_of(args.rounds, lambda: [ev.reward_many(batch) for _ in range(200)]) / 200
+        print(f"  {label}: a loop of reward() {loop * 1e6:,.0f} us, reward_many {many * 1e6:,.0f} us: "
+              f"{many / loop:.2f}x the loop (target <= 1.5x)")
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ int cli_now(const char *opt, const char *v);
 
 /* The evaluator's options, shared by the commands that make one (eval,
  * stream): --metrics, --tables, --db-dir, --sqlite, -j/--jobs, --iterations,
- * --timeout, --now, --mode, --keep-distinct, --plug-value, --synth-databases, --witness; their table
+ * --timeout, --now, --mode, --keep-distinct, --plug-value, --synth-databases, --witness, --extract; their table
  * entries are CLI_ENGINE_OPTS. */
 #define CLI_ENGINE_OPTS                                                                                             \
   {"tables", 0, "FILE", "Spider-style tables.json: schemas for matching, the tree diff and hardness"},              \
@@ -85,7 +85,11 @@ int cli_now(const char *opt, const char *v);
       {"witness", 0, NULL, "each wrong item's evidence in its per-item line (\"witness\"): the smallest\n"     \
                            "generated database found that tells gold and prediction apart (synth,\n"         \
                            "strict), as SQL text sqlite3 loads, with both answers; on a real database\n"      \
-                           "the rows each query returned that the other did not"}
+                           "the rows each query returned that the other did not"},                            \
+      {"extract", 0, NULL, "predictions are model answers: score the SQL read out of each (the last\n"        \
+                           "```sql fence, an <answer> element, the text after \"Final answer:\" or\n"      \
+                           "</think>, the query before trailing prose); an answer with none fails with\n"    \
+                           "\"no SQL found in the answer\" (per-item \"answer\": where, and the SQL)"}
 #define CLI_METRICS_HELP                                                                          \
   "comma-separated: match (Spider exact set match; needs --tables), exec\n"                       \
   "(execution accuracy, Spider test-suite and BIRD semantics), ves (BIRD's VES), rves\n"          \

@@ -6,8 +6,11 @@
  * finished records in pair order and reports progress. Everything but timing
  * runs in parallel; then the timing metrics one pair at a time, on the
  * calling thread, since a timing taken while other threads run measures them
- * too. A cancel flag stops the batch between pairs; what is delivered is
- * always a prefix. */
+ * too. With one job, or one pair, everything runs on the calling thread: a
+ * thread started for a batch pays for the parser's and the sandbox's
+ * per-thread state (about 0.5 ms), more than a small batch costs (RL scores
+ * a question's 8 samples at a time). A cancel flag stops the batch between
+ * pairs; what is delivered is always a prefix. */
 #include "engine.h"
 
 #include <pthread.h>
@@ -38,17 +41,29 @@ static int same_gold(const sqlsim_pair *a, const sqlsim_pair *b) {
   return (a->gold == b->gold || !strcmp(a->gold, b->gold)) && engine_same_db_id(a->db_id, b->db_id);
 }
 
-/* Scores pairs [lo, hi), which share their gold query: a prediction written
- * exactly as one a little earlier copies its record. */
+/* Scores pair k of a run that starts at lo and shares its gold query: a
+ * prediction written exactly as one a little earlier copies its record. */
+static void score_one(batch *b, worker *w, size_t lo, size_t k) {
+  const sqlsim_pair *p = &b->pairs[k];
+  size_t same = k;
+  for (size_t j = k > lo + DEDUP_BACK ? k - DEDUP_BACK : lo; j < k && same == k; j++)
+    if (!strcmp(b->pairs[j].pred, p->pred)) same = j;
+  if (same < k) engine_record_copy(&b->out[k], &b->out[same]);
+  else engine_score_pair(b->ev, w, p, &b->out[k]);
+}
+
+/* The end of the run of pairs from lo that share its gold (at most CHUNK). */
+static size_t run_end(const batch *b, size_t lo) {
+  size_t hi = lo + 1;
+  while (hi < b->n && hi - lo < CHUNK && same_gold(&b->pairs[lo], &b->pairs[hi])) hi++;
+  return hi;
+}
+
+/* Scores pairs [lo, hi), one run. */
 static size_t score_run(batch *b, worker *w, size_t lo, size_t hi) {
   for (size_t k = lo; k < hi; k++) {
     if (k > lo && cancelled(b)) return k; /* the rest stay unfinished */
-    const sqlsim_pair *p = &b->pairs[k];
-    size_t same = k;
-    for (size_t j = k > lo + DEDUP_BACK ? k - DEDUP_BACK : lo; j < k && same == k; j++)
-      if (!strcmp(b->pairs[j].pred, p->pred)) same = j;
-    if (same < k) engine_record_copy(&b->out[k], &b->out[same]);
-    else engine_score_pair(b->ev, w, p, &b->out[k]);
+    score_one(b, w, lo, k);
   }
   return hi;
 }
@@ -60,11 +75,7 @@ static void *batch_worker(void *arg) {
     pthread_mutex_lock(&b->mu);
     if (cancelled(b)) b->stop = 1;
     size_t lo = b->next, hi = lo;
-    if (!b->stop && lo < b->n) {
-      hi = lo + 1;
-      while (hi < b->n && hi - lo < CHUNK && same_gold(&b->pairs[lo], &b->pairs[hi])) hi++;
-      b->next = hi;
-    }
+    if (!b->stop && lo < b->n) b->next = hi = run_end(b, lo);
     pthread_mutex_unlock(&b->mu);
     if (lo == hi) break;
     size_t end = score_run(b, w, lo, hi);
@@ -82,6 +93,25 @@ static void *batch_worker(void *arg) {
   return NULL;
 }
 
+/* The batch on the calling thread: each pair scored and delivered in turn.
+ * Returns how many are finished (a prefix). */
+static size_t score_here(batch *b, int timing) {
+  worker *w = engine_worker_get(b->ev);
+  size_t k = 0;
+  while (k < b->n) {
+    size_t lo = k, hi = run_end(b, lo);
+    for (; k < hi; k++) {
+      if (k > 0 && cancelled(b)) goto out;
+      score_one(b, w, lo, k);
+      if (!timing && b->o->on_record) b->o->on_record(b->o->ctx, k, &b->out[k]);
+      if (b->o->on_progress) b->o->on_progress(b->o->ctx, "scoring", k + 1, b->n);
+    }
+  }
+out:
+  engine_worker_put(b->ev, w);
+  return k;
+}
+
 size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, size_t n, sqlsim_record *out,
                              const sqlsim_batch_opts *opts) {
   static const sqlsim_batch_opts none = {0};
@@ -89,22 +119,27 @@ size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, siz
   if (n == 0) return 0;
   memset(out, 0, n * sizeof *out);
   batch b = {.ev = ev, .pairs = pairs, .n = n, .out = out, .o = o};
+  int jobs = o->jobs > 0 ? o->jobs : 1;
+  if ((size_t)jobs > n) jobs = (int)n;
+  int timing = (ev->cfg.metrics & SQLSIM_M_TIMING) != 0;
+  size_t ready;
+  if (jobs == 1) {
+    ready = score_here(&b, timing);
+    goto timed;
+  }
   b.done = calloc(n, 1);
   if (!b.done) return 0;
   pthread_mutex_init(&b.mu, NULL);
   pthread_cond_init(&b.cv, NULL);
-  int jobs = o->jobs > 0 ? o->jobs : 1;
-  if ((size_t)jobs > n) jobs = (int)n;
   pthread_t *th = calloc((size_t)jobs, sizeof *th);
   int started = 0;
   for (int t = 0; t < jobs; t++)
     if (pthread_create(&th[t], NULL, batch_worker, &b) == 0) started++;
     else break;
   if (!started) batch_worker(&b); /* no thread to be had: score here */
-  int timing = (ev->cfg.metrics & SQLSIM_M_TIMING) != 0;
   /* Deliver finished records in order (without timing) and report progress,
    * here on the calling thread. */
-  size_t ready = 0;
+  ready = 0;
   pthread_mutex_lock(&b.mu);
   for (;;) {
     size_t was = ready;
@@ -137,6 +172,7 @@ size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, siz
   free(b.done);
   pthread_cond_destroy(&b.cv);
   pthread_mutex_destroy(&b.mu);
+timed:
   if (timing) {
     size_t total = 0, t = 0;
     for (size_t k = 0; k < ready; k++) total += out[k].ex_bird == 1;

@@ -14,6 +14,8 @@ const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *
   if (r->gold_err[0]) return r->gold_err;
   if (r->match_err[0]) return r->match_err;
   *side = "pred";
+  if (r->input_err[0]) return r->input_err;
+  if (r->answer_from == SQLSIM_FROM_NONE) return "no SQL found in the answer";
   if (r->has_match && r->match.error.code) {
     *offset = r->match.error.offset;
     return r->match.error.message;
@@ -159,6 +161,12 @@ void engine_record_json(strbuf *sb, const sqlsim_record *r) {
     else
       sb_puts(sb, ",\"result_p\":null,\"result_r\":null,\"result_f1\":null");
   }
+  if (r->answer_sql || r->answer_from == SQLSIM_FROM_NONE) { /* config.extract */
+    sb_printf(sb, ",\"answer\":{\"from\":\"%s\",\"sql\":", sqlsim_extract_names[r->answer_from]);
+    if (r->answer_sql) sb_json_str(sb, r->answer_sql);
+    else sb_puts(sb, "null");
+    sb_putc(sb, '}');
+  }
   if (r->witness_asked) {
     sb_puts(sb, ",\"witness\":");
     engine_witness_json(sb, r->witness);
@@ -206,6 +214,7 @@ void engine_record_copy(sqlsim_record *dst, const sqlsim_record *src) {
   for (int k = 0; k < SQLSIM_NCAT; k++)
     if (src->cats.evidence[k]) dst->cats.evidence[k] = sqlsim_arena_strdup(a, src->cats.evidence[k]);
   if (src->dialect) dst->dialect = sqlsim_arena_strdup(a, src->dialect);
+  if (src->answer_sql) dst->answer_sql = sqlsim_arena_strdup(a, src->answer_sql);
   if (src->dialect && src->cats.evidence[SQLSIM_CAT_DIALECT] == src->dialect)
     dst->cats.evidence[SQLSIM_CAT_DIALECT] = dst->dialect;
   if (src->gspans) {

@@ -111,9 +111,43 @@ static void score_exec(sqlsim_evaluator *ev, worker *w, const gold_prep *g, cons
   }
 }
 
-void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *p, sqlsim_record *r) {
+/* With config.extract, the SQL of the prediction (a model's answer): in the
+ * record's arena, with where it was found; "" when there is none (every
+ * metric then fails, and the record's error says why). */
+static const char *answer_of(const sqlsim_evaluator *ev, const char *pred, sqlsim_record *r) {
+  r->answer_from = -1;
+  if (!ev->cfg.extract) return pred;
+  sqlsim_extract x;
+  if (sqlsim_extract_sql(pred, strlen(pred), &x)) {
+    r->answer_from = SQLSIM_FROM_NONE;
+    return "";
+  }
+  r->answer_from = x.from;
+  r->answer_sql = sqlsim_arena_strndup(engine_record_arena(r), pred + x.start, x.len);
+  return r->answer_sql ? r->answer_sql : "";
+}
+
+/* A prediction that fails to parse or to run because it is a model's whole
+ * answer (a fence, <think>, "Final answer:" around its SQL) says so, with the
+ * way to score its SQL, instead of SQLite's bare "syntax error". */
+static void explain_answer(const char *pred, sqlsim_record *r) {
+  if (!r->ex_err[0] && !r->bis_err[0]) return;
+  sqlsim_extract x;
+  if (sqlsim_extract_sql(pred, strlen(pred), &x) || x.from == SQLSIM_FROM_TEXT) return;
+  static const char *where[] = {"", "in a Markdown code fence", "in an <answer> element", "after a final-answer marker",
+                                "after </think>", "before other text"};
+  char msg[256];
+  snprintf(msg, sizeof msg, "the prediction is a model's answer, not SQL: its SQL is %s at offset %zu (score answers with "
+           "--extract, or extract=True in Python)", where[x.from], x.start);
+  if (r->ex_err[0]) snprintf(r->ex_err, sizeof r->ex_err, "%s", msg);
+  if (r->bis_err[0]) snprintf(r->bis_err, sizeof r->bis_err, "%s", msg);
+}
+
+void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *pair, sqlsim_record *r) {
   unsigned m = ev->cfg.metrics;
   memset(r, 0, sizeof *r);
+  sqlsim_pair answer = *pair, *p = &answer;
+  answer.pred = answer_of(ev, pair->pred, r);
   r->metrics = m;
   r->witness_asked = ev->cfg.witness;
   r->ex_spider = r->ex_bird = -1;
@@ -138,6 +172,7 @@ void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *p, sq
     if (m & SQLSIM_M_SYNTH) r->score = combined_score(r);
   }
   if ((m & SQLSIM_M_DB) && g->ran) score_exec(ev, w, g, p->pred, r);
+  if (!ev->cfg.extract) explain_answer(p->pred, r);
   if (cats) {
     analyze_input in = {.diff = d, .schema = g->schema, .bird = ev->cfg.bird_semantics, .pred_error_offset = offset};
     analyze_pair(&in, r);
@@ -155,8 +190,10 @@ static int noise_sample(const sqlsim_evaluator *ev, const sqlsim_pair *p) {
   return mix64(h) % (uint64_t)ev->cfg.noise_every == 0;
 }
 
-void engine_time_pair(sqlsim_evaluator *ev, const sqlsim_pair *p, sqlsim_record *r, const volatile int *cancel) {
+void engine_time_pair(sqlsim_evaluator *ev, const sqlsim_pair *pair, sqlsim_record *r, const volatile int *cancel) {
   if (!(ev->cfg.metrics & SQLSIM_M_TIMING) || r->ex_bird != 1) return; /* the correctness gate */
+  sqlsim_pair answer = *pair, *p = &answer;
+  if (r->answer_sql) answer.pred = r->answer_sql; /* the SQL scored, not the model's whole answer */
   char buf[1024];
   const char *path = engine_db_path(ev, p->db_id, buf, sizeof buf);
   if (!path) return;

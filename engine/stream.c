@@ -98,7 +98,44 @@ typedef struct request {
   char *id;            /* the id as JSON text, or NULL */
   char *error;         /* why this is not a request, or NULL */
   char *gold, *pred, *db_id;
+  char *pred_error;    /* why the prediction is scored as the empty text (a NUL character in it) */
 } request;
+
+/* The byte offset in the line of a \u0000 escape in the string value of the
+ * top-level member key, or -1: JSON can carry a NUL character, which SQL
+ * text cannot, and a C string would end there (a prediction cut at it could
+ * score as right). */
+static long member_nul(const char *t, size_t n, const char *key) {
+  int depth = 0, expect_key = 0;
+  size_t klen = strlen(key), mark = 0;
+  int is_key = 0, last_key_match = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = t[i];
+    if (c == '{' || c == '[') {
+      depth++;
+      expect_key = c == '{';
+    } else if (c == '}' || c == ']') {
+      depth--;
+    } else if (c == ',') {
+      expect_key = depth == 1;
+    } else if (c == ':') {
+      expect_key = 0;
+    } else if (c == '"') {
+      is_key = expect_key && depth == 1;
+      mark = i + 1;
+      long nul = -1;
+      for (i++; i < n && t[i] != '"'; i++)
+        if (t[i] == '\\' && i + 1 < n) {
+          if (t[i + 1] == 'u' && i + 5 < n && !strncmp(t + i + 2, "0000", 4) && nul < 0) nul = (long)i;
+          i++;
+        }
+      if (depth != 1) continue;
+      if (is_key) last_key_match = i - mark == klen && !strncmp(t + mark, key, klen);
+      else if (last_key_match && nul >= 0) return nul;
+    }
+  }
+  return -1;
+}
 
 static char *dup_str(const char *s) { return s ? strdup(s) : NULL; }
 
@@ -135,12 +172,25 @@ static void read_request(request *q, const char *text, size_t len, int too_long,
     q->error = strdup("\"db_id\" must be a string");
     return;
   }
+  long gnul = member_nul(text, len, "gold"), pnul = member_nul(text, len, "pred");
+  if (gnul >= 0) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "the gold holds a NUL character (\\u0000 at byte %ld of the line)", gnul);
+    q->error = strdup(msg);
+    return;
+  }
+  if (pnul >= 0) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "the prediction holds a NUL character (\\u0000 at byte %ld of the line)", pnul);
+    q->pred_error = strdup(msg);
+  }
   q->gold = dup_str(g->valuestring);
-  q->pred = dup_str(p->valuestring);
+  q->pred = dup_str(pnul >= 0 ? "" : p->valuestring);
   q->db_id = cJSON_IsString(d) ? dup_str(d->valuestring) : NULL;
 }
 
 static void request_free(request *q) {
+  free(q->pred_error);
   free(q->id);
   free(q->error);
   free(q->gold);
@@ -190,6 +240,12 @@ static void on_record(void *ctx, size_t k, const sqlsim_record *r) {
   int qi = s->pair_req[k];
   answer_errors(s, qi);
   answer_head(s, &s->reqs[qi]);
+  sqlsim_record with_input; /* a prediction scored as the empty text says why */
+  if (s->reqs[qi].pred_error) {
+    with_input = *r;
+    snprintf(with_input.input_err, sizeof with_input.input_err, "%s", s->reqs[qi].pred_error);
+    r = &with_input;
+  }
   engine_record_json(&s->sb, r);
   if (s->reward) {
     sb_puts(&s->sb, ",\"reward\":");

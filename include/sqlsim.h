@@ -321,6 +321,26 @@ typedef struct sqlsim_query {
   sqlsim_arena *arena;         /* owns everything above */
 } sqlsim_query;
 
+/* ---------------------------------------------------------------- answers */
+
+/* The SQL in a model's answer (parser/extract.c): the last fenced block
+ * naming SQL (or none), else the last <answer> element, else the text after
+ * a final-answer marker, else after </think>, else the text; and when that
+ * does not parse, its longest leading part ending at a ';' or a line end
+ * that does (prose after the query). Returns 0 with the SQL at
+ * text[out->start, out->start + out->len) and where it came from, or
+ * SQLSIM_ENOTFOUND (from = SQLSIM_FROM_NONE) when no statement starts there:
+ * "no SQL found in the answer". */
+enum { SQLSIM_FROM_TEXT, SQLSIM_FROM_FENCE, SQLSIM_FROM_ANSWER, SQLSIM_FROM_MARKER, SQLSIM_FROM_THINK,
+       SQLSIM_FROM_STATEMENT, SQLSIM_FROM_NONE };
+/* "text", "fence", "answer", "marker", "think", "statement", "none" */
+SQLSIM_API extern const char *const sqlsim_extract_names[];
+typedef struct sqlsim_extract {
+  int from;              /* SQLSIM_FROM_* */
+  size_t start, len;     /* the SQL's span in the text */
+} sqlsim_extract;
+SQLSIM_API int sqlsim_extract_sql(const char *text, size_t len, sqlsim_extract *out);
+
 /* Parse options. */
 enum {
   SQLSIM_PARSE_NO_NORMALIZE = 1u << 0  /* build the tree, skip normalization */
@@ -1045,6 +1065,9 @@ typedef struct sqlsim_config {
   int witness;             /* a wrong pair's evidence in its record (sqlsim_witness): the smallest
                               generated database found that tells the two apart (synth, strict), or
                               on a real database the rows each returned that the other did not */
+  int extract;             /* predictions are model answers: their SQL is read out of them first
+                              (sqlsim_extract_sql); one with none scores as failing with "no SQL
+                              found in the answer" */
 } sqlsim_config;
 
 typedef struct sqlsim_evaluator sqlsim_evaluator;
@@ -1094,6 +1117,8 @@ typedef struct sqlsim_record {
   int witness_asked;       /* the evaluator's config.witness */
   sqlsim_witness *witness; /* with it, a wrong pair's evidence, or NULL; freed by sqlsim_record_clear */
   const char *dialect;     /* a construct SQLite does not have, or NULL */
+  int answer_from;         /* with config.extract: where the SQL was found (SQLSIM_FROM_*), else -1 */
+  const char *answer_sql;  /* ... and the SQL scored (in the arena), NULL when none was found */
   int *gspans, *pspans;    /* byte spans [start, end) of the differing parts, gold and prediction */
   int ngspans, npspans;
   char gold_err[512];      /* why the gold cannot be scored (parse, database, run) */
@@ -1103,6 +1128,9 @@ typedef struct sqlsim_record {
   char synth_err[256];     /* why synthetic execution could not run */
   char diff_err[256];      /* why the two trees were not compared (bis, score and the
                               structural categories then say nothing) */
+  char input_err[192];     /* why the prediction's text could not be scored as it came (a NUL
+                              character, text that is not Unicode): set by the face that read it,
+                              which scores the empty text in its place (so every metric fails) */
   sqlsim_arena *arena;     /* owns evidence and spans; NULL when there are none */
 } sqlsim_record;
 

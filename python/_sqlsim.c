@@ -150,6 +150,9 @@ static PyObject *record_dict(const sqlsim_record *r) {
     bad |= set_item(d, "result_r", r->has_rsim ? PyFloat_FromDouble(r->rsim.r) : Py_NewRef(Py_None));
     bad |= set_item(d, "result_f1", r->has_rsim ? PyFloat_FromDouble(r->rsim.f1) : Py_NewRef(Py_None));
   }
+  if (r->answer_sql || r->answer_from == SQLSIM_FROM_NONE) /* extract=True */
+    bad |= set_item(d, "answer", Py_BuildValue("{s:s,s:N}", "from", sqlsim_extract_names[r->answer_from], "sql",
+                                               str_or_none(r->answer_sql)));
   if (r->witness_asked) bad |= set_item(d, "witness", witness_dict(r->witness));
   if (m & SQLSIM_M_CATEGORIES) {
     PyObject *cats = PyList_New(0), *ev = PyDict_New();
@@ -198,19 +201,19 @@ static const char *opt_str(PyObject *o) {
 static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
                            "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
-                           "synth_databases", "auto_width", "noise_every", "connection", "witness", NULL};
+                           "synth_databases", "auto_width", "noise_every", "connection", "witness", "extract", NULL};
   PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
   int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0,
-      witness = 0;
+      witness = 0, extract = 0;
   const char *connection = "fresh";
   unsigned long long max_memory = 0;
   double auto_width = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidisp", kwlist, &tables, &db_dir, &sqlite, &metrics,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidispp", kwlist, &tables, &db_dir, &sqlite, &metrics,
                                    &mode, &semantics, &timeout, &iterations, &alternate, &now, &max_memory,
                                    &keep_distinct, &plug_value, &synth_databases, &auto_width, &noise_every,
-                                   &connection, &witness))
+                                   &connection, &witness, &extract))
     return -1;
   if (strcmp(connection, "fresh") && strcmp(connection, "reuse")) {
     PyErr_Format(ConfigError, "connection must be 'fresh' or 'reuse', not '%s'", connection);
@@ -219,7 +222,7 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   sqlsim_config cfg = {.timeout_s = timeout, .iterations = iterations, .alternate = alternate, .auto_width = auto_width,
                        .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value,
                        .synth_databases = synth_databases, .noise_every = noise_every,
-                       .reuse_connection = !strcmp(connection, "reuse"), .witness = witness};
+                       .reuse_connection = !strcmp(connection, "reuse"), .witness = witness, .extract = extract};
   cfg.tables = opt_str(tables);
   cfg.db_dir = opt_str(db_dir);
   cfg.sqlite = opt_str(sqlite);
@@ -268,72 +271,153 @@ static int ready(EvaluatorObject *self) {
   return 0;
 }
 
-/* gold, pred, db_id from positional/keyword arguments. */
-static int pair_args(PyObject *args, PyObject *kw, const char **g, const char **p, const char **db, double *partial) {
+/* ---------------------------------------------------------------- model text */
+
+/* A text argument as UTF-8. Model text is untrusted: a NUL character or a
+ * lone surrogate is no exception but a reason (why) and the empty text in its
+ * place, so the pair is scored as failing and its record says why. With chat,
+ * a chat completion (a list of {"role", "content"} messages) stands for the
+ * content of its last assistant message (else of its last message). 0, or -1
+ * with a Python error for what is no text at all. */
+typedef struct pytext {
+  const char *s;
+  char why[160];
+} pytext;
+
+static int text_arg(PyObject *o, const char *what, int chat, pytext *t) {
+  t->s = "";
+  t->why[0] = '\0';
+  if (chat && (PyList_Check(o) || PyTuple_Check(o))) {
+    Py_ssize_t n = PySequence_Size(o);
+    PyObject *assistant = NULL, *last = NULL; /* borrowed from o's items, which o keeps */
+    for (Py_ssize_t k = 0; k < n; k++) {
+      PyObject *m = PySequence_GetItem(o, k);
+      if (!m) return -1;
+      Py_DECREF(m); /* o holds it */
+      if (!PyDict_Check(m)) continue;
+      last = m;
+      PyObject *role = PyDict_GetItemString(m, "role");
+      if (role && PyUnicode_Check(role) && !PyUnicode_CompareWithASCIIString(role, "assistant")) assistant = m;
+    }
+    PyObject *pick = assistant ? assistant : last;
+    PyObject *content = pick ? PyDict_GetItemString(pick, "content") : NULL;
+    if (content && PyUnicode_Check(content)) return text_arg(content, what, 0, t);
+    snprintf(t->why, sizeof t->why, "the %s is a chat completion %s", what,
+             pick ? "whose message has no text content" : "without a message");
+    return 0;
+  }
+  if (!PyUnicode_Check(o)) {
+    PyErr_Format(PyExc_TypeError, "the %s must be a str%s, not %.80s", what, chat ? " or a chat completion" : "",
+                 Py_TYPE(o)->tp_name);
+    return -1;
+  }
+  Py_ssize_t len;
+  const char *u = PyUnicode_AsUTF8AndSize(o, &len);
+  if (!u) { /* a lone surrogate: no UTF-8 for it */
+    PyErr_Clear();
+    Py_ssize_t n = PyUnicode_GetLength(o), at = 0;
+    for (; at < n; at++) {
+      Py_UCS4 c = PyUnicode_ReadChar(o, at);
+      if (c >= 0xD800 && c <= 0xDFFF) break;
+    }
+    snprintf(t->why, sizeof t->why, "the %s is not valid Unicode: a lone surrogate at character %zd", what, at);
+    return 0;
+  }
+  if ((Py_ssize_t)strlen(u) != len) {
+    Py_ssize_t at = PyUnicode_FindChar(o, 0, 0, PyUnicode_GetLength(o), 1);
+    snprintf(t->why, sizeof t->why, "the %s holds a NUL character at character %zd", what, at);
+    return 0;
+  }
+  t->s = u;
+  return 0;
+}
+
+/* What could not be scored as it came goes into the record. */
+static void mark_inputs(sqlsim_record *r, const pytext *g, const pytext *p) {
+  if (g->why[0]) snprintf(r->gold_err, sizeof r->gold_err, "%s", g->why);
+  if (p->why[0]) snprintf(r->input_err, sizeof r->input_err, "%s", p->why);
+}
+
+/* gold, pred, db_id (and partial) from positional/keyword arguments. */
+static int pair_args(PyObject *args, PyObject *kw, pytext *g, pytext *p, const char **db, double *partial) {
   static char *kwlist[] = {"gold", "pred", "db_id", "partial", NULL};
-  static char *kwlist3[] = {"gold", "pred", "db_id", NULL};
+  PyObject *go, *po;
   *db = NULL;
-  if (!partial) return PyArg_ParseTupleAndKeywords(args, kw, "ss|z", kwlist3, g, p, db);
-  return PyArg_ParseTupleAndKeywords(args, kw, "ss|zd", kwlist, g, p, db, partial);
+  double ignored = -1;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|zd", kwlist, &go, &po, db, partial ? partial : &ignored)) return 0;
+  return text_arg(go, "gold", 0, g) == 0 && text_arg(po, "prediction", 1, p) == 0;
+}
+
+/* One pair scored into r; 0, or -1 with a Python error. */
+static int score_one(EvaluatorObject *self, PyObject *args, PyObject *kw, sqlsim_record *r, double *partial) {
+  pytext g, p;
+  const char *db;
+  if (!ready(self) || !pair_args(args, kw, &g, &p, &db, partial)) return -1;
+  sqlsim_error err = {0};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = sqlsim_evaluate(self->ev, g.s, p.s, db, r, &err);
+  Py_END_ALLOW_THREADS if (rc) {
+    raise_err(&err, NULL);
+    return -1;
+  }
+  mark_inputs(r, &g, &p);
+  return 0;
 }
 
 static PyObject *Evaluator_score(EvaluatorObject *self, PyObject *args, PyObject *kw) {
-  const char *g, *p, *db;
-  if (!ready(self) || !pair_args(args, kw, &g, &p, &db, NULL)) return NULL;
   sqlsim_record r;
-  sqlsim_error err = {0};
-  int rc;
-  Py_BEGIN_ALLOW_THREADS rc = sqlsim_evaluate(self->ev, g, p, db, &r, &err);
-  Py_END_ALLOW_THREADS if (rc) return raise_err(&err, NULL);
+  if (score_one(self, args, kw, &r, NULL)) return NULL;
   PyObject *d = record_dict(&r);
   sqlsim_record_clear(&r);
   return d;
 }
 
 static PyObject *Evaluator_score_json(EvaluatorObject *self, PyObject *args, PyObject *kw) {
-  const char *g, *p, *db;
-  if (!ready(self) || !pair_args(args, kw, &g, &p, &db, NULL)) return NULL;
   sqlsim_record r;
-  sqlsim_error err = {0};
-  int rc;
-  char *js = NULL;
-  Py_BEGIN_ALLOW_THREADS rc = sqlsim_evaluate(self->ev, g, p, db, &r, &err);
-  if (!rc) js = sqlsim_record_to_json(&r);
+  if (score_one(self, args, kw, &r, NULL)) return NULL;
+  char *js = sqlsim_record_to_json(&r);
   sqlsim_record_clear(&r);
-  Py_END_ALLOW_THREADS if (rc) return raise_err(&err, NULL);
-  PyObject *s = PyUnicode_FromString(js);
+  PyObject *s = js ? PyUnicode_FromString(js) : PyErr_NoMemory();
   free(js);
   return s;
 }
 
 static PyObject *reward_value(double v) { return isnan(v) ? Py_NewRef(Py_None) : PyFloat_FromDouble(v); }
 
+/* A reward of None (the pair cannot be scored: its gold, its database) is
+ * dropped by trainers; it is never silent: a RuntimeWarning says why. */
+static int warn_unscored(const sqlsim_record *r) {
+  const char *side;
+  int offset;
+  const char *msg = sqlsim_record_error(r, &side, &offset);
+  return PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "sqlsim: no reward for this pair (%s: %.300s)", side,
+                          msg ? msg : "not scored");
+}
+
 static PyObject *Evaluator_reward(EvaluatorObject *self, PyObject *args, PyObject *kw) {
-  const char *g, *p, *db;
   double partial = -1;
-  if (!ready(self) || !pair_args(args, kw, &g, &p, &db, &partial)) return NULL;
   sqlsim_record r;
-  sqlsim_error err = {0};
-  int rc;
-  double v = 0;
-  Py_BEGIN_ALLOW_THREADS rc = sqlsim_evaluate(self->ev, g, p, db, &r, &err);
-  if (!rc) v = sqlsim_reward(self->ev, &r, partial);
+  if (score_one(self, args, kw, &r, &partial)) return NULL;
+  double v = sqlsim_reward(self->ev, &r, partial);
+  int bad = isnan(v) ? warn_unscored(&r) : 0;
   sqlsim_record_clear(&r);
-  Py_END_ALLOW_THREADS if (rc) return raise_err(&err, NULL);
-  return reward_value(v);
+  return bad ? NULL : reward_value(v);
 }
 
 /* The pairs of an iterable: (gold, pred) or (gold, pred, db_id) sequences.
- * Fills pairs[] with UTF-8 pointers into the str objects, kept alive in refs. */
-static Py_ssize_t read_pairs(PyObject *seq, sqlsim_pair **out, PyObject ***refs) {
+ * Fills pairs[] with UTF-8 pointers into the str objects, kept alive in refs,
+ * and texts[] with what could not be read as it came (pytext). */
+static Py_ssize_t read_pairs(PyObject *seq, sqlsim_pair **out, PyObject ***refs, pytext **texts) {
   PyObject *fast = PySequence_Fast(seq, "pairs must be a sequence of (gold, pred[, db_id]) tuples");
   if (!fast) return -1;
   Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
   sqlsim_pair *pairs = PyMem_Calloc((size_t)(n ? n : 1), sizeof *pairs);
   PyObject **keep = PyMem_Calloc((size_t)(n ? n : 1), sizeof *keep);
-  if (!pairs || !keep) {
+  pytext *tx = PyMem_Calloc((size_t)(n ? n : 1) * 2, sizeof *tx);
+  if (!pairs || !keep || !tx) {
     PyMem_Free(pairs);
     PyMem_Free(keep);
+    PyMem_Free(tx);
     Py_DECREF(fast);
     PyErr_NoMemory();
     return -1;
@@ -346,17 +430,27 @@ static Py_ssize_t read_pairs(PyObject *seq, sqlsim_pair **out, PyObject ***refs)
     if (tf && (m < 2 || m > 3)) PyErr_Format(PyExc_ValueError, "pair %zd: give (gold, pred) or (gold, pred, db_id)", k);
     if (!PyErr_Occurred()) {
       PyObject **it = PySequence_Fast_ITEMS(tf);
-      pairs[k].gold = PyUnicode_Check(it[0]) ? PyUnicode_AsUTF8(it[0]) : NULL;
-      pairs[k].pred = PyUnicode_Check(it[1]) ? PyUnicode_AsUTF8(it[1]) : NULL;
-      pairs[k].db_id = m == 3 && it[2] != Py_None ? (PyUnicode_Check(it[2]) ? PyUnicode_AsUTF8(it[2]) : NULL) : NULL;
-      if (!PyErr_Occurred() && (!pairs[k].gold || !pairs[k].pred || (m == 3 && it[2] != Py_None && !pairs[k].db_id)))
-        PyErr_Format(PyExc_TypeError, "pair %zd: gold, pred and db_id must be str", k);
+      if (text_arg(it[0], "gold", 0, &tx[2 * k]) == 0 && text_arg(it[1], "prediction", 1, &tx[2 * k + 1]) == 0) {
+        pairs[k].gold = tx[2 * k].s;
+        pairs[k].pred = tx[2 * k + 1].s;
+        pairs[k].db_id = m == 3 && it[2] != Py_None ? (PyUnicode_Check(it[2]) ? PyUnicode_AsUTF8(it[2]) : NULL) : NULL;
+        if (!PyErr_Occurred() && m == 3 && it[2] != Py_None && !pairs[k].db_id)
+          PyErr_Format(PyExc_TypeError, "pair %zd: db_id must be a str or None", k);
+      } else if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyObject *type, *value, *tb; /* say which pair */
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_Format(PyExc_TypeError, "pair %zd: %S", k, value ? value : Py_None);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+      }
     }
     Py_XDECREF(tf);
     if (PyErr_Occurred()) {
       for (Py_ssize_t j = 0; j <= k; j++) Py_DECREF(keep[j]);
       PyMem_Free(keep);
       PyMem_Free(pairs);
+      PyMem_Free(tx);
       Py_DECREF(fast);
       return -1;
     }
@@ -364,6 +458,7 @@ static Py_ssize_t read_pairs(PyObject *seq, sqlsim_pair **out, PyObject ***refs)
   Py_DECREF(fast);
   *out = pairs;
   *refs = keep;
+  *texts = tx;
   return n;
 }
 
@@ -379,16 +474,32 @@ static PyObject *many(EvaluatorObject *self, PyObject *args, PyObject *kw, int k
   if (jobs <= 0) jobs = 1;
   sqlsim_pair *pairs;
   PyObject **refs;
-  Py_ssize_t n = read_pairs(seq, &pairs, &refs);
+  pytext *tx;
+  Py_ssize_t n = read_pairs(seq, &pairs, &refs, &tx);
   if (n < 0) return NULL;
   PyObject *list = PyList_New(n);
-  sqlsim_record *recs = PyMem_Calloc(MANY_CHUNK, sizeof *recs);
+  sqlsim_record *recs = PyMem_Calloc(n < MANY_CHUNK ? (size_t)(n ? n : 1) : MANY_CHUNK, sizeof *recs);
+  Py_ssize_t unscored = 0;
+  char first_why[320] = "";
   for (Py_ssize_t lo = 0; list && recs && lo < n; lo += MANY_CHUNK) {
     size_t m = (size_t)(n - lo < MANY_CHUNK ? n - lo : MANY_CHUNK);
     sqlsim_batch_opts o = {.jobs = jobs};
     Py_BEGIN_ALLOW_THREADS sqlsim_evaluate_batch(self->ev, pairs + lo, m, recs, &o);
     Py_END_ALLOW_THREADS for (size_t k = 0; k < m; k++) {
-      PyObject *v = list ? (kind ? reward_value(sqlsim_reward(self->ev, &recs[k], partial)) : record_dict(&recs[k])) : NULL;
+      mark_inputs(&recs[k], &tx[2 * (lo + (Py_ssize_t)k)], &tx[2 * (lo + (Py_ssize_t)k) + 1]);
+      PyObject *v = NULL;
+      if (list && kind) {
+        double x = sqlsim_reward(self->ev, &recs[k], partial);
+        if (isnan(x) && !unscored++) {
+          const char *side;
+          int offset;
+          const char *msg = sqlsim_record_error(&recs[k], &side, &offset);
+          snprintf(first_why, sizeof first_why, "pair %zd, %s: %.280s", lo + (Py_ssize_t)k, side, msg ? msg : "not scored");
+        }
+        v = reward_value(x);
+      } else if (list) {
+        v = record_dict(&recs[k]);
+      }
       sqlsim_record_clear(&recs[k]);
       if (!list) continue;
       if (!v) Py_CLEAR(list);
@@ -403,6 +514,11 @@ static PyObject *many(EvaluatorObject *self, PyObject *args, PyObject *kw, int k
   for (Py_ssize_t k = 0; k < n; k++) Py_DECREF(refs[k]);
   PyMem_Free(refs);
   PyMem_Free(pairs);
+  PyMem_Free(tx);
+  if (list && unscored &&
+      PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "sqlsim: no reward for %zd of %zd pairs (first: %s)", unscored, n,
+                       first_why))
+    Py_CLEAR(list);
   return list;
 }
 
@@ -609,7 +725,19 @@ static PyTypeObject EvaluatorType = {
     .tp_methods = Evaluator_methods,
 };
 
+/* extract_sql(text) -> (sql or None, where): sqlsim_extract_sql on a str or
+ * a chat completion; text that is not Unicode or holds a NUL has no SQL. */
+static PyObject *mod_extract_sql(PyObject *mod, PyObject *arg) {
+  (void)mod;
+  pytext t;
+  if (text_arg(arg, "answer", 1, &t)) return NULL;
+  sqlsim_extract x;
+  if (t.why[0] || sqlsim_extract_sql(t.s, strlen(t.s), &x)) return Py_BuildValue("(Os)", Py_None, "none");
+  return Py_BuildValue("(s#s)", t.s + x.start, (Py_ssize_t)x.len, sqlsim_extract_names[x.from]);
+}
+
 static PyMethodDef module_methods[] = {
+    {"extract_sql", (PyCFunction)mod_extract_sql, METH_O, "extract_sql(answer) -> (sql or None, where)"},
     {"parse", (PyCFunction)(void (*)(void))mod_parse, METH_VARARGS | METH_KEYWORDS, "parse(sql, format='sql') -> str"},
     {"diff", (PyCFunction)(void (*)(void))mod_diff, METH_VARARGS | METH_KEYWORDS, "diff(gold, pred) -> dict"},
     {"rewrite", (PyCFunction)(void (*)(void))mod_rewrite, METH_VARARGS | METH_KEYWORDS, "rewrite(sql, db, ...) -> dict"},

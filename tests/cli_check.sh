@@ -326,4 +326,24 @@ st=$(status "$sqlsim" diff --witness --tables "$S/tables.json" --db concert_sing
 [ "$st" = 0 ] && grep -q "does not parse" out.txt && grep -q "^synth fail" out.txt &&
   ok "diff --witness: an unparseable prediction still runs (and fails)" || fail "diff --witness unparseable: status $st: $(cat out.txt err.txt)"
 
+# ---- --extract: model answers scored by their SQL, in eval and stream
+printf 'SELECT count(*) FROM singer\tconcert_singer\n%.0s' 1 2 3 4 5 >ex_gold.sql
+printf '%s\n' '<think>count them</think> SELECT count(*) FROM singer' 'Final answer: SELECT count(*) FROM singer;' \
+  '<answer>SELECT count(*) FROM singer</answer>' 'SELECT count(*) FROM singer; This counts the singers.' \
+  'I do not know.' >ex_pred.sql
+st=$(status "$sqlsim" eval --metrics exec --extract --gold ex_gold.sql --pred ex_pred.sql --db-dir "$S/database" --per-item ex.jsonl)
+got=$(json_get ex.jsonl 'tuple(x["ex"]["bird"] for x in d)')
+[ "$st" = 0 ] && [ "$got" = "1 1 1 1 0" ] && [ "$(json_get ex.jsonl 'd[4]["error"]["message"]')" = "no SQL found in the answer" ] &&
+  ok "eval --extract: four answer shapes score as their SQL, no SQL fails and says so" || fail "eval --extract: status $st, got '$got'"
+"$sqlsim" eval --metrics exec --gold ex_gold.sql --pred ex_pred.sql --db-dir "$S/database" --per-item ex0.jsonl >/dev/null
+[ "$(json_get ex0.jsonl 'tuple(x["ex"]["bird"] for x in d)')" = "0 0 0 0 0" ] && grep -q "model's answer, not SQL" ex0.jsonl &&
+  ok "eval without --extract: answers fail, and the error says they are answers" || fail "eval without --extract: $(head -c 300 ex0.jsonl)"
+python3 -c "
+import json
+for a in ['<think>x</think>\n\x60\x60\x60sql\nSELECT count(*) FROM singer\n\x60\x60\x60', '\x60\x60\x60\nSELECT count(*) FROM singer\n\x60\x60\x60']:
+    print(json.dumps({'gold': 'SELECT count(*) FROM singer', 'pred': a, 'db_id': 'concert_singer'}))" >ex.in
+"$sqlsim" stream --extract --reward --db-dir "$S/database" <ex.in >ex_stream.jsonl
+[ "$(json_get ex_stream.jsonl 'tuple(x["reward"] for x in d)')" = "1 1" ] && grep -q '"from":"fence"' ex_stream.jsonl &&
+  ok "stream --extract: fenced answers reward 1, the answer's place recorded" || fail "stream --extract: $(cat ex_stream.jsonl)"
+
 [ "$fails" = 0 ] && echo "all checks passed" || { echo "$fails checks failed"; exit 1; }

@@ -23,8 +23,8 @@ from typing import Iterable, List, Optional, Sequence, Tuple, Union
 from . import _sqlsim
 from ._sqlsim import ConfigError, Error, ParseError
 
-__all__ = ["Evaluator", "Error", "ParseError", "ConfigError", "parse", "diff", "rewrite", "noise_floor", "METRICS",
-           "__version__"]
+__all__ = ["Evaluator", "Error", "ParseError", "ConfigError", "parse", "diff", "rewrite", "noise_floor", "extract_sql",
+           "METRICS", "__version__"]
 
 __version__: str = _sqlsim.version
 
@@ -69,6 +69,10 @@ class Evaluator:
         plug_value: Spider's EX also tries the gold's values in the prediction's value
             slots (the test-suite ``--plug_value``).
         synth_databases: databases generated per pair for ``synth`` (0: 6).
+        extract: predictions are model answers (completions): score the SQL read out of
+            each (extract_sql below); one with no SQL scores as failing ("no SQL found in
+            the answer", reward 0), and the record's "answer" says where the SQL was found.
+            Predictions may then also be chat completions (lists of {"role", "content"}).
         witness: each wrong pair's evidence in its record's "witness": with a database,
             the first rows each query returned that the other did not; with ``synth`` or
             ``strict``, the smallest generated database on which they answer differently
@@ -87,7 +91,8 @@ class Evaluator:
                  timeout: float = 30.0, iterations: Union[int, str] = 100, alternate: bool = False,
                  now: Optional[str] = None, max_memory: int = 0, keep_distinct: bool = False,
                  plug_value: bool = False, synth_databases: int = 0, auto_width: float = 0.0,
-                 noise_every: int = 0, connection: str = "fresh", witness: bool = False) -> None:
+                 noise_every: int = 0, connection: str = "fresh", witness: bool = False,
+                 extract: bool = False) -> None:
         if not isinstance(metrics, str):
             metrics = ",".join(metrics)
         if iterations == "auto":
@@ -99,7 +104,8 @@ class Evaluator:
                             alternate=bool(alternate), now=now, max_memory=int(max_memory),
                             keep_distinct=bool(keep_distinct), plug_value=bool(plug_value),
                             synth_databases=int(synth_databases), auto_width=float(auto_width),
-                            noise_every=int(noise_every), connection=connection, witness=bool(witness))
+                            noise_every=int(noise_every), connection=connection, witness=bool(witness),
+                            extract=bool(extract))
         self._c = _sqlsim.Evaluator(**self._config)
 
     @property
@@ -137,10 +143,14 @@ class Evaluator:
         * 1 when it returns the gold's rows (EX, the evaluator's ``semantics``);
         * ``partial`` x the calibrated score when it runs but returns other rows;
         * the calibrated score when no database is configured (``metrics`` without exec);
-        * None when the gold itself cannot be scored (drop the sample).
+        * None when the gold itself cannot be scored (its database or db_id unknown, the
+          gold fails): drop the sample; a RuntimeWarning says why, never silently.
 
-        Make the evaluator with ``metrics=("exec", "bis")`` for execution with
-        partial credit."""
+        Prediction text never raises: a NUL character, text that is not Unicode, or (with
+        ``extract=True``) an answer with no SQL scores 0 with its reason in score()'s
+        "error". Make the evaluator with ``metrics=("exec", "bis")`` for execution with
+        partial credit, and ``semantics="bird"`` to compare result sets as BIRD and most RL
+        baselines do (Spider's default compares multisets of rows, columns in any order)."""
         return self._c.reward(gold, pred, db_id, partial)
 
     def reward_many(self, pairs: Iterable[Pair], jobs: int = 1, partial: float = 0.2) -> List[Optional[float]]:
@@ -179,6 +189,16 @@ def _path(p) -> Optional[str]:
 
 def _as_list(pairs):
     return pairs if isinstance(pairs, (list, tuple)) else list(pairs)
+
+
+def extract_sql(answer: Union[str, Sequence[dict]]) -> Optional[str]:
+    """The SQL in a model's answer, or None: the last fenced block naming SQL (or no
+    language), else the last <answer> element, else the text after a final-answer marker
+    ("Final answer:"), else after </think>, else the text (from its last line that starts
+    a statement when prose comes first), cut before trailing prose when the whole does not
+    parse. A chat completion (a list of {"role", "content"} messages) is read from its last
+    assistant message. Text with a NUL character or lone surrogates has none."""
+    return _sqlsim.extract_sql(answer)[0]
 
 
 def parse(sql: str, format: str = "sql") -> str:

@@ -173,6 +173,103 @@ class TestEvidence(unittest.TestCase):
         self.assertTrue(w["pred_rows"])
 
 
+SHAPES = [  # completions as models write them, each around the same SQL
+    "<think>count the singers</think>\n```sql\n{sql}\n```",
+    "```\n{sql}\n```",
+    "Final answer: {sql};",
+    "<answer>{sql}</answer>",
+    "{sql}; This query counts the rows.",
+    "Here is the query:\n{sql}",
+]
+
+
+class TestAnswers(unittest.TestCase):
+    """Model answers: the SQL read out of them, in every face; never an exception."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,bis", extract=True)
+        cls.bare = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,bis")
+        cls.pairs = spider_pairs(limit=120)
+
+    def test_shapes_score_as_their_sql(self):
+        for g, p, db in self.pairs[:40]:
+            want = self.bare.reward(g, p, db)
+            for shape in SHAPES:
+                answer = shape.format(sql=p.rstrip().rstrip(";"))
+                for form in (answer, [{"role": "user", "content": "q"}, {"role": "assistant", "content": answer}]):
+                    self.assertEqual(self.ev.reward(g, form, db), want, (answer, p))
+            self.assertEqual(sqlsim.extract_sql(SHAPES[0].format(sql="SELECT 1")), "SELECT 1")
+        d = self.ev.score("SELECT count(*) FROM singer", "I do not know.", "concert_singer")
+        self.assertEqual(d["error"]["message"], "no SQL found in the answer")
+        self.assertEqual(d["answer"], {"from": "none", "sql": None})
+        self.assertEqual(self.ev.reward("SELECT count(*) FROM singer", "I do not know.", "concert_singer"), 0.0)
+        # without extraction, a fenced answer says what it is instead of SQLite's "syntax error"
+        d = self.bare.score("SELECT count(*) FROM singer", SHAPES[0].format(sql="SELECT 1"), "concert_singer")
+        self.assertIn("model's answer, not SQL", d["error"]["message"])
+
+    def test_no_exception_from_model_text(self):
+        import random
+        rng = random.Random(7)
+        texts = ["SELECT count(*) FROM singer\x00 junk", "\x00", "SELECT \ud800", "\udfff" * 3,
+                 "SELECT " + "a" * (1 << 20), [], [{"role": "assistant"}], [{"content": 5}],
+                 "".join(chr(rng.randrange(1, 0x10FFFF)) for _ in range(200)).encode("utf-8", "surrogatepass").decode("utf-8", "replace")]
+        texts += [bytes(rng.randrange(256) for _ in range(300)).decode("latin-1") for _ in range(20)]
+        g, db = "SELECT count(*) FROM singer", "concert_singer"
+        for ev in (self.ev, self.bare):
+            many = ev.reward_many([(g, t, db) for t in texts])
+            records = ev.score_many([(g, t, db) for t in texts])
+            for t, r_many, rec in zip(texts, many, records):
+                r = ev.reward(g, t, db)
+                self.assertEqual(r, r_many, repr(t)[:60])
+                self.assertIsNotNone(r)
+                self.assertTrue(same(ev.score(g, t, db), rec))
+                json.loads(ev.score_json(g, t, db))
+            self.assertEqual(ev.reward(g, "SELECT count(*) FROM singer\x00 junk", db), 0.0)  # not cut at the NUL
+            self.assertIn("NUL", ev.score(g, "SELECT 1\x00", db)["error"]["message"])
+            self.assertIn("surrogate", ev.score(g, "SELECT \ud800", db)["error"]["message"])
+
+    def test_unknown_db_id_is_never_silent(self):
+        with self.assertWarns(RuntimeWarning):
+            self.assertIsNone(self.ev.reward("SELECT 1", "SELECT 1", "no_such_db"))
+        with self.assertWarns(RuntimeWarning):
+            self.assertEqual(self.ev.reward_many([("SELECT 1", "SELECT 1", None)]), [None])
+        self.assertEqual(self.ev.score("SELECT 1", "SELECT 1", "no_such_db")["error"]["side"], "gold")
+
+    def test_trainers(self):
+        """Called exactly as TRL's GRPOTrainer and verl's reward managers call them."""
+        import sqlsim.rl
+        ev = sqlsim.rl.evaluator(db_dir=DB_DIR, tables=TABLES)
+        bare = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,bis", semantics="bird")
+        pairs = self.pairs[:8]
+        golds, sqls, dbs = [], [], []
+        for g, p, db in pairs:  # 8 questions x 8 samples = 64 chat completions
+            for k in range(8):
+                golds.append(g)
+                sqls.append(p if k % 2 == 0 else g)
+                dbs.append(db)
+        completions = [[{"role": "assistant", "content": SHAPES[k % len(SHAPES)].format(sql=s.rstrip(";"))}]
+                       for k, s in enumerate(sqls)]
+        f = sqlsim.rl.trl_reward(ev)
+        got = f(prompts=[[{"role": "user", "content": "q"}]] * 64, completions=completions,
+                completion_ids=[[1, 2]] * 64, gold=golds, db_id=dbs, trainer_state=None)
+        want = bare.reward_many(list(zip(golds, sqls, dbs)))
+        self.assertEqual(got, [float(w) for w in want])
+        self.assertTrue(all(isinstance(x, float) for x in got))
+        self.assertEqual(f.__name__, "sqlsim")
+        plain = f(completions=[c[0]["content"] for c in completions], gold=golds, db_id=dbs)
+        self.assertEqual(plain, got)
+        score = sqlsim.rl.verl_score(ev)
+        for g, s, db in zip(golds[:16], sqls[:16], dbs[:16]):
+            r = score(data_source="spider", solution_str=SHAPES[2].format(sql=s.rstrip(";")), ground_truth=g,
+                      extra_info={"db_id": db, "index": 0})
+            self.assertEqual(r, float(bare.reward(g, s, db)))
+        with self.assertWarns(RuntimeWarning):
+            self.assertEqual(score("spider", "SELECT 1", "SELECT 1", None), 0.0)  # no db_id: 0.0, never None
+        fmt = sqlsim.rl.format_reward()
+        self.assertEqual(fmt(completions=["```sql\nSELECT 1\n```", "SELECT 1", "no"]), [1.0, 0.0, 0.0])
+
+
 class TestReward(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

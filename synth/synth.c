@@ -16,6 +16,7 @@
  * samples of one question repeat (RL draws 8 to 64 per prompt, and models
  * agree on easy ones), and a pair seen again is answered from there. */
 #include "synth.h"
+#include "exec/sandbox.h"
 #include "metrics/ex.h"
 #include "parser/tree.h"
 
@@ -51,8 +52,25 @@ typedef struct verdict {
   unsigned long used;
 } verdict;
 
+/* The databases of the last pair run, as SQLite images (keep_pair): the
+ * repair's checks of that pair (synth_many) load them instead of making them
+ * again. */
+#define KEPT_MAX 16
+typedef struct kept_pair {
+  char *ddl, *gold, *pred; /* the key: the slot's tables, the two texts (NULL: none) */
+  int n;                   /* databases kept, 0..n-1 */
+  unsigned char *img[KEPT_MAX];
+  sqlite3_int64 len[KEPT_MAX];
+  unsigned char *filled[KEPT_MAX]; /* the slot's filled[] with that database in */
+  unsigned char told[KEPT_MAX]; /* KEPT_TOLD: the pair disagreed there; KEPT_SAME: agreed;
+                                   KEPT_NONE: it did not count (the gold answered nothing, ties) */
+} kept_pair;
+enum { KEPT_NONE, KEPT_SAME, KEPT_TOLD };
+
 struct sqlsim_synth_runner {
   sqlsim_synth_opts o;
+  int keep;              /* keep the last pair's databases (synth_runner_keep) */
+  kept_pair kept;
   sqlsim_exec_opts eo;
   slot slots[RUNNER_SLOTS];
   verdict verdicts[VERDICT_SLOTS];
@@ -94,8 +112,72 @@ static void verdict_clear(verdict *v) {
   memset(v, 0, sizeof *v);
 }
 
+static void kept_clear(kept_pair *k) {
+  for (int i = 0; i < k->n; i++) {
+    free(k->img[i]);
+    free(k->filled[i]);
+  }
+  free(k->ddl);
+  free(k->gold);
+  free(k->pred);
+  memset(k, 0, sizeof *k);
+}
+
+void synth_runner_keep(sqlsim_synth_runner *x, int on) {
+  x->keep = on;
+  if (!on) kept_clear(&x->kept);
+}
+
+/* Database k of the pair (gold, pred) has just been made in slot sl: its
+ * image kept (inside the slot's memory account). */
+static void kept_add(sqlsim_synth_runner *x, const slot *sl, const char *gold, const char *pred, int k) {
+  kept_pair *kp = &x->kept;
+  if (k == 0) {
+    kept_clear(kp);
+    kp->ddl = strdup(sl->ddl);
+    kp->gold = strdup(gold);
+    kp->pred = strdup(pred);
+    if (!kp->ddl || !kp->gold || !kp->pred) {
+      kept_clear(kp);
+      return;
+    }
+  }
+  if (k != kp->n || k >= KEPT_MAX || !kp->gold) return;
+  sqlite3_int64 len = 0;
+  unsigned char *b = sqlite3_serialize(exec_handle(sl->db), "main", &len, 0);
+  unsigned char *img = b ? malloc((size_t)len) : NULL, *filled = malloc((size_t)sl->ntables + 1);
+  if (img && filled) {
+    memcpy(img, b, (size_t)len);
+    memcpy(filled, sl->filled, (size_t)sl->ntables);
+    kp->img[k] = img;
+    kp->len[k] = len;
+    kp->filled[k] = filled;
+    kp->told[k] = KEPT_NONE;
+    kp->n++;
+  } else {
+    free(img);
+    free(filled);
+  }
+  sqlite3_free(b);
+}
+
+/* Loads kept database k into slot sl (writable, inside its account): 0, or
+ * -1 (the caller makes it). */
+static int kept_load(sqlsim_synth_runner *x, slot *sl, int k) {
+  kept_pair *kp = &x->kept;
+  unsigned char *m = sqlite3_malloc64((sqlite3_uint64)kp->len[k]);
+  if (!m) return -1;
+  memcpy(m, kp->img[k], (size_t)kp->len[k]);
+  if (sqlite3_deserialize(exec_handle(sl->db), "main", m, kp->len[k], kp->len[k],
+                          SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE) != SQLITE_OK)
+    return -1; /* m is freed by SQLite on failure too */
+  memcpy(sl->filled, kp->filled[k], (size_t)sl->ntables);
+  return 0;
+}
+
 void sqlsim_synth_runner_free(sqlsim_synth_runner *x) {
   if (!x) return;
+  kept_clear(&x->kept);
   for (int i = 0; i < VERDICT_SLOTS; i++) verdict_clear(&x->verdicts[i]);
   for (int i = 0; i < RUNNER_SLOTS; i++) slot_clear(&x->slots[i]);
   for (int i = 0; i < SUITE_SLOTS; i++) synth_suite_free(x->suites[i]);
@@ -601,6 +683,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     int bad = exec_writable(sl->db, 1);
     long rows = bad ? -1 : synth_fill(exec_handle(sl->db), f, &sh, sl->filled, why, sizeof why);
     if (bad) snprintf(why, sizeof why, "the in-memory database cannot be written");
+    if (rows >= 0 && x->keep) kept_add(x, sl, gold_sql, pred_sql, k);
     if (exec_writable(sl->db, 0)) { /* it must never run model SQL writable */
       exec_leave(sl->db, saved);
       slot_clear(sl);
@@ -704,6 +787,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
     } else {
       out->informative++;
       out->agree += ok;
+      if (x->keep && k < x->kept.n) x->kept.told[k] = ok ? KEPT_SAME : KEPT_TOLD;
       if (!ok && out->informative - out->agree == 1 && wit && !synth_fail) {
         if (synth_data_read(exec_handle(sl->db), s, sl->filled, &synth_fail)) synth_fail = NULL;
         snprintf(synth_runaway, sizeof synth_runaway, "%s", ran_away(&p) ? p.reason : "");
@@ -814,6 +898,147 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   free(pkeyed);
   free(gtext);
   free(ptext);
+  synth_facts_free(f);
+  return rc;
+}
+
+/* Several queries judged against the gold on the databases of the pair
+ * (gold, pred): the same K databases sqlsim_synth_trees builds for the pair,
+ * loaded from its run when the runner kept them (synth_runner_keep), else
+ * made again; the gold run once on each, every query after it. The error
+ * analysis's repair (analyze/repair.c) checks its repaired predictions so:
+ * they are made of the two queries' parts, whose literals these databases
+ * hold. A database counts as sqlsim_synth_trees counts it (the gold returned
+ * rows, a LIMIT does not cut through ties, not an aggregate over nothing).
+ * pass[i] is 1 when query i agreed on every one, 0 when not, -1 when none
+ * counted (or the deadline, on sbx_clock(), passed before it was judged
+ * everywhere: 0 is none); graded[i] the share that agreed. With the pair's run kept, the
+ * databases that told the pair apart come first and decide graded[i] (the
+ * share of them the query fixes), and the others (where the pair agreed)
+ * run only the queries that failed nowhere yet. Returns 0, or a negative
+ * code (err says why) with pass[] all -1. */
+int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql, const sqlsim_query *pred,
+               const char *pred_sql, const char *const *sqls, int n, double deadline, int *pass, double *graded,
+               sqlsim_error *err) {
+  for (int i = 0; i < n; i++) pass[i] = -1, graded[i] = 0;
+  if (!gold || !gold->schema || !gold_sql || n <= 0)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "synthetic execution needs the gold parsed with its schema");
+  const sqlsim_schema *s = gold->schema;
+  slot *sl = slot_for(x, s, err);
+  if (!sl) return err ? err->code : SQLSIM_ESQLITE;
+  kept_pair *kp = &x->kept; /* the pair's databases, when its run kept them */
+  int kept = kp->gold && pred_sql && kp->n == x->o.databases && !strcmp(kp->ddl, sl->ddl) &&
+             !strcmp(kp->gold, gold_sql) && !strcmp(kp->pred, pred_sql);
+  synth_facts *f = kept ? NULL : synth_facts_read(s, gold, pred && pred->schema == s ? pred : NULL);
+  int *agree = calloc((size_t)n, sizeof *agree), *counted = calloc((size_t)n, sizeof *counted);
+  int *failed = calloc((size_t)n, sizeof *failed), *fixed = calloc((size_t)n, sizeof *fixed);
+  char **texts = calloc((size_t)n, sizeof *texts);
+  double *spent = calloc((size_t)n, sizeof *spent);
+  int bird = x->o.bird, rc = 0, told = 0;
+  char *gtext = bird ? strdup(gold_sql) : sqlsim_spider_exec_text_opts(gold_sql, x->o.keep_distinct);
+  char *keyed = NULL;
+  if ((!kept && !f) || !agree || !counted || !failed || !fixed || !texts || !spent || !gtext) {
+    rc = sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+    goto done;
+  }
+  for (int i = 0; i < n; i++)
+    if (!(texts[i] = bird ? strdup(sqls[i]) : sqlsim_spider_exec_text_opts(sqls[i], x->o.keep_distinct))) {
+      rc = sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+      goto done;
+    }
+  int ordered = !bird && sqlsim_spider_order_matters(gtext), gold_agg = one_row_aggregate(gold);
+  int keyed_done = 0, nkeys = 0, late = 0;
+  long limit = -1, offset = -1;
+  for (int pass_no = 0; pass_no < 2 && !rc && !late; pass_no++) /* kept: told first, then the others */
+    for (int k = 0; k < x->o.databases; k++) {
+      if (kept && (kp->told[k] == KEPT_NONE || (kp->told[k] == KEPT_TOLD) != (pass_no == 0))) continue;
+      if (!kept && pass_no) break;
+      int wanted = 0;
+      for (int i = 0; i < n; i++) wanted += !(kept && pass_no && failed[i]);
+      if (!wanted) continue;
+      told += kept && !pass_no;
+      synth_shape sh = synth_shape_of(k, x->o.seed);
+      char why[200];
+      void *saved;
+      exec_enter(sl->db, 10, &saved);
+      int bad = exec_writable(sl->db, 1);
+      long rows = bad ? -1 : kept ? (kept_load(x, sl, k) ? -1 : 0)
+                                  : synth_fill(exec_handle(sl->db), f, &sh, sl->filled, why, sizeof why);
+      if (kept && rows < 0) snprintf(why, sizeof why, "the kept database cannot be loaded");
+      if (exec_writable(sl->db, 0)) { /* it must never run model SQL writable */
+        exec_leave(sl->db, saved);
+        slot_clear(sl);
+        rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "the in-memory database cannot be made read-only again");
+        break;
+      }
+      exec_leave(sl->db, saved);
+      if (rows < 0) {
+        rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "database %d: %s", k + 1, bad ? "not writable" : why);
+        break;
+      }
+      sqlsim_result g;
+      sqlsim_exec_flags(sl->db, gtext, SQLSIM_EXEC_VALUES, &g);
+      if (g.status != SQLSIM_EXEC_OK || !informative(&g)) {
+        int runaway = g.status == SQLSIM_EXEC_TIMEOUT || g.status == SQLSIM_EXEC_TOO_BIG;
+        sqlsim_result_free(&g);
+        if (runaway) break;
+        continue;
+      }
+      int tie = -1; /* the gold's ties, looked at once per database when a query disagrees */
+      int nothing = gold_agg && nothing_counted(&g); /* agreeing on an aggregate over nothing is no evidence */
+      for (int i = 0; i < n && !late; i++) {
+        if (kept && pass_no && failed[i]) continue;
+        if (deadline > 0 && sbx_clock() > deadline) {
+          late = 1;
+          break;
+        }
+        if (spent[i] > x->o.timeout_s) { /* past its limits: disagrees from here on */
+          counted[i]++;
+          failed[i] = 1;
+          continue;
+        }
+        sqlsim_result p;
+        sqlsim_exec(sl->db, texts[i], &p);
+        spent[i] += p.total_s;
+        if (p.status == SQLSIM_EXEC_TIMEOUT || p.status == SQLSIM_EXEC_TOO_BIG) spent[i] += x->o.timeout_s + 1;
+        int ok = p.status == SQLSIM_EXEC_OK && (bird ? sqlsim_ex_bird(&g, &p) : sqlsim_ex_spider(&g, &p, ordered));
+        if (!ok && p.status == SQLSIM_EXEC_OK) {
+          if (tie < 0) {
+            if (!keyed_done) {
+              keyed = keyed_query(gold, &limit, &offset, &nkeys);
+              keyed_done = 1;
+            }
+            double t;
+            tie = keyed ? tie_kind(sl->db, keyed, limit, offset, nkeys, &t) : TIE_NONE;
+          }
+          if (tie == TIE_ORDER && !bird) ok = sqlsim_ex_spider(&g, &p, 0);
+        }
+        sqlsim_result_free(&p);
+        if ((!ok && tie == TIE_LIMIT) || (ok && nothing)) continue; /* set aside */
+        counted[i]++;
+        agree[i] += ok;
+        failed[i] |= !ok;
+        fixed[i] += ok && kept && !pass_no;
+      }
+      sqlsim_result_free(&g);
+      if (late) break;
+    }
+  for (int i = 0; !rc && !late && i < n; i++)
+    if (counted[i]) {
+      pass[i] = !failed[i];
+      graded[i] = told ? (double)fixed[i] / told : (double)agree[i] / counted[i];
+    }
+done:
+  free(keyed);
+  free(gtext);
+  if (texts)
+    for (int i = 0; i < n; i++) free(texts[i]);
+  free(texts);
+  free(agree);
+  free(counted);
+  free(failed);
+  free(fixed);
+  free(spent);
   synth_facts_free(f);
   return rc;
 }

@@ -10,7 +10,8 @@
  * them (an execution error, an empty result), or "other" when the structure
  * shows nothing but the results differ. Then the categories are ranked (the
  * mistake a person names first, docs/error-categories.md) and cut to the
- * main one and the next, the rest folded into the evidence. Entry point:
+ * main one and the next, the rest folded into the evidence; with the repair
+ * asked, a wrong pair's repair beside them (repair.c). Entry point:
  * analyze_pair (analyze.h). */
 #include "analyze.h"
 
@@ -170,6 +171,8 @@ static const signed char priority[SQLSIM_NCAT] = {
     [SQLSIM_CAT_EXTRA_COLUMN] = 18,    [SQLSIM_CAT_NESTING] = 19,         [SQLSIM_CAT_EMPTY_RESULT] = 20,
     [SQLSIM_CAT_OTHER] = 21,           [SQLSIM_CAT_CORRECT] = 22,         [SQLSIM_CAT_CORRECT_OTHER_FORM] = 23};
 
+int analyze_category_rank(int c) { return c >= 0 && c < SQLSIM_NCAT ? priority[c] : SQLSIM_NCAT; }
+
 void sqlsim_categories_rank(sqlsim_categories *c) {
   int key[SQLSIM_NCAT];
   c->nranked = 0;
@@ -223,6 +226,17 @@ static void unparseable(const analyze_input *in, sqlsim_record *r) {
   }
 }
 
+/* The pair ran and gave another answer than the gold's: on its database, or
+ * (with none) on the generated ones. Not a prediction that does not parse or
+ * run, nor a gold that could not be judged. */
+static int is_wrong(const analyze_input *in, const sqlsim_record *r) {
+  const uint32_t not_wrong = (1u << SQLSIM_CAT_UNPARSEABLE) | (1u << SQLSIM_CAT_EXEC_ERROR) | (1u << SQLSIM_CAT_CORRECT) |
+                           (1u << SQLSIM_CAT_CORRECT_OTHER_FORM);
+  if (!in->diff || (r->cats.mask & not_wrong) || r->gold_err[0] || r->bis_err[0]) return 0;
+  if (r->ex_bird >= 0) return !r->ex_err[0] && (in->bird ? r->ex_bird : r->ex_spider) == 0;
+  return r->has_synth && r->synth.pass == 0;
+}
+
 void analyze_pair(const analyze_input *in, sqlsim_record *r) {
   if (r->has_bis && r->bis_err[0]) {
     unparseable(in, r);
@@ -234,4 +248,5 @@ void analyze_pair(const analyze_input *in, sqlsim_record *r) {
   combine_categories(in->bird, r);
   sqlsim_categories_rank(&r->cats);
   sqlsim_categories_limit(&r->cats, record_arena(r), 2); /* the main reason and the next */
+  if (in->check && is_wrong(in, r)) analyze_repair(in, r);
 }

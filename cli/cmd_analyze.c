@@ -24,6 +24,10 @@ static const cli_opt options[] = {
     {"witness", 0, NULL, "each wrong item's evidence, in its per-item line and the HTML report: the\n"
                          "rows each query returned on the real database, or without one the smallest\n"
                          "generated database that tells them apart (its tables) with both answers"},
+    {"repair", 0, NULL, "each wrong item's repair, in its per-item line and the HTML report: the\n"
+                        "smallest set of its parts found whose fix gives the gold's answer, run where\n"
+                        "the item was judged, with those parts' categories (slower: up to 40\n"
+                        "repaired queries per wrong item)"},
     {"all-items", 0, NULL, "score questions a prediction file lacks as wrong (default: left out)"},
     {"per-item", 0, "FILE", "one JSON line per item and model, written as each finishes; - for stdout"},
     {"csv", 0, "FILE", "one CSV row per item and model, with the categories and their evidence"},
@@ -50,7 +54,7 @@ const cli_command cmd_analyze_spec = {
 #define MAX_BENCH 16
 
 static int read_options(int argc, char **argv, run *groups, int *ng, int *jobs, double *timeout, int *no_exec,
-                        int *witness, int *all_items, const char **per_item, const char **csv, const char **html, int *json,
+                        int *witness, int *repair, int *all_items, const char **per_item, const char **csv, const char **html, int *json,
                         int *quiet) {
   cli_parser ps = {.cmd = &cmd_analyze_spec, .argc = argc, .argv = argv};
   const char *v;
@@ -82,6 +86,7 @@ static int read_options(int argc, char **argv, run *groups, int *ng, int *jobs, 
       if (cli_double("--timeout", v, 0.001, CLI_MAX_TIMEOUT, timeout)) rc = CLI_EUSAGE;
     } else if (!strcmp(name, "no-exec")) *no_exec = 1;
     else if (!strcmp(name, "witness")) *witness = 1;
+    else if (!strcmp(name, "repair")) *repair = 1;
     else if (!strcmp(name, "all-items")) *all_items = 1;
     else if (!strcmp(name, "per-item")) *per_item = v;
     else if (!strcmp(name, "csv")) *csv = v;
@@ -104,10 +109,10 @@ static int read_options(int argc, char **argv, run *groups, int *ng, int *jobs, 
 
 static int cmd_analyze(int argc, char **argv) {
   run *groups = calloc(MAX_BENCH, sizeof *groups);
-  int ng = 0, jobs = 1, no_exec = 0, witness = 0, all_items = 0, json = 0, quiet = 0;
+  int ng = 0, jobs = 1, no_exec = 0, witness = 0, repair = 0, all_items = 0, json = 0, quiet = 0;
   double timeout = 30;
   const char *per_item = NULL, *csv = NULL, *html = NULL;
-  int rc = read_options(argc, argv, groups, &ng, &jobs, &timeout, &no_exec, &witness, &all_items, &per_item, &csv, &html,
+  int rc = read_options(argc, argv, groups, &ng, &jobs, &timeout, &no_exec, &witness, &repair, &all_items, &per_item, &csv, &html,
                         &json, &quiet);
   if (rc) {
     free(groups);
@@ -121,7 +126,7 @@ static int cmd_analyze(int argc, char **argv) {
     g->all_items = all_items;
     sqlsim_config cfg = {.tables = g->tables, .db_dir = no_exec ? NULL : g->db_dir, .sqlite = g->sqlite,
                          .timeout_s = timeout, .iterations = 1, .metrics = SQLSIM_M_BIS | SQLSIM_M_CATEGORIES,
-                         .witness = witness};
+                         .witness = witness, .repair = repair};
     if (g->tables && !cfg.sqlite) cfg.metrics |= SQLSIM_M_MATCH;
     if (!no_exec && (g->db_dir || g->sqlite)) cfg.metrics |= SQLSIM_M_EXEC;
     else if (g->tables || g->sqlite) cfg.metrics |= SQLSIM_M_SYNTH; /* no database: generated ones judge */

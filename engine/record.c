@@ -65,8 +65,9 @@ void engine_witness_json(strbuf *sb, const sqlsim_witness *w) {
   sb_putc(sb, '}');
 }
 
-static void categories_json(strbuf *sb, const sqlsim_categories *k) {
-  sb_puts(sb, ",\"category\":");
+/* "category", "categories" (ranked) and "evidence" (per category). */
+static void categories_fields(strbuf *sb, const sqlsim_categories *k) {
+  sb_puts(sb, "\"category\":");
   if (k->main >= 0) sb_printf(sb, "\"%s\"", sqlsim_category_names[k->main]);
   else sb_puts(sb, "null");
   sb_puts(sb, ",\"categories\":[");
@@ -81,6 +82,28 @@ static void categories_json(strbuf *sb, const sqlsim_categories *k) {
     first = 0;
   }
   sb_puts(sb, "}");
+}
+
+/* config.repair: null for a pair that is not wrong (or was not judged); the
+ * repair found; or why none was. */
+static void repair_json(strbuf *sb, const sqlsim_record *r) {
+  sb_puts(sb, ",\"repair\":");
+  if (r->repair_sql) {
+    sb_puts(sb, "{\"sql\":");
+    sb_json_str(sb, r->repair_sql);
+    sb_putc(sb, ',');
+    categories_fields(sb, &r->repair_cats);
+    sb_puts(sb, ",\"no_effect\":");
+    if (r->repair_no_effect) sb_json_str(sb, r->repair_no_effect);
+    else sb_puts(sb, "null");
+    sb_printf(sb, ",\"checks\":%d}", r->repair_checks);
+  } else if (r->repair_note) {
+    sb_puts(sb, "{\"sql\":null,\"note\":");
+    sb_json_str(sb, r->repair_note);
+    sb_printf(sb, ",\"checks\":%d}", r->repair_checks);
+  } else {
+    sb_puts(sb, "null");
+  }
 }
 
 void engine_record_json(strbuf *sb, const sqlsim_record *r) {
@@ -172,7 +195,9 @@ void engine_record_json(strbuf *sb, const sqlsim_record *r) {
     engine_witness_json(sb, r->witness);
   }
   if (m & SQLSIM_M_CATEGORIES) {
-    categories_json(sb, &r->cats);
+    sb_putc(sb, ',');
+    categories_fields(sb, &r->cats);
+    if (r->repair_asked) repair_json(sb, r);
     sb_printf(sb, ",\"structure_only\":%s", r->ex_bird >= 0 ? "false" : "true");
   }
   const char *side;

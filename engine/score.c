@@ -9,8 +9,15 @@
  * machine), for pairs EX found correct. */
 #include "engine.h"
 #include "analyze/analyze.h"
+#include "exec/sandbox.h"
+#include "synth/synth.h"
 
 #include <string.h>
+
+/* The repair's budget per wrong pair (docs/error-categories.md): repaired
+ * predictions run, and the time after which none is started. */
+#define REPAIR_CHECKS 64
+#define REPAIR_TIME_S 0.5
 
 /* The prediction parsed with the gold's schema, or NULL with the record
  * saying why (bis = score = 0) and *offset where (-1 unknown). */
@@ -66,6 +73,7 @@ static void score_synth(sqlsim_evaluator *ev, worker *w, const gold_prep *g, con
       snprintf(r->synth_err, sizeof r->synth_err, "out of memory");
       return;
     }
+    synth_runner_keep(w->synth, ev->cfg.repair); /* the repair checks on the pair's databases */
   }
   sqlsim_error err = {0};
   if (sqlsim_synth_trees(w->synth, g->tree, g->sql, q, pred, &r->synth, &err)) {
@@ -143,6 +151,50 @@ static void explain_answer(const char *pred, sqlsim_record *r) {
   if (r->bis_err[0]) snprintf(r->bis_err, sizeof r->bis_err, "%s", msg);
 }
 
+/* ---------------------------------------------------------------- repair */
+
+/* The repair's check of repaired predictions (analyze/repair.c): where the
+ * pair was judged, the real databases (the evaluator's EX, on every database
+ * of the item), else the pair's own generated databases (kept by its
+ * synthetic run). */
+typedef struct repair_ctx {
+  sqlsim_evaluator *ev;
+  worker *w;
+  const gold_prep *g;
+  const sqlsim_record *r;
+  const char *pred;        /* the prediction's text: its literals are planted */
+} repair_ctx;
+
+static int repair_check(void *ctx, const char *const *sqls, int n, double deadline, int *pass, double *graded) {
+  repair_ctx *c = ctx;
+  sqlsim_evaluator *ev = c->ev;
+  if (c->r->ex_bird >= 0) { /* the real databases */
+    ex_opts o = {.keep_distinct = ev->cfg.keep_distinct, .plug_value = ev->cfg.plug_value,
+                 .bird = ev->cfg.bird_semantics};
+    engine_pool pool = {ev, c->w};
+    for (int i = 0; i < n; i++) {
+      if (sbx_clock() > deadline) {
+        pass[i] = -1;
+        graded[i] = 0;
+        continue;
+      }
+      ex_verdict v;
+      ex_score(&c->g->ex, c->g->sql, sqls[i], &o, engine_pool_open, &pool, &v);
+      sqlsim_witness_free(v.witness);
+      pass[i] = (ev->cfg.bird_semantics ? v.bird : v.spider) == 1;
+      graded[i] = pass[i];
+    }
+    return 0;
+  }
+  if (!c->w->synth) return -1; /* the pair's run made the runner */
+  sqlsim_query *q = NULL;
+  sqlsim_error err = {0};
+  if (sqlsim_parse(c->pred, strlen(c->pred), c->g->schema, 0, &q, &err)) q = NULL;
+  int rc = synth_many(c->w->synth, c->g->tree, c->g->sql, q, c->pred, sqls, n, deadline, pass, graded, &err);
+  sqlsim_query_free(q);
+  return rc ? -1 : 0;
+}
+
 void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *pair, sqlsim_record *r) {
   unsigned m = ev->cfg.metrics;
   memset(r, 0, sizeof *r);
@@ -174,7 +226,12 @@ void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *pair,
   if ((m & SQLSIM_M_DB) && g->ran) score_exec(ev, w, g, p->pred, r);
   if (!ev->cfg.extract) explain_answer(p->pred, r);
   if (cats) {
-    analyze_input in = {.diff = d, .schema = g->schema, .bird = ev->cfg.bird_semantics, .pred_error_offset = offset};
+    r->repair_asked = ev->cfg.repair;
+    repair_ctx rc = {ev, w, g, r, p->pred};
+    analyze_input in = {.diff = d, .schema = g->schema, .bird = ev->cfg.bird_semantics, .pred_error_offset = offset,
+                        .gold = g->tree, .pred_sql = p->pred, .equiv_flags = engine_equiv_flags(ev),
+                        .check = ev->cfg.repair ? repair_check : NULL, .ctx = &rc, .repair_checks = REPAIR_CHECKS,
+                        .repair_time_s = REPAIR_TIME_S};
     analyze_pair(&in, r);
   }
   sqlsim_diff_free(d);

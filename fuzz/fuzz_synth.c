@@ -5,14 +5,22 @@
  * too. Every input runs twice: with the synth verdict alone, and with the
  * strict verdict and witnesses (the gold's neighbors, the search for its
  * suite, the pair's own search, the shrinker and the witness's SQL).
+ * On the fuzz schema the pair is also scored by an evaluator with the error
+ * analysis's repair (analyze/repair.c), which prints parts of both queries
+ * into repaired predictions and runs them on the pair's databases.
  * Invariants: the counts add up, the graded share is in [0, 1] (or NaN when
  * nothing counted), pass agrees with them; strict is -1, 0 or 1, its suite
  * tells apart no more neighbors than it has; a witness is whole, holds at
- * most what it was shrunk from, and its SQL loads into a fresh SQLite. */
+ * most what it was shrunk from, and its SQL loads into a fresh SQLite; a
+ * repair has one or two categories and its SQL parses, and a pair with none
+ * says why when it was wrong. */
 #include "fuzz_common.h"
 
 #include <math.h>
 #include <sqlite3.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static void check(const sqlsim_synth *s) {
   if (s->informative < 0 || s->agree < 0 || s->agree > s->informative ||
@@ -36,6 +44,34 @@ static void check_strict(const sqlsim_synth *s) {
   if (sqlite3_open(":memory:", &db) != SQLITE_OK) abort();
   if (sqlite3_exec(db, w->database, NULL, NULL, NULL) != SQLITE_OK) abort();
   sqlite3_close(db);
+}
+
+/* The evaluator with the repair, on the fuzz schema (written to a memory
+ * file the evaluator reads by path). */
+static sqlsim_evaluator *repair_evaluator(void) {
+  static sqlsim_evaluator *ev;
+  if (ev) return ev;
+  int fd = memfd_create("fuzz_tables", 0);
+  if (fd < 0 || write(fd, fuzz_tables_json, sizeof fuzz_tables_json - 1) != (ssize_t)(sizeof fuzz_tables_json - 1))
+    abort();
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  sqlsim_config c = {.tables = path, .metrics = SQLSIM_M_BIS | SQLSIM_M_SYNTH | SQLSIM_M_CATEGORIES,
+                     .synth_databases = 3, .repair = 1};
+  if (sqlsim_evaluator_new(&c, &ev, NULL)) abort();
+  return ev;
+}
+
+static void check_repair(const sqlsim_record *r) {
+  if (!r->repair_asked) abort();
+  if (!r->repair_sql) return;
+  const sqlsim_categories *c = &r->repair_cats;
+  if (c->nranked < 1 || c->nranked > 2 || c->main != c->ranked[0] || c->main < 0 || c->main >= SQLSIM_NCAT ||
+      r->repair_checks < 1)
+    abort();
+  sqlsim_query *q = NULL;
+  if (sqlsim_parse(r->repair_sql, strlen(r->repair_sql), NULL, 0, &q, NULL)) abort();
+  sqlsim_query_free(q);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -69,6 +105,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (sqlsim_synth_pair(strict, schema, gold, pred, &s, NULL) == 0) {
     check_strict(&s);
     sqlsim_witness_free(s.witness);
+  }
+  if (!own) {
+    sqlsim_record r;
+    if (sqlsim_evaluate(repair_evaluator(), gold, pred, "concert_singer", &r, NULL)) abort();
+    check_repair(&r);
+    sqlsim_record_clear(&r);
   }
   free(buf);
   sqlsim_catalog_free(own);

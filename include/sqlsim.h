@@ -1068,6 +1068,8 @@ typedef struct sqlsim_config {
   int extract;             /* predictions are model answers: their SQL is read out of them first
                               (sqlsim_extract_sql); one with none scores as failing with "no SQL
                               found in the answer" */
+  int repair;              /* with categories: each wrong pair's repair (sqlsim_record.repair_sql),
+                              the parts whose fix gives the gold's answer, checked by running */
 } sqlsim_config;
 
 typedef struct sqlsim_evaluator sqlsim_evaluator;
@@ -1131,6 +1133,16 @@ typedef struct sqlsim_record {
   char input_err[192];     /* why the prediction's text could not be scored as it came (a NUL
                               character, text that is not Unicode): set by the face that read it,
                               which scores the empty text in its place (so every metric fails) */
+  /* With config.repair, a wrong pair's repair (analyze/repair.c,
+   * docs/error-categories.md): the smallest set of its parts found whose fix
+   * gives the gold's answer where the pair was judged, as SQL, and those
+   * parts' categories (main first: the part that alone fixes the most). */
+  int repair_asked;        /* config.repair and categories */
+  const char *repair_sql;  /* the prediction with those parts fixed (in the arena), NULL: none found */
+  sqlsim_categories repair_cats; /* their categories (nranked 0 when none found) */
+  const char *repair_no_effect; /* parts that differ and need no fix, or NULL */
+  const char *repair_note; /* a wrong pair with no repair: why (static), or NULL */
+  int repair_checks;       /* repaired queries run for this pair */
   sqlsim_arena *arena;     /* owns evidence and spans; NULL when there are none */
 } sqlsim_record;
 

@@ -67,6 +67,43 @@ static PyObject *from_json(const char *text) {
 
 static PyObject *count_or_none(long n) { return n >= 0 ? PyLong_FromLong(n) : Py_NewRef(Py_None); }
 
+/* "category", "categories" and "evidence" of c into d; nonzero on failure. */
+static int categories_items(PyObject *d, const sqlsim_categories *c) {
+  PyObject *cats = PyList_New(0), *ev = PyDict_New();
+  int bad = set_item(d, "category", c->main >= 0 ? PyUnicode_FromString(sqlsim_category_names[c->main])
+                                                 : Py_NewRef(Py_None));
+  for (int i = 0; cats && ev && i < c->nranked; i++) {
+    int k = c->ranked[i];
+    PyObject *name = PyUnicode_FromString(sqlsim_category_names[k]);
+    if (!name || PyList_Append(cats, name)) bad = 1;
+    Py_XDECREF(name);
+    if (c->evidence[k]) bad |= set_item(ev, sqlsim_category_names[k], str_or_none(c->evidence[k]));
+  }
+  bad |= set_item(d, "categories", cats);
+  bad |= set_item(d, "evidence", ev);
+  return bad;
+}
+
+/* A wrong pair's repair as the per-item JSON's "repair": a dict, or None. */
+static PyObject *repair_dict(const sqlsim_record *r) {
+  if (!r->repair_sql && !r->repair_note) return Py_NewRef(Py_None);
+  PyObject *d = PyDict_New();
+  if (!d) return NULL;
+  int bad = set_item(d, "sql", str_or_none(r->repair_sql));
+  if (r->repair_sql) {
+    bad |= categories_items(d, &r->repair_cats);
+    bad |= set_item(d, "no_effect", str_or_none(r->repair_no_effect));
+  } else {
+    bad |= set_item(d, "note", str_or_none(r->repair_note));
+  }
+  bad |= set_item(d, "checks", PyLong_FromLong(r->repair_checks));
+  if (bad) {
+    Py_DECREF(d);
+    return NULL;
+  }
+  return d;
+}
+
 /* A witness as the per-item JSON's "witness": a dict, or None. */
 static PyObject *witness_dict(const sqlsim_witness *w) {
   if (!w) return Py_NewRef(Py_None);
@@ -155,19 +192,9 @@ static PyObject *record_dict(const sqlsim_record *r) {
                                                str_or_none(r->answer_sql)));
   if (r->witness_asked) bad |= set_item(d, "witness", witness_dict(r->witness));
   if (m & SQLSIM_M_CATEGORIES) {
-    PyObject *cats = PyList_New(0), *ev = PyDict_New();
-    bad |= set_item(d, "category", r->cats.main >= 0 ? PyUnicode_FromString(sqlsim_category_names[r->cats.main])
-                                                     : Py_NewRef(Py_None));
-    for (int i = 0; cats && ev && i < r->cats.nranked; i++) {
-      int k = r->cats.ranked[i];
-      PyObject *name = PyUnicode_FromString(sqlsim_category_names[k]);
-      PyList_Append(cats, name);
-      Py_XDECREF(name);
-      if (r->cats.evidence[k]) set_item(ev, sqlsim_category_names[k], str_or_none(r->cats.evidence[k]));
-    }
-    bad |= set_item(d, "categories", cats);
-    bad |= set_item(d, "evidence", ev);
+    bad |= categories_items(d, &r->cats);
     bad |= set_item(d, "structure_only", PyBool_FromLong(r->ex_bird < 0));
+    if (r->repair_asked) bad |= set_item(d, "repair", repair_dict(r));
   }
   const char *side;
   int offset;
@@ -201,19 +228,19 @@ static const char *opt_str(PyObject *o) {
 static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
                            "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
-                           "synth_databases", "auto_width", "noise_every", "connection", "witness", "extract", NULL};
+                           "synth_databases", "auto_width", "noise_every", "connection", "witness", "extract", "repair", NULL};
   PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
   int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0,
-      witness = 0, extract = 0;
+      witness = 0, extract = 0, repair = 0;
   const char *connection = "fresh";
   unsigned long long max_memory = 0;
   double auto_width = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidispp", kwlist, &tables, &db_dir, &sqlite, &metrics,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidisppp", kwlist, &tables, &db_dir, &sqlite, &metrics,
                                    &mode, &semantics, &timeout, &iterations, &alternate, &now, &max_memory,
                                    &keep_distinct, &plug_value, &synth_databases, &auto_width, &noise_every,
-                                   &connection, &witness, &extract))
+                                   &connection, &witness, &extract, &repair))
     return -1;
   if (strcmp(connection, "fresh") && strcmp(connection, "reuse")) {
     PyErr_Format(ConfigError, "connection must be 'fresh' or 'reuse', not '%s'", connection);
@@ -222,7 +249,8 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   sqlsim_config cfg = {.timeout_s = timeout, .iterations = iterations, .alternate = alternate, .auto_width = auto_width,
                        .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value,
                        .synth_databases = synth_databases, .noise_every = noise_every,
-                       .reuse_connection = !strcmp(connection, "reuse"), .witness = witness, .extract = extract};
+                       .reuse_connection = !strcmp(connection, "reuse"), .witness = witness, .extract = extract,
+                       .repair = repair};
   cfg.tables = opt_str(tables);
   cfg.db_dir = opt_str(db_dir);
   cfg.sqlite = opt_str(sqlite);

@@ -33,6 +33,32 @@ static void spans(strbuf *sb, const char *text, const int *v, int n) {
   sb_putc(sb, ']');
 }
 
+/* A repair for the page: {s: the repaired SQL, c: its categories, e: their
+ * evidence, n: the parts with no effect or null}, or 0. */
+static void repair_data(strbuf *sb, const sqlsim_record *r) {
+  if (!r->repair_sql) {
+    sb_putc(sb, '0');
+    return;
+  }
+  const sqlsim_categories *c = &r->repair_cats;
+  sb_puts(sb, "{\"s\":");
+  sb_json_str_script(sb, r->repair_sql);
+  sb_puts(sb, ",\"c\":[");
+  for (int i = 0; i < c->nranked; i++) {
+    if (i) sb_putc(sb, ',');
+    sb_json_str_script(sb, sqlsim_category_names[c->ranked[i]]);
+  }
+  sb_puts(sb, "],\"e\":[");
+  for (int i = 0; i < c->nranked; i++) {
+    if (i) sb_putc(sb, ',');
+    sb_json_str_script(sb, c->evidence[c->ranked[i]] ? c->evidence[c->ranked[i]] : "");
+  }
+  sb_puts(sb, "],\"n\":");
+  if (r->repair_no_effect) sb_json_str_script(sb, r->repair_no_effect);
+  else sb_puts(sb, "null");
+  sb_putc(sb, '}');
+}
+
 /* A witness for the page: {v: verdict, t: tables (JSON text) or null, g, p:
  * the answers' first rows (JSON text), gc, pc: counts (-1: failed), e: the
  * prediction's error}; 0 without one. */
@@ -135,7 +161,7 @@ static const char *const JS =
     " var ev=it[9]||{},evh=catsOf(it[2],it[10]).map(function(c){return '<div class=\"ev\"><span class=\"chip '+c+'\">'+c+'</span> '+esc(ev[c]||'')+'</div>';}).join('');\n"
     " var d=document.createElement('tr');d.className='detail';d.innerHTML='<td colspan=\"10\">'+(g.q?'<div><b>Question:</b> '+esc(g.q)+'</div>':'')+\n"
     "  '<div><b>Gold</b></div><pre>'+mark(g.sql,it[7])+'</pre><div><b>Prediction</b> ('+esc(b.models[it[1]])+')</div><pre>'+mark(p,it[8])+'</pre>'+evh+\n"
-    "  '<div>exact '+(it[3]<0?'n/a':it[3])+' \\u00b7 BIS '+num(it[4],3)+' \\u00b7 calibrated '+num(it[5],3)+' \\u00b7 EX '+(it[6]<0?'n/a':it[6])+'</div>'+witness(it[11])+'</td>';tr.after(d);});\n"
+    "  '<div>exact '+(it[3]<0?'n/a':it[3])+' \\u00b7 BIS '+num(it[4],3)+' \\u00b7 calibrated '+num(it[5],3)+' \\u00b7 EX '+(it[6]<0?'n/a':it[6])+'</div>'+witness(it[11])+repair(it[12])+'</td>';tr.after(d);});\n"
     "function cell(v){return v===null?'<td class=\\\"null\\\">NULL</td>':'<td>'+esc(v)+'</td>';}\n"
     "function tab(cap,cols,rows){return '<table><caption>'+cap+'</caption>'+(cols?'<tr>'+cols.map(function(c){return '<th>'+esc(c)+'</th>';}).join('')+'</tr>':'')+\n"
     " rows.map(function(r){return '<tr>'+r.map(cell).join('')+'</tr>';}).join('')+'</table>';}\n"
@@ -145,6 +171,9 @@ static const char *const JS =
     " else s+='the real database: the first rows each query returned that the other did not';\n"
     " s+='</div><div class=\\\"wit\\\">';if(w.t)JSON.parse(w.t).forEach(function(t){s+=tab(esc(t.name),t.columns,t.rows);});\n"
     " s+=tab('gold: '+nrows(w.gc),null,g);s+=w.pc<0?'<div><b>prediction fails:</b> '+esc(w.e)+'</div>':tab('prediction: '+nrows(w.pc),null,p);return s+'</div>';}\n"
+    "function repair(x){if(!x)return '';var s='<div><b>Repair</b>: the prediction with these parts fixed gives the gold\\'s answer</div>';\n"
+    " x.c.forEach(function(c,k){s+='<div class=\\\"ev\\\"><span class=\\\"chip '+c+'\\\">'+c+'</span> '+esc(x.e[k])+'</div>';});\n"
+    " s+='<pre>'+esc(x.s)+'</pre>';if(x.n)s+='<div>also differs, no effect on the answer: '+esc(x.n)+'</div>';return s;}\n"
     "document.querySelectorAll('th').forEach(function(th,k){th.addEventListener('click',function(){if(sortKey===k)sortDir=-sortDir;else{sortKey=k;sortDir=1;}\n"
     " document.querySelectorAll('th').forEach(function(t){t.className='';});th.className=sortDir>0?'asc':'desc';render();});});\n"
     "['q','fbench','fmodel','fcat','wrong'].forEach(function(id){document.getElementById(id).addEventListener('input',render);});\n"
@@ -196,7 +225,7 @@ int html_report(const char *path, const run *groups, int ngroups) {
       sb_putc(&sb, ']');
     }
     /* items: [gold, model, categories, exact, bis, score, ex, gold spans, pred spans, evidence, main category,
-     * witness or 0]; the witness's tables and rows are JSON text in strings (script-safe), parsed when shown */
+     * witness or 0, repair or 0]; the witness's tables and rows are JSON text in strings (script-safe), parsed when shown */
     sb_puts(&sb, "],\"items\":[");
     int first = 1;
     for (int i = 0; i < c->scored; i++)
@@ -221,6 +250,8 @@ int html_report(const char *path, const run *groups, int ngroups) {
           }
         sb_printf(&sb, "},%d,", r->cats.main);
         witness_data(&sb, r->witness);
+        sb_putc(&sb, ',');
+        repair_data(&sb, r);
         sb_putc(&sb, ']');
       }
     sb_puts(&sb, "]}");

@@ -45,17 +45,19 @@ size=$(stat -c %s "$work/report.png")
 head -c 8 "$work/report.png" | od -An -tx1 | grep -q "89 50 4e 47" || { echo "FAIL: not a PNG"; exit 1; }
 echo "ok: $expected rows, no errors, screenshot $size bytes at $work/report.png"
 
-# The evidence (--witness): structure and generated databases only, one file; the
-# first wrong row with a witness opened, its tables and both answers drawn.
-"$sqlsim" analyze -q -j 2 --witness --gold "$corpus/dev_gold.sql" --tables "$corpus/tables.json" \
+# The evidence (--witness, --repair): structure and generated databases only, one
+# file; the first wrong row with a witness and a repair opened, the witness's
+# tables, both answers and the repair drawn.
+"$sqlsim" analyze -q -j 2 --witness --repair --gold "$corpus/dev_gold.sql" --tables "$corpus/tables.json" \
   --pred "$corpus/predictions/gpt4_zeroshot.sql" --html "$work/witness.html" --per-item "$work/witness.jsonl" >/dev/null
 row=$(python3 -c "
 import json, sys
 for i, l in enumerate(open(sys.argv[1])):
-    w = json.loads(l).get('witness')
-    if w and w['database']: print(i, w['gold_count']); break
+    r = json.loads(l)
+    w = r.get('witness')
+    if w and w['database'] and r['repair'] and r['repair']['sql']: print(i, w['gold_count']); break
 " "$work/witness.jsonl")
-[ -n "$row" ] || { echo "FAIL: no item with a witness"; exit 1; }
+[ -n "$row" ] || { echo "FAIL: no item with a witness and a repair"; exit 1; }
 set -- $row
 rm -rf "$work/profile-wit"
 timeout 180 chromium "${flags[@]}" --user-data-dir="$work/profile-wit" --virtual-time-budget=30000 \
@@ -63,4 +65,5 @@ timeout 180 chromium "${flags[@]}" --user-data-dir="$work/profile-wit" --virtual
 grep -q 'data-errors="0"' "$work/witness-dom.html" || { echo "FAIL: JavaScript errors with witnesses"; exit 1; }
 grep -q '<b>Evidence</b> (s[a-z]*): a database of' "$work/witness-dom.html" || { echo "FAIL: row $1's evidence not drawn"; exit 1; }
 grep -q "<caption>gold: $2 row" "$work/witness-dom.html" || { echo "FAIL: row $1's gold answer ($2 rows) not drawn"; exit 1; }
-echo "ok: row $1's witness drawn (its tables, the gold's answer of $2 rows and the prediction's)"
+grep -q '<b>Repair</b>: the prediction with these parts fixed' "$work/witness-dom.html" || { echo "FAIL: row $1's repair not drawn"; exit 1; }
+echo "ok: row $1's witness drawn (its tables, the gold's answer of $2 rows and the prediction's) and its repair"

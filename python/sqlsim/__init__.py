@@ -77,6 +77,10 @@ class Evaluator:
             the first rows each query returned that the other did not; with ``synth`` or
             ``strict``, the smallest generated database on which they answer differently
             (SQL text sqlite3 loads) with both answers (docs/per-item.md).
+        repair: with the ``categories`` metric, each wrong pair's record has a "repair":
+            the smallest set of the prediction's parts found whose fix (the gold's part
+            in its place) gives the gold's answer where the pair was judged, as SQL, with
+            those parts' categories (docs/error-categories.md, "Repair").
 
     Raises:
         ConfigError: a configuration sqlsim cannot use (missing files, a metric
@@ -92,7 +96,7 @@ class Evaluator:
                  now: Optional[str] = None, max_memory: int = 0, keep_distinct: bool = False,
                  plug_value: bool = False, synth_databases: int = 0, auto_width: float = 0.0,
                  noise_every: int = 0, connection: str = "fresh", witness: bool = False,
-                 extract: bool = False) -> None:
+                 extract: bool = False, repair: bool = False) -> None:
         if not isinstance(metrics, str):
             metrics = ",".join(metrics)
         if iterations == "auto":
@@ -105,7 +109,7 @@ class Evaluator:
                             keep_distinct=bool(keep_distinct), plug_value=bool(plug_value),
                             synth_databases=int(synth_databases), auto_width=float(auto_width),
                             noise_every=int(noise_every), connection=connection, witness=bool(witness),
-                            extract=bool(extract))
+                            extract=bool(extract), repair=bool(repair))
         self._c = _sqlsim.Evaluator(**self._config)
 
     @property

@@ -167,6 +167,37 @@ for line in open(sys.argv[1]):
 else
   echo "ok   strict: $nsynth hostile predictions with witnesses (${CPU} s CPU, $((RSS / 1024)) MB), all failing"
 fi
+# The same predictions through the error analysis with --repair (parts of both
+# queries printed into repaired predictions and run: on the database, and on the
+# pair's generated databases): the same bounds per item, no repair claimed for
+# a prediction that does not run, the database unchanged.
+before=$(sha256sum "$DB")
+for how in exec no-exec; do
+  extra=()
+  [ "$how" = no-exec ] && extra=(--no-exec)
+  run out/stdout out/stderr "$SQLSIM" analyze -q --repair --timeout 2 "${extra[@]}" --gold synth_gold.sql \
+    --sqlite "$DB" --pred synth_pred.sql --per-item out/repair-$how.jsonl
+  if [ "$CODE" != 0 ]; then
+    fail "repair ($how): exit $CODE: $(head -c 300 out/stderr)"
+  elif ! within "$(awk -v n="$nsynth" 'BEGIN { print 2.5 * n }')"; then
+    fail "repair ($how): $nsynth items took ${CPU} s CPU, ${WALL} s wall (limits 2.5 s and 10 s an item)"
+  elif [ "$RSS" -ge "$MEM_KB" ]; then
+    fail "repair ($how): peak RSS ${RSS} KB (limit $MEM_SAY)"
+  elif [ "$(wc -l <out/repair-$how.jsonl)" != "$nsynth" ]; then
+    fail "repair ($how): $(wc -l <out/repair-$how.jsonl) records for $nsynth items"
+  elif ! python3 -c "
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    p = r.get('repair')
+    assert 'repair' in r, 'no repair field'
+    assert not (p and p['sql'] and r['category'] in ('execution_error', 'unparseable')), r" out/repair-$how.jsonl 2>out/repair.py; then
+    fail "repair ($how): $(tail -n 1 out/repair.py | head -c 300)"
+  else
+    echo "ok   repair ($how): $nsynth hostile predictions (${CPU} s CPU, $((RSS / 1024)) MB), $(grep -c '"repair":{"sql":"' out/repair-$how.jsonl) repaired"
+  fi
+done
+[ "$(sha256sum "$DB")" = "$before" ] || fail "repair: the database changed"
 # ... and against a gold's max lookup, a prediction's ORDER BY .. LIMIT 1, which
 # synthetic execution runs again without its LIMIT to look for ties at the top
 # (a cross join of four generated tables, sorted; that run counts towards the

@@ -5,7 +5,7 @@ BIRD dev databases, each judged correct or not by annotators and, when not, give
 one or more error types of a 31-type taxonomy, the first listed taken as the
 person's main reason.
 
-usage: nl2sql_bugs.py SQLSIM DATA_JSON [--per-item FILE] [-v] [-b]
+usage: nl2sql_bugs.py SQLSIM DATA_JSON [--per-item FILE] [-v] [-b] [--repair]
 
 DATA_JSON is data/NL2SQL-Bugs-with-evidence.json of
 https://github.com/HKUSTDial/NL2SQL-Bugs-Benchmark (not shipped here: the
@@ -23,7 +23,10 @@ one whose disagreements were read to write rules, half B was not read
   - people among themselves: of two wrong pairs sqlsim reads as the same change
     (the same categories and evidence), how often the annotators' first types
     agree: what any reading of the structure alone can reach on such pairs.
--b adds the figures per first type, -v every disagreement of half A."""
+-b adds the figures per first type, -v every disagreement of half A. --repair runs
+`sqlsim analyze --repair` and scores the categories of each wrong pair's repair
+(the parts whose fix gives the gold's answer) where one was found, the structural
+categories elsewhere, and says how many wrong pairs had a repair."""
 import json, os, subprocess, sys, tempfile, zlib
 from collections import Counter, defaultdict
 
@@ -73,8 +76,8 @@ def half_of(x):
 
 def main():
     args = sys.argv[1:]
-    verbose, by_type = '-v' in args, '-b' in args
-    args = [a for a in args if a not in ('-v', '-b')]
+    verbose, by_type, repair = '-v' in args, '-b' in args, '--repair' in args
+    args = [a for a in args if a not in ('-v', '-b', '--repair')]
     per_item = None
     if '--per-item' in args:
         i = args.index('--per-item')
@@ -115,11 +118,21 @@ def main():
         items_path = per_item or os.path.join(tmp, 'items.jsonl')
         subprocess.run([sqlsim, 'analyze', '-q', '-j', '2', '--gold', gp, '--tables',
                         os.path.join(root, 'corpus', 'bird', 'dev_tables.json'), '--pred', 'nl2sql_bugs=' + pp,
-                        '--per-item', items_path], check=True, stdout=subprocess.DEVNULL)
+                        '--per-item', items_path] + (['--repair'] if repair else []), check=True,
+                       stdout=subprocess.DEVNULL)
         items = {}
+        repaired = 0
         for line in open(items_path, encoding='utf-8'):
             r = json.loads(line)
+            if repair and r.get('repair') and r['repair'].get('sql') is not None:
+                repaired += not data[r['index']]['label']
+                r.update(category=r['repair']['category'], categories=r['repair']['categories'],
+                         evidence=r['repair']['evidence'])
             items[r['index']] = r
+    if repair:
+        wrong = sum(not x['label'] for x in data)
+        print(f"repair: {repaired} of {wrong} wrong pairs ({100 * repaired / wrong:.1f}%) have a repair; "
+              f"their categories are the repair's")
     fig = defaultdict(Counter)
     types = defaultdict(Counter)
     for n, x in enumerate(data):

@@ -173,6 +173,21 @@ class TestEvidence(unittest.TestCase):
         self.assertTrue(w["pred_rows"])
 
 
+    def test_repair(self):
+        ev = sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,categories", repair=True)
+        gold = "SELECT name FROM singer WHERE country = 'France' ORDER BY age DESC"
+        d = ev.score(gold, "SELECT T1.name FROM singer AS T1 WHERE T1.country = 'france' ORDER BY T1.age DESC",
+                     "concert_singer")
+        r = d["repair"]
+        self.assertEqual(r["category"], "filter_value")
+        self.assertEqual(r["categories"], ["filter_value"])
+        self.assertIn("'France'", r["sql"])
+        self.assertIsNone(r["no_effect"])
+        self.assertGreaterEqual(r["checks"], 1)
+        self.assertIsNone(ev.score(gold, r["sql"], "concert_singer")["repair"])  # the repair is right
+        self.assertNotIn("repair", sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,categories").score(
+            "SELECT name FROM singer", "SELECT name FROM singer WHERE age > 99", "concert_singer"))
+
 SHAPES = [  # completions as models write them, each around the same SQL
     "<think>count the singers</think>\n```sql\n{sql}\n```",
     "```\n{sql}\n```",

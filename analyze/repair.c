@@ -187,7 +187,7 @@ static void parts_of(repair *x, const sqlsim_node *n, int list_kind, sqlsim_node
     *v = n->kids;
     *cnt = (int)n->nkids;
   } else {
-    *v = sqlsim_arena_alloc(x->a, sizeof(sqlsim_node *));
+    if (!(*v = sqlsim_arena_alloc(x->a, sizeof(sqlsim_node *)))) return;
     (*v)[0] = (sqlsim_node *)n;
     *cnt = 1;
   }
@@ -457,6 +457,7 @@ static sqlsim_node *repaired_list(repair *x, unsigned set, int kind, int block, 
                                   sqlsim_node **pv, int np, int list_kind) {
   sqlsim_node **v = sqlsim_arena_alloc(x->a, sizeof(sqlsim_node *) * (size_t)(ng + np + 1));
   int n = 0;
+  if (!v) return NULL;
   for (int j = 0; j < np; j++) {
     sqlsim_node *use = pv[j];
     for (int i = 0; i < x->ngroups; i++) {
@@ -485,6 +486,7 @@ static sqlsim_node *repaired_list(repair *x, unsigned set, int kind, int block, 
 
 static sqlsim_node *repaired_block(repair *x, unsigned set, int *b) {
   int me = (*b)++;
+  if (me >= x->nblocks) return NULL;
   const rblock *k = &x->blocks[me];
   const sqlsim_node *g = k->g, *p = k->p;
   if (k->whole) return (sqlsim_node *)(in_set(x, set, RG_OTHER, me) >= 0 ? g : p);

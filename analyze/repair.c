@@ -87,10 +87,14 @@ typedef struct from_items {
   sqlsim_arena *a;
 } from_items;
 
+static int is_from_item(const sqlsim_node *n) {
+  return n->kind == SQLSIM_N_TABLE || n->kind == SQLSIM_N_SUBQUERY || n->kind == SQLSIM_N_FUNCTABLE;
+}
+
 static int collect_from(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   from_items *f = ctx;
-  if (n->kind == SQLSIM_N_TABLE || n->kind == SQLSIM_N_SUBQUERY || n->kind == SQLSIM_N_FUNCTABLE) {
+  if (is_from_item(n)) {
     f->v = arena_array_grow(f->a, f->v, f->n, &f->cap, sizeof *f->v, 8);
     if (f->v) f->v[f->n++] = n;
   }
@@ -204,23 +208,32 @@ static int add_group(repair *x, int kind, int block, int gpos, int ppos) {
   return 0;
 }
 
-typedef struct colset {
-  const char *v[32];
+/* A few names read in a part (the first 64). */
+typedef struct names {
+  const char *v[64];
   int n;
-} colset;
+} names;
+
+static void names_add(names *c, const char *s) {
+  if (s && c->n < 64) c->v[c->n++] = s;
+}
+
+static int has_name(const names *c, const char *s) {
+  for (int i = 0; i < c->n; i++)
+    if (!strcmp(c->v[i], s)) return 1;
+  return 0;
+}
 
 static int collect_columns(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
-  colset *c = ctx;
-  if (n->kind == SQLSIM_N_COLUMN && n->text && c->n < 32) c->v[c->n++] = n->text;
+  if (n->kind == SQLSIM_N_COLUMN) names_add(ctx, n->text);
   return SQLSIM_WALK_CONTINUE;
 }
 
-/* How alike two parts are: columns read by both (the same name; after the
- * renaming, of the same item too when qualified), then the same shape. */
-static int likeness(repair *x, const sqlsim_node *a, const sqlsim_node *b) {
-  (void)x;
-  colset ca = {.n = 0}, cb = {.n = 0};
+/* How alike two parts are: twice the columns of one whose name the other
+ * reads too. */
+static int likeness(const sqlsim_node *a, const sqlsim_node *b) {
+  names ca = {.n = 0}, cb = {.n = 0};
   sqlsim_walk((sqlsim_node *)a, collect_columns, NULL, &ca);
   sqlsim_walk((sqlsim_node *)b, collect_columns, NULL, &cb);
   int k = 0;
@@ -253,7 +266,7 @@ static int list_groups(repair *x, int kind, int block, sqlsim_node **gv, int ng,
     int bi = -1, bj = -1, top = 0;
     for (int i = 0; i < ng; i++)
       for (int j = 0; gm[i] < 0 && j < np; j++) {
-        int k = pm[j] < 0 ? likeness(x, gv[i], pv[j]) : 0;
+        int k = pm[j] < 0 ? likeness(gv[i], pv[j]) : 0;
         if (k > top) {
           top = k;
           bi = i;
@@ -369,27 +382,16 @@ static int block_groups(repair *x, const sqlsim_node *g, const sqlsim_node *p) {
 
 /* ---------------------------------------------------------------- what a FROM repair takes along */
 
-typedef struct names {
-  const char *v[64];
-  int n;
-} names;
-
+/* The names of FROM items and the qualifiers of columns (after the
+ * renaming, the same thing). */
 static int collect_names(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
-  names *c = ctx;
-  int item = n->kind == SQLSIM_N_TABLE || n->kind == SQLSIM_N_SUBQUERY || n->kind == SQLSIM_N_FUNCTABLE;
-  if ((item || n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR) && n->alias && c->n < 64) c->v[c->n++] = n->alias;
+  if (is_from_item(n) || n->kind == SQLSIM_N_COLUMN || n->kind == SQLSIM_N_STAR) names_add(ctx, n->alias);
   return SQLSIM_WALK_CONTINUE;
 }
 
 static void names_of(const sqlsim_node *n, names *c) {
   if (n) sqlsim_walk((sqlsim_node *)n, collect_names, NULL, c);
-}
-
-static int has_name(const names *c, const char *s) {
-  for (int i = 0; i < c->n; i++)
-    if (!strcmp(c->v[i], s)) return 1;
-  return 0;
 }
 
 /* Does a part read a name of `only` (items one FROM has and the other not)? */

@@ -163,6 +163,8 @@ typedef struct repair_ctx {
   const gold_prep *g;
   const sqlsim_record *r;
   const char *pred;        /* the prediction's text: its literals are planted */
+  sqlsim_query *pred_q;    /* ... parsed with the gold's schema, on the first check that wants it */
+  int parsed;
 } repair_ctx;
 
 static int repair_check(void *ctx, const char *const *sqls, int n, double deadline, int *pass, double *graded) {
@@ -187,12 +189,12 @@ static int repair_check(void *ctx, const char *const *sqls, int n, double deadli
     return 0;
   }
   if (!c->w->synth) return -1; /* the pair's run made the runner */
-  sqlsim_query *q = NULL;
   sqlsim_error err = {0};
-  if (sqlsim_parse(c->pred, strlen(c->pred), c->g->schema, 0, &q, &err)) q = NULL;
-  int rc = synth_many(c->w->synth, c->g->tree, c->g->sql, q, c->pred, sqls, n, deadline, pass, graded, &err);
-  sqlsim_query_free(q);
-  return rc ? -1 : 0;
+  if (!c->parsed && sqlsim_parse(c->pred, strlen(c->pred), c->g->schema, 0, &c->pred_q, &err)) c->pred_q = NULL;
+  c->parsed = 1;
+  return synth_many(c->w->synth, c->g->tree, c->g->sql, c->pred_q, c->pred, sqls, n, deadline, pass, graded, &err)
+             ? -1
+             : 0;
 }
 
 void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *pair, sqlsim_record *r) {
@@ -227,12 +229,13 @@ void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *pair,
   if (!ev->cfg.extract) explain_answer(p->pred, r);
   if (cats) {
     r->repair_asked = ev->cfg.repair;
-    repair_ctx rc = {ev, w, g, r, p->pred};
+    repair_ctx rc = {ev, w, g, r, p->pred, NULL, 0};
     analyze_input in = {.diff = d, .schema = g->schema, .bird = ev->cfg.bird_semantics, .pred_error_offset = offset,
                         .gold = g->tree, .pred_sql = p->pred, .equiv_flags = engine_equiv_flags(ev),
                         .check = ev->cfg.repair ? repair_check : NULL, .ctx = &rc, .repair_checks = REPAIR_CHECKS,
                         .repair_time_s = REPAIR_TIME_S};
     analyze_pair(&in, r);
+    sqlsim_query_free(rc.pred_q);
   }
   sqlsim_diff_free(d);
   sqlsim_query_free(q);

@@ -182,15 +182,6 @@ int synth_data_read(sqlite3 *db, const sqlsim_schema *s, const unsigned char *ta
   return 0;
 }
 
-static int bind(sqlite3_stmt *st, int i, const synth_val *v) {
-  switch (v->kind) {
-  case 'i': return sqlite3_bind_int64(st, i, v->i);
-  case 'r': return sqlite3_bind_double(st, i, v->r);
-  case 't': return sqlite3_bind_text(st, i, v->t, -1, SQLITE_STATIC);
-  default: return sqlite3_bind_null(st, i);
-  }
-}
-
 uint64_t synth_table_sig(const synth_data *d, int t) {
   uint64_t h = fnv1a_word(FNV_OFFSET, (uint64_t)d->nrows[t]);
   int nc = d->s->tables[t].ncolumns;
@@ -211,9 +202,18 @@ uint64_t synth_table_sig(const synth_data *d, int t) {
   return mix64(h);
 }
 
-int synth_data_load(sqlite3 *db, const synth_data *d, const unsigned char *keep, unsigned char *filled, char *why,
+static int bind(sqlite3_stmt *st, int i, const synth_val *v) {
+  switch (v->kind) {
+  case 'i': return sqlite3_bind_int64(st, i, v->i);
+  case 'r': return sqlite3_bind_double(st, i, v->r);
+  case 't': return sqlite3_bind_text(st, i, v->t, -1, SQLITE_STATIC);
+  default: return sqlite3_bind_null(st, i);
+  }
+}
+
+int synth_rows_load(sqlite3 *db, const sqlsim_schema *s, synth_val *const *cells, const int *nrows,
+                    const unsigned char *keep, int lenient, unsigned char *filled, long *inserted, char *why,
                     size_t wn) {
-  const sqlsim_schema *s = d->s;
   strbuf sb = {0};
   int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
   for (int t = 0; rc == SQLITE_OK && t < s->ntables; t++) {
@@ -226,9 +226,9 @@ int synth_data_load(sqlite3 *db, const synth_data *d, const unsigned char *keep,
   }
   for (int t = 0; rc == SQLITE_OK && t < s->ntables; t++) {
     int nc = s->tables[t].ncolumns;
-    if (!d->nrows[t] || !nc || (keep && keep[t])) continue;
+    if (!cells[t] || !nrows[t] || !nc || (keep && keep[t])) continue;
     sb.len = 0;
-    sb_puts(&sb, "INSERT INTO ");
+    sb_puts(&sb, lenient ? "INSERT OR IGNORE INTO " : "INSERT INTO ");
     sb_ident(&sb, s->tables[t].name);
     sb_puts(&sb, " VALUES (");
     for (int i = 0; i < nc; i++) sb_puts(&sb, i ? ",?" : "?");
@@ -236,21 +236,30 @@ int synth_data_load(sqlite3 *db, const synth_data *d, const unsigned char *keep,
     sqlite3_stmt *st = NULL;
     rc = sqlite3_prepare_v2(db, sb.buf, -1, &st, NULL);
     filled[t] = 1;
-    for (int r = 0; rc == SQLITE_OK && r < d->nrows[t]; r++) {
-      const synth_val *row = synth_data_row(d, t, r);
-      for (int i = 0; i < nc; i++) bind(st, i + 1, &row[i]);
-      if (sqlite3_step(st) != SQLITE_DONE) rc = sqlite3_errcode(db);
+    for (int r = 0; rc == SQLITE_OK && r < nrows[t]; r++) {
+      for (int i = 0; i < nc; i++) bind(st, i + 1, &cells[t][(size_t)r * (size_t)nc + (size_t)i]);
+      int step = sqlite3_step(st);
+      if (step == SQLITE_DONE) {
+        if (inserted) *inserted += sqlite3_changes(db);
+      } else if (!lenient || (step != SQLITE_CONSTRAINT && step != SQLITE_MISMATCH)) {
+        rc = lenient ? step : sqlite3_errcode(db);
+      }
       sqlite3_reset(st);
     }
     sqlite3_finalize(st);
   }
   if (rc == SQLITE_OK) rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
   if (rc != SQLITE_OK) {
-    snprintf(why, wn, "loading rows: %s", sqlite3_errmsg(db));
+    snprintf(why, wn, "%s rows: %s", lenient ? "generating" : "loading", sqlite3_errmsg(db));
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
   }
   sb_free(&sb);
   return rc == SQLITE_OK ? 0 : -1;
+}
+
+int synth_data_load(sqlite3 *db, const synth_data *d, const unsigned char *keep, unsigned char *filled, char *why,
+                    size_t wn) {
+  return synth_rows_load(db, d->s, d->rows, d->nrows, keep, 0, filled, NULL, why, wn);
 }
 
 /* ---------------------------------------------------------------- what the schema allows */
@@ -320,6 +329,26 @@ static int rows_agree(const synth_data *d, int t, int a, int b, const int *cols,
   return 1;
 }
 
+/* Row r of the child table of a whole foreign key (its m pairs
+ * s->fkeys[pairs[..]]) has its parent row, or asks for none (a NULL in the
+ * key). */
+static int has_parent(const synth_data *d, const int *pairs, int m, int r) {
+  const sqlsim_schema *s = d->s;
+  int ct = s->columns[s->fkeys[pairs[0]].column].table, pt = s->columns[s->fkeys[pairs[0]].ref_column].table;
+  int cf = s->tables[ct].first_column, pf = s->tables[pt].first_column;
+  const synth_val *row = synth_data_row(d, ct, r);
+  for (int j = 0; j < m; j++)
+    if (row[s->fkeys[pairs[j]].column - cf].kind == 'n') return 1;
+  for (int p = 0; p < d->nrows[pt]; p++) {
+    const synth_val *prow = synth_data_row(d, pt, p);
+    int found = 1;
+    for (int j = 0; j < m && found; j++)
+      found = key_eq(&row[s->fkeys[pairs[j]].column - cf], &prow[s->fkeys[pairs[j]].ref_column - pf]);
+    if (found) return 1;
+  }
+  return 0;
+}
+
 int synth_data_valid(const synth_data *d, char *why, size_t wn) {
   const sqlsim_schema *s = d->s;
   int bad = 0;
@@ -367,20 +396,8 @@ int synth_data_valid(const synth_data *d, char *why, size_t wn) {
     const int *pairs = &g.order[g.start[k]];
     int m = g.len[k];
     int ct = s->columns[s->fkeys[pairs[0]].column].table, pt = s->columns[s->fkeys[pairs[0]].ref_column].table;
-    int cf = s->tables[ct].first_column, pf = s->tables[pt].first_column;
     for (int r = 0; r < d->nrows[ct] && !bad; r++) {
-      const synth_val *row = synth_data_row(d, ct, r);
-      int has_null = 0;
-      for (int j = 0; j < m; j++) has_null |= row[s->fkeys[pairs[j]].column - cf].kind == 'n';
-      if (has_null) continue; /* no parent asked for */
-      int found = 0;
-      for (int p = 0; p < d->nrows[pt] && !found; p++) {
-        const synth_val *prow = synth_data_row(d, pt, p);
-        found = 1;
-        for (int j = 0; j < m && found; j++)
-          found = key_eq(&row[s->fkeys[pairs[j]].column - cf], &prow[s->fkeys[pairs[j]].ref_column - pf]);
-      }
-      if (!found) {
+      if (!has_parent(d, pairs, m, r)) {
         snprintf(why, wn, "a row of %s whose %s has no parent in %s", s->tables[ct].name,
                  s->columns[s->fkeys[pairs[0]].column].name, s->tables[pt].name);
         bad = 1;
@@ -483,20 +500,9 @@ void synth_data_cascade(synth_data *d) {
     for (int k = 0; k < g.n; k++) {
       const int *pairs = &g.order[g.start[k]];
       int m = g.len[k];
-      int ct = s->columns[s->fkeys[pairs[0]].column].table, pt = s->columns[s->fkeys[pairs[0]].ref_column].table;
-      int cf = s->tables[ct].first_column, pf = s->tables[pt].first_column;
+      int ct = s->columns[s->fkeys[pairs[0]].column].table;
       for (int r = d->nrows[ct] - 1; r >= 0; r--) {
-        const synth_val *row = synth_data_row(d, ct, r);
-        int has_null = 0, found = 0;
-        for (int j = 0; j < m; j++) has_null |= row[s->fkeys[pairs[j]].column - cf].kind == 'n';
-        if (has_null) continue;
-        for (int p = 0; p < d->nrows[pt] && !found; p++) {
-          const synth_val *prow = synth_data_row(d, pt, p);
-          found = 1;
-          for (int j = 0; j < m && found; j++)
-            found = key_eq(&row[s->fkeys[pairs[j]].column - cf], &prow[s->fkeys[pairs[j]].ref_column - pf]);
-        }
-        if (!found) {
+        if (!has_parent(d, pairs, m, r)) {
           synth_data_delete_row(d, ct, r);
           changed = 1;
         }

@@ -886,55 +886,21 @@ static int rows_wanted(gen *g, int t) {
 
 /* ---------------------------------------------------------------- loading */
 
-static int bind_val(sqlite3_stmt *st, int i, const val *v) {
-  switch (v->kind) {
-  case 'i': return sqlite3_bind_int64(st, i, v->i);
-  case 'r': return sqlite3_bind_double(st, i, v->r);
-  case 't': return sqlite3_bind_text(st, i, v->t, -1, SQLITE_STATIC);
-  default: return sqlite3_bind_null(st, i);
-  }
-}
-
+/* The generated rows into db (synth_rows_load): a row a constraint refuses
+ * (a key drawn twice) is left out, and *rows counts those inserted. */
 static int load(gen *g, sqlite3 *db, unsigned char *filled, char *why, size_t wn, long *rows) {
   const sqlsim_schema *s = g->s;
-  strbuf sb = {0};
-  int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-  for (int t = 0; rc == SQLITE_OK && t < s->ntables; t++) {
-    if (!filled[t]) continue;
-    sb.len = 0;
-    sb_puts(&sb, "DELETE FROM ");
-    sb_ident(&sb, s->tables[t].name);
-    rc = sqlite3_exec(db, sb.buf, NULL, NULL, NULL);
-    filled[t] = 0;
+  val **cells = sqlsim_arena_alloc(g->a, sizeof(val *) * (size_t)(s->ntables + 1));
+  int *nrows = sqlsim_arena_alloc(g->a, sizeof(int) * (size_t)(s->ntables + 1));
+  if (!cells || !nrows) {
+    snprintf(why, wn, "out of memory");
+    return -1;
   }
-  for (int t = 0; rc == SQLITE_OK && t < s->ntables; t++) {
-    gtab *x = &g->t[t];
-    if (!x->on || !x->nrows || !x->ncols) continue;
-    sb.len = 0;
-    sb_puts(&sb, "INSERT OR IGNORE INTO ");
-    sb_ident(&sb, s->tables[t].name);
-    sb_puts(&sb, " VALUES (");
-    for (int i = 0; i < x->ncols; i++) sb_puts(&sb, i ? ",?" : "?");
-    sb_putc(&sb, ')');
-    sqlite3_stmt *st = NULL;
-    rc = sqlite3_prepare_v2(db, sb.buf, -1, &st, NULL);
-    filled[t] = 1;
-    for (int r = 0; rc == SQLITE_OK && r < x->nrows; r++) {
-      for (int i = 0; i < x->ncols; i++) bind_val(st, i + 1, &x->cells[(size_t)r * (size_t)x->ncols + (size_t)i]);
-      int st_rc = sqlite3_step(st);
-      if (st_rc == SQLITE_DONE) *rows += sqlite3_changes(db);
-      else if (st_rc != SQLITE_CONSTRAINT && st_rc != SQLITE_MISMATCH) rc = st_rc;
-      sqlite3_reset(st);
-    }
-    sqlite3_finalize(st);
+  for (int t = 0; t < s->ntables; t++) {
+    cells[t] = g->t[t].on ? g->t[t].cells : NULL;
+    nrows[t] = g->t[t].on ? g->t[t].nrows : 0;
   }
-  if (rc == SQLITE_OK) rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-  if (rc != SQLITE_OK) {
-    snprintf(why, wn, "generating rows: %s", sqlite3_errmsg(db));
-    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-  }
-  sb_free(&sb);
-  return rc == SQLITE_OK ? 0 : -1;
+  return synth_rows_load(db, s, cells, nrows, NULL, 1, filled, rows, why, wn);
 }
 
 /* ---------------------------------------------------------------- entry points */

@@ -638,6 +638,34 @@ static void verdict_keep(sqlsim_synth_runner *x, const slot *sl, const char *gol
   lru->used = ++x->tick;
 }
 
+/* Database k of a run in slot sl: loaded from the kept images (from_kept),
+ * else generated from f and, when the runner keeps databases and the pair's
+ * texts are given, kept. The connection is writable for sqlsim's own
+ * statements only meanwhile. 0, or a negative code with err set (the slot
+ * cleared when it could not be made read-only again). */
+static int make_database(sqlsim_synth_runner *x, slot *sl, const synth_facts *f, int k, int from_kept,
+                         const char *gold_sql, const char *pred_sql, sqlsim_error *err) {
+  synth_shape sh = synth_shape_of(k, x->o.seed);
+  char why[200];
+  void *saved;
+  exec_enter(sl->db, 10, &saved);
+  int bad = exec_writable(sl->db, 1);
+  long rows = bad         ? -1
+              : from_kept ? (kept_load(x, sl, k) ? -1 : 0)
+                          : synth_fill(exec_handle(sl->db), f, &sh, sl->filled, why, sizeof why);
+  if (bad) snprintf(why, sizeof why, "the in-memory database cannot be written");
+  else if (from_kept && rows < 0) snprintf(why, sizeof why, "the kept database cannot be loaded");
+  if (rows >= 0 && !from_kept && x->keep && gold_sql && pred_sql) kept_add(x, sl, gold_sql, pred_sql, k);
+  if (exec_writable(sl->db, 0)) { /* it must never run model SQL writable */
+    exec_leave(sl->db, saved);
+    slot_clear(sl);
+    return sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "the in-memory database cannot be made read-only again");
+  }
+  exec_leave(sl->db, saved);
+  if (rows < 0) return sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "database %d: %s", k + 1, why);
+  return 0;
+}
+
 int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql,
                        const sqlsim_query *pred, const char *pred_sql, sqlsim_synth *out, sqlsim_error *err) {
   memset(out, 0, sizeof *out);
@@ -675,28 +703,11 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   int nk = x->o.databases;
   out->databases = nk;
   for (int k = 0; k < nk; k++) {
-    synth_shape sh = synth_shape_of(k, x->o.seed);
-    char why[200];
     double t0 = now_s();
-    void *saved;
-    exec_enter(sl->db, 10, &saved);
-    int bad = exec_writable(sl->db, 1);
-    long rows = bad ? -1 : synth_fill(exec_handle(sl->db), f, &sh, sl->filled, why, sizeof why);
-    if (bad) snprintf(why, sizeof why, "the in-memory database cannot be written");
-    if (rows >= 0 && x->keep) kept_add(x, sl, gold_sql, pred_sql, k);
-    if (exec_writable(sl->db, 0)) { /* it must never run model SQL writable */
-      exec_leave(sl->db, saved);
-      slot_clear(sl);
-      rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "the in-memory database cannot be made read-only again");
-      break;
-    }
-    exec_leave(sl->db, saved);
+    rc = make_database(x, sl, f, k, 0, gold_sql, pred_sql, err);
     double t1 = now_s();
     out->gen_s += t1 - t0;
-    if (rows < 0) {
-      rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "database %d: %s", k + 1, why);
-      break;
-    }
+    if (rc) break;
     sqlsim_result g, p;
     sqlsim_exec_flags(sl->db, gtext, SQLSIM_EXEC_VALUES, &g);
     if (g.status != SQLSIM_EXEC_OK) {
@@ -957,25 +968,7 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
       for (int i = 0; i < n; i++) wanted += !(kept && pass_no && failed[i]);
       if (!wanted) continue;
       told += kept && !pass_no;
-      synth_shape sh = synth_shape_of(k, x->o.seed);
-      char why[200];
-      void *saved;
-      exec_enter(sl->db, 10, &saved);
-      int bad = exec_writable(sl->db, 1);
-      long rows = bad ? -1 : kept ? (kept_load(x, sl, k) ? -1 : 0)
-                                  : synth_fill(exec_handle(sl->db), f, &sh, sl->filled, why, sizeof why);
-      if (kept && rows < 0) snprintf(why, sizeof why, "the kept database cannot be loaded");
-      if (exec_writable(sl->db, 0)) { /* it must never run model SQL writable */
-        exec_leave(sl->db, saved);
-        slot_clear(sl);
-        rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "the in-memory database cannot be made read-only again");
-        break;
-      }
-      exec_leave(sl->db, saved);
-      if (rows < 0) {
-        rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "database %d: %s", k + 1, bad ? "not writable" : why);
-        break;
-      }
+      if ((rc = make_database(x, sl, f, k, kept, NULL, NULL, err))) break;
       sqlsim_result g;
       sqlsim_exec_flags(sl->db, gtext, SQLSIM_EXEC_VALUES, &g);
       if (g.status != SQLSIM_EXEC_OK || !informative(&g)) {

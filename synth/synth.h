@@ -46,9 +46,17 @@ int synth_val_eq(const synth_val *a, const synth_val *b);
 /* The rows of the tables marked in tables[] of db (sqlsim's own
  * connection): 0 and *out, or -1. */
 int synth_data_read(sqlite3 *db, const sqlsim_schema *s, const unsigned char *tables, synth_data **out);
-/* Empties the tables marked in filled[] and inserts d's rows (filled[] then
- * marks the tables holding rows), but for the tables marked in keep[] (when
- * given), which hold d's rows already. 0, or -1 with why. */
+/* Empties the tables marked in filled[] and inserts each table t's nrows[t]
+ * rows of cells[t] (row after row, the table's columns each; NULL: none),
+ * but for the tables marked in keep[] (when given), which hold them already;
+ * filled[] then marks the tables holding rows. lenient: a row a constraint
+ * or a type refuses is left out (INSERT OR IGNORE), else it is an error;
+ * *inserted (when given) counts the rows inserted. 0, or -1 with why. The
+ * generator's rows (gen.c) and rows read back (synth_data) load through it. */
+int synth_rows_load(sqlite3 *db, const sqlsim_schema *s, synth_val *const *cells, const int *nrows,
+                    const unsigned char *keep, int lenient, unsigned char *filled, long *inserted, char *why,
+                    size_t wn);
+/* d's rows through synth_rows_load, not lenient. */
 int synth_data_load(sqlite3 *db, const synth_data *d, const unsigned char *keep, unsigned char *filled, char *why,
                     size_t wn);
 /* A signature of table t's rows (their count and values, in order). */

@@ -79,6 +79,13 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
                             "execution metrics need databases: a directory (db_dir) or one SQLite file (sqlite)");
   if ((c.metrics & SQLSIM_M_MATCH) && !c.tables)
     return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "the match metric needs a tables.json schema (tables)");
+  if (c.repair && !(c.metrics & SQLSIM_M_CATEGORIES))
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "repair is part of the error analysis: it needs the categories metric");
+  if (c.repair && !(c.metrics & (SQLSIM_M_DB | SQLSIM_M_SYNTH)))
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+                            "repair runs the repaired predictions: it needs databases (db_dir or sqlite, with an "
+                            "execution metric) or a schema to generate them from (tables or sqlite, with the synth "
+                            "metric)");
   if (c.db_dir && access(c.db_dir, R_OK | X_OK) != 0)
     return sqlsim_error_set(err, SQLSIM_EIO, -1, "%s: not a directory that can be read", c.db_dir);
   if (c.sqlite && access(c.sqlite, R_OK) != 0)

@@ -210,6 +210,13 @@ static void test_no_repair(void **state) {
   free(json);
   sqlsim_record_clear(&r);
   sqlsim_evaluator_free(ev);
+  /* a repair that could check nothing is a configuration error, not a silent null */
+  sqlsim_config nocat = {.tables = tables, .db_dir = dir, .metrics = SQLSIM_M_BIS | SQLSIM_M_EXEC, .repair = 1};
+  assert_int_equal(sqlsim_evaluator_new(&nocat, &ev, &err), SQLSIM_EFORMAT);
+  assert_non_null(strstr(err.message, "categories"));
+  sqlsim_config norun = {.tables = tables, .metrics = SQLSIM_M_BIS | SQLSIM_M_CATEGORIES, .repair = 1};
+  assert_int_equal(sqlsim_evaluator_new(&norun, &ev, &err), SQLSIM_EFORMAT);
+  assert_non_null(strstr(err.message, "databases"));
   sqlsim_config c = {.tables = tables, .db_dir = dir, .metrics = SQLSIM_M_BIS | SQLSIM_M_CATEGORIES | SQLSIM_M_EXEC};
   assert_int_equal(sqlsim_evaluator_new(&c, &ev, &err), 0);
   assert_int_equal(sqlsim_evaluate(ev, G, "SELECT name FROM emp WHERE salary > 200", "co", &r, &err), 0);

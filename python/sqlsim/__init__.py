@@ -80,7 +80,9 @@ class Evaluator:
         repair: with the ``categories`` metric, each wrong pair's record has a "repair":
             the smallest set of the prediction's parts found whose fix (the gold's part
             in its place) gives the gold's answer where the pair was judged, as SQL, with
-            those parts' categories (docs/error-categories.md, "Repair").
+            those parts' categories (docs/error-categories.md, "Repair"). It needs
+            ``categories`` and something to run on: an execution metric with databases,
+            or ``synth`` with a schema (else ConfigError).
 
     Raises:
         ConfigError: a configuration sqlsim cannot use (missing files, a metric

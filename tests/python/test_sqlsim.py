@@ -185,6 +185,10 @@ class TestEvidence(unittest.TestCase):
         self.assertIsNone(r["no_effect"])
         self.assertGreaterEqual(r["checks"], 1)
         self.assertIsNone(ev.score(gold, r["sql"], "concert_singer")["repair"])  # the repair is right
+        with self.assertRaises(sqlsim.ConfigError):  # nothing to run the repairs on
+            sqlsim.Evaluator(tables=TABLES, metrics="bis,categories", repair=True)
+        with self.assertRaises(sqlsim.ConfigError):  # no error analysis to repair
+            sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec", repair=True)
         self.assertNotIn("repair", sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,categories").score(
             "SELECT name FROM singer", "SELECT name FROM singer WHERE age > 99", "concert_singer"))
 

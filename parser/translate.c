@@ -338,6 +338,7 @@ static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
    * left operand lies outside it. */
   typedef struct run {
     int start, end, last; /* first token, last token, first token of its last operand */
+    int bare;             /* not put in parentheses (below) */
   } run;
   run *runs = arena_alloc_raw(a, sizeof *runs * (size_t)(n + 1));
   int nruns = 0;
@@ -356,18 +357,22 @@ static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
     if (L < 0 || R < 0) continue;
     while (nruns && (L < runs[nruns - 1].start || L > runs[nruns - 1].end)) { /* ended */
       nruns--;
-      p->opens[runs[nruns].start]++, p->closes[runs[nruns].end]++;
+      if (!runs[nruns].bare) p->opens[runs[nruns].start]++, p->closes[runs[nruns].end]++;
     }
     if (nruns && runs[nruns - 1].last == L) { /* the chain goes on */
       runs[nruns - 1].end = R;
       runs[nruns - 1].last = Rs;
-    } else { /* a run of its own, inside an operand of the one before */
-      runs[nruns++] = (run){L, R, Rs};
+    } else { /* a run of its own, inside an operand of the one before. One that
+              * follows another operand directly (ROW ?1 || 2, f 'a' || 'b': two
+              * operands side by side, which SQLite reads as no expression) is left
+              * to PostgreSQL as written: a '(' there would make the word before
+              * it a call or a row constructor, and the text something it is not */
+      runs[nruns++] = (run){L, R, Rs, is_operand_end(r, prev_sig(r, L))};
     }
   }
   while (nruns) {
     nruns--;
-    p->opens[runs[nruns].start]++, p->closes[runs[nruns].end]++;
+    if (!runs[nruns].bare) p->opens[runs[nruns].start]++, p->closes[runs[nruns].end]++;
   }
 }
 

@@ -206,6 +206,9 @@ static void test_errors(void **state) {
       {"DELETE FROM t", SQLSIM_EUNSUPPORTED, 0, "only SELECT"},
       {"", SQLSIM_ESYNTAX, 0, "empty query"},
       {"SELECT 'oops", SQLSIM_ESYNTAX, 7, "unterminated string"},
+      /* two operands side by side before a || run, as SQLite refuses them (the run's
+       * parentheses once made ROW a row constructor: a tree that printed otherwise) */
+      {"SELECT x WHERE ROW ?1 || 2 = y", SQLSIM_ESYNTAX, 19, "syntax error"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     sqlsim_query *q = NULL;

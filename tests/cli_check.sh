@@ -223,7 +223,13 @@ import json; d = json.load(open('out.txt'))
 assert d['candidates'] >= 1 and d['protocol'] == 'sequential' and d['timing_s'] <= 4, d
 assert d['stopped'] in ('early', 'budget', 'max_runs') and d['runs'][0] >= 2 and d['runs'][1] >= 2, d" &&
   ok "rewrite --time-budget: the race's runs and stop in JSON" || fail "time budget: $st $(cat out.txt err.txt)"
-st=$(status "$sqlsim" rewrite --sqlite race.sqlite --time-budget 0.001 --format json "SELECT count(b) FROM t")
+# a budget far below one run of the query, on any machine: 2,000,000 rows to count (tens of ms a run, against 1 ms)
+python3 -c "
+import sqlite3; c = sqlite3.connect('race_big.sqlite')
+c.execute('CREATE TABLE t (a INTEGER PRIMARY KEY, b INT NOT NULL)')
+c.execute('WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000000) INSERT INTO t SELECT i, i % 7 FROM n')
+c.commit()"
+st=$(status "$sqlsim" rewrite --sqlite race_big.sqlite --time-budget 0.001 --format json "SELECT count(b) FROM t")
 [ "$st" = 0 ] && python3 -c "
 import json; d = json.load(open('out.txt'))
 assert not d['offered'] and 'time budget ran out' in d['reason'], d" &&

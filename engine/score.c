@@ -10,7 +10,7 @@
 #include "engine.h"
 #include "analyze/analyze.h"
 #include "exec/sandbox.h"
-#include "synth/synth.h"
+#include "synth/runner.h"
 
 #include <string.h>
 

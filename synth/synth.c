@@ -241,307 +241,6 @@ static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_err
   return lru;
 }
 
-/* ---------------------------------------------------------------- ties */
-
-/* A query (the gold, or the prediction) with its sort keys as extra trailing
- * columns and without LIMIT and OFFSET, for a plain top-level SELECT with
- * ORDER BY; its LIMIT and OFFSET (-1 none). NULL when the query is not of
- * that form. malloc'd. */
-static char *keyed_query(const sqlsim_query *query, long *limit, long *offset, int *nkeys) {
-  *limit = *offset = -1;
-  *nkeys = 0;
-  const sqlsim_node *root = query ? query->root : NULL;
-  if (!root || root->kind != SQLSIM_N_SELECT || root->op != SQLSIM_SET_NONE) return NULL;
-  const sqlsim_node *order = root->kids[SQLSIM_SEL_ORDER], *targets = root->kids[SQLSIM_SEL_TARGETS];
-  if (!order || !order->nkids || !targets) return NULL;
-  const sqlsim_node *lim = root->kids[SQLSIM_SEL_LIMIT], *off = root->kids[SQLSIM_SEL_OFFSET];
-  if (lim) {
-    if (lim->kind != SQLSIM_N_CONST || lim->op != SQLSIM_CONST_INT) return NULL;
-    long long v;
-    core_int_literal(lim->text, &v); /* past 64 bits: the end of the range */
-    *limit = (long)v; /* negative: no limit, as SQLite reads it */
-  }
-  if (off) {
-    if (off->kind != SQLSIM_N_CONST || off->op != SQLSIM_CONST_INT) return NULL;
-    long long v;
-    core_int_literal(off->text, &v);
-    *offset = (long)v;
-  }
-  sqlsim_query *q = sqlsim_query_clone(query);
-  if (!q) return NULL;
-  sqlsim_node *r = q->root, *t = r->kids[SQLSIM_SEL_TARGETS], *o = r->kids[SQLSIM_SEL_ORDER];
-  sqlsim_node **kids = sqlsim_arena_alloc(q->arena, sizeof *kids * (t->nkids + o->nkids));
-  memcpy(kids, t->kids, sizeof *kids * t->nkids);
-  uint32_t n = t->nkids;
-  for (uint32_t i = 0; i < o->nkids; i++) {
-    sqlsim_node *e = o->kids[i] && o->kids[i]->nkids ? o->kids[i]->kids[0] : NULL;
-    if (!e) goto fail;
-    if (e->kind == SQLSIM_N_CONST && e->op == SQLSIM_CONST_INT) { /* ORDER BY 2 */
-      long k = atol(e->text);
-      if (k < 1 || k > (long)t->nkids || !t->kids[k - 1]->nkids) goto fail;
-      e = t->kids[k - 1]->kids[0];
-    } else if (e->kind == SQLSIM_N_COLUMN && (e->flags & SQLSIM_F_ALIASREF)) { /* ORDER BY an alias */
-      sqlsim_node *found = NULL;
-      for (uint32_t j = 0; j < t->nkids; j++)
-        if (t->kids[j]->text && e->text && core_fold_eq(t->kids[j]->text, e->text) && t->kids[j]->nkids)
-          found = t->kids[j]->kids[0];
-      if (!found) goto fail;
-      e = found;
-    }
-    sqlsim_node *tg = sqlsim_arena_alloc(q->arena, sizeof *tg);
-    tg->kind = SQLSIM_N_TARGET;
-    tg->start = tg->end = -1;
-    tg->table = tg->column = -1;
-    tg->kids = sqlsim_arena_alloc(q->arena, sizeof *tg->kids);
-    tg->kids[0] = e;
-    tg->nkids = 1;
-    kids[n++] = tg;
-  }
-  t->kids = kids;
-  t->nkids = n;
-  t->flags &= ~(uint32_t)SQLSIM_F_UNORDERED;
-  r->kids[SQLSIM_SEL_LIMIT] = r->kids[SQLSIM_SEL_OFFSET] = NULL;
-  *nkeys = (int)o->nkids;
-  char *sql = sqlsim_print_sql(r, 0);
-  sqlsim_query_free(q);
-  return sql;
-fail:
-  sqlsim_query_free(q);
-  return NULL;
-}
-
-/* Whether rows a and b agree on columns [from, to). */
-static int same_cells(const sqlsim_result *r, long a, long b, int from, int to) {
-  for (int c = from; c < to; c++)
-    if (r->cells[a * r->ncols + c] != r->cells[b * r->ncols + c]) return 0;
-  return 1;
-}
-
-/* Rows a and b (a < b) share their sort keys (the trailing nkeys columns) but
- * return different values: the order between them, or which of them a LIMIT
- * keeps, changes the answer. Rows that return the same values (a join
- * repeating the top row) can be taken in any order. */
-static int tied_apart(const sqlsim_result *r, long a, long b, int nkeys) {
-  int ret = r->ncols - nkeys;
-  if (!same_cells(r, a, b, ret, r->ncols)) return 0;
-  long lo = a, hi = b; /* the whole run of rows with these keys */
-  while (lo > 0 && same_cells(r, lo - 1, a, ret, r->ncols)) lo--;
-  while (hi + 1 < r->nrows && same_cells(r, hi + 1, a, ret, r->ncols)) hi++;
-  for (long i = lo; i <= hi; i++)
-    if (!same_cells(r, i, a, 0, ret)) return 1;
-  return 0;
-}
-
-enum { TIE_NONE, TIE_LIMIT, TIE_ORDER };
-
-/* Whether the query's answer on this database hinges on ties. */
-static int tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, int nkeys, double *spent) {
-  sqlsim_result r;
-  sqlsim_exec(db, keyed, &r);
-  *spent = r.total_s;
-  int kind = TIE_NONE;
-  if (r.status == SQLSIM_EXEC_OK && r.ncols >= nkeys) {
-    long o = offset > 0 ? offset : 0;
-    if (limit >= 0) {
-      long end = limit > LONG_MAX - o ? LONG_MAX : o + limit; /* rows [o, end) are the answer */
-      if ((end > 0 && end < r.nrows && tied_apart(&r, end - 1, end, nkeys)) ||
-          (o > 0 && o < r.nrows && tied_apart(&r, o - 1, o, nkeys)))
-        kind = TIE_LIMIT;
-    } else {
-      for (long i = o + 1; i < r.nrows && kind == TIE_NONE; i++)
-        if (same_cells(&r, i - 1, i, r.ncols - nkeys, r.ncols) && !same_cells(&r, i - 1, i, 0, r.ncols - nkeys))
-          kind = TIE_ORDER;
-    }
-  }
-  sqlsim_result_free(&r);
-  return kind;
-}
-
-/* cond is `col = (SELECT max(col) FROM ..)` (*desc 1) or min (*desc 0), the
- * subquery a plain block without GROUP BY or LIMIT. */
-static int lookup_column(const sqlsim_node *cond, const sqlsim_node *col, int *desc) {
-  const sqlsim_node *x, *f;
-  if (!tree_lookup_item(cond, &x, &f) || cond->kind != SQLSIM_N_BINOP || x->kind != SQLSIM_N_COLUMN ||
-      x->column < 0 || x->column != col->column)
-    return 0;
-  if (f->kind != SQLSIM_N_FUNC || !tree_is_aggregate(f) || (f->flags & SQLSIM_F_DISTINCT) ||
-      (strcmp(f->text, "max") && strcmp(f->text, "min")))
-    return 0;
-  const sqlsim_node *arg = f->kids[0] && f->kids[0]->nkids == 1 ? f->kids[0]->kids[0] : NULL;
-  if (!arg || arg->kind != SQLSIM_N_COLUMN || arg->column != col->column) return 0;
-  *desc = !strcmp(f->text, "max");
-  return 1;
-}
-
-/* The gold keeps every row at the top by such a lookup in its WHERE, the
- * prediction one of them by ORDER BY col DESC (ASC for min) LIMIT 1: the two
- * differ only where the top value is shared. */
-static int top_row_of_top_rows(const sqlsim_query *gold, const sqlsim_query *pred) {
-  if (!gold || !pred || pred->schema != gold->schema) return 0;
-  const sqlsim_node *g = gold->root, *p = pred->root;
-  if (!g || !p || g->kind != SQLSIM_N_SELECT || p->kind != SQLSIM_N_SELECT || g->op != SQLSIM_SET_NONE ||
-      p->op != SQLSIM_SET_NONE || g->kids[SQLSIM_SEL_LIMIT] || p->kids[SQLSIM_SEL_OFFSET])
-    return 0;
-  const sqlsim_node *lim = p->kids[SQLSIM_SEL_LIMIT], *ord = p->kids[SQLSIM_SEL_ORDER];
-  if (!lim || lim->kind != SQLSIM_N_CONST || lim->op != SQLSIM_CONST_INT || strcmp(lim->text, "1") || !ord ||
-      !ord->nkids)
-    return 0;
-  const sqlsim_node *key = ord->kids[0], *col = key->nkids ? key->kids[0] : NULL;
-  if (key->kind != SQLSIM_N_SORT || !col || col->kind != SQLSIM_N_COLUMN || col->column < 0) return 0;
-  const sqlsim_node *w = g->kids[SQLSIM_SEL_WHERE];
-  int and = w && w->kind == SQLSIM_N_AND, desc;
-  for (uint32_t i = 0; w && i < (and ? w->nkids : 1); i++)
-    if (lookup_column(and ? w->kids[i] : w, col, &desc)) return desc == (key->op == SQLSIM_SORT_DESC);
-  return 0;
-}
-
-/* ---------------------------------------------------------------- a pair */
-
-static int informative(const sqlsim_result *r) {
-  if (r->nrows <= 0) return 0;
-  for (long i = 0; i < r->nrows * r->ncols; i++)
-    if (r->kinds[i] != 0) return 1;
-  return 0;
-}
-
-static int agg_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
-  (void)parent;
-  if (n->kind == SQLSIM_N_SELECT || n->kind == SQLSIM_N_SUBLINK) return SQLSIM_WALK_PRUNE;
-  if (tree_is_aggregate(n)) {
-    *(int *)ctx = 1;
-    return SQLSIM_WALK_ABORT;
-  }
-  return SQLSIM_WALK_CONTINUE;
-}
-
-/* Does the query aggregate over all its rows (an aggregate in its select
- * list, no GROUP BY, no set operation)? It returns one row whatever the data. */
-static int one_row_aggregate(const sqlsim_query *q) {
-  const sqlsim_node *sel = q ? q->root : NULL;
-  if (!sel || sel->kind != SQLSIM_N_SELECT || sel->op != SQLSIM_SET_NONE || sel->kids[SQLSIM_SEL_GROUP]) return 0;
-  int found = 0;
-  sqlsim_walk(sel->kids[SQLSIM_SEL_TARGETS], agg_pre, NULL, &found);
-  return found;
-}
-
-/* One row of zeros and NULLs: what an aggregate over no matching row gives
- * (COUNT 0, SUM NULL). Two queries agreeing on it have only agreed that
- * nothing matched. */
-static int nothing_counted(const sqlsim_result *r) {
-  if (r->nrows != 1) return 0;
-  for (int i = 0; i < r->ncols; i++)
-    if (!(r->kinds[i] == 0 || (r->kinds[i] == 1 && r->nums[i] == 0))) return 0;
-  return 1;
-}
-
-/* ---------------------------------------------------------------- judging (strict, suite, witness) */
-
-char *synth_run_text(const char *sql, int bird, int keep_distinct) {
-  return bird ? strdup(sql) : sqlsim_spider_exec_text_opts(sql, keep_distinct);
-}
-
-int synth_informative(const sqlsim_result *r) { return informative(r); }
-
-int synth_judge(synth_env *e, const sqlsim_result *g, const sqlsim_result *p) {
-  if (p->status != SQLSIM_EXEC_OK) return SYNTH_DIFFER;
-  if (e->bird ? sqlsim_ex_bird(g, p) : sqlsim_ex_spider(g, p, e->ordered)) return SYNTH_SAME;
-  if (!e->keyed_done) {
-    e->keyed = keyed_query(e->gold, &e->limit, &e->offset, &e->nkeys);
-    e->keyed_done = 1;
-  }
-  if (!e->keyed) return SYNTH_DIFFER;
-  double spent;
-  int tie = tie_kind(e->db, e->keyed, e->limit, e->offset, e->nkeys, &spent);
-  e->spent += spent;
-  if (tie == TIE_LIMIT) return SYNTH_TIED;
-  if (tie == TIE_ORDER && !e->bird) return sqlsim_ex_spider(g, p, 0) ? SYNTH_SAME : SYNTH_DIFFER;
-  return SYNTH_DIFFER;
-}
-
-void synth_env_forget(synth_env *e) {
-  if (e->sig_ok) memset(e->sig_ok, 0, (size_t)e->s->ntables);
-}
-
-/* The signatures allocated (0), or -1: then nothing is known. */
-static int env_sigs(synth_env *e) {
-  if (e->sig) return 0;
-  e->sig = calloc((size_t)e->s->ntables + 1, sizeof *e->sig);
-  e->sig_ok = calloc((size_t)e->s->ntables + 1, 1);
-  if (e->sig && e->sig_ok) return 0;
-  free(e->sig);
-  free(e->sig_ok);
-  e->sig = NULL;
-  e->sig_ok = NULL;
-  return -1;
-}
-
-void synth_env_holds(synth_env *e, const synth_data *d) {
-  if (env_sigs(e)) return;
-  for (int t = 0; t < e->s->ntables; t++) {
-    e->sig[t] = synth_table_sig(d, t);
-    e->sig_ok[t] = 1;
-  }
-}
-
-void synth_env_done(synth_env *e) {
-  free(e->keyed);
-  free(e->sig);
-  free(e->sig_ok);
-  e->keyed = NULL;
-  e->sig = NULL;
-  e->sig_ok = NULL;
-}
-
-/* However the ties at a LIMIT are broken, the answers differ: the gold's
- * LIMIT fixes how many rows it returns, so a prediction returning another
- * number of rows (Spider's multisets), or more different rows than the gold
- * returns at all or none where it returns some (BIRD's sets), or other
- * columns, differs from each. */
-static int differs_however_tied(const synth_env *e, const sqlsim_result *g, const sqlsim_result *p) {
-  if (p->status != SQLSIM_EXEC_OK || (g->nrows && p->nrows && g->ncols != p->ncols)) return 1;
-  if (!e->bird) return p->nrows != g->nrows;
-  return (p->nrows == 0) != (g->nrows == 0) || ex_distinct_rows(p) > g->nrows;
-}
-
-/* The prediction ran past its limits (a time, a size). */
-static int ran_away(const sqlsim_result *p) {
-  return p->status == SQLSIM_EXEC_TIMEOUT || p->status == SQLSIM_EXEC_TOO_BIG;
-}
-
-int synth_judge_strict(synth_env *e, const sqlsim_result *g, const sqlsim_result *p) {
-  int v = synth_judge(e, g, p);
-  if (v == SYNTH_TIED && differs_however_tied(e, g, p)) v = SYNTH_DIFFER;
-  if (v == SYNTH_DIFFER) snprintf(e->runaway, sizeof e->runaway, "%s", ran_away(p) ? p->reason : "");
-  return v;
-}
-
-int synth_env_load(synth_env *e, const synth_data *d, char *why, size_t wn) {
-  int nt = e->s->ntables, known = !env_sigs(e);
-  unsigned char *keep = known ? calloc((size_t)nt + 1, 1) : NULL;
-  uint64_t *sig = known ? malloc(sizeof *sig * (size_t)(nt + 1)) : NULL;
-  for (int t = 0; keep && sig && t < nt; t++) {
-    sig[t] = synth_table_sig(d, t);
-    keep[t] = e->sig_ok[t] && e->sig[t] == sig[t];
-  }
-  if (known && !(keep && sig)) synth_env_forget(e);
-  void *saved;
-  exec_enter(e->db, 10, &saved);
-  int bad = exec_writable(e->db, 1);
-  int rc = bad ? -1 : synth_data_load(exec_handle(e->db), d, keep && sig ? keep : NULL, e->filled, why, wn);
-  if (known && keep && sig && !rc)
-    for (int t = 0; t < nt; t++) {
-      e->sig[t] = sig[t];
-      e->sig_ok[t] = 1;
-    }
-  else synth_env_forget(e);
-  free(keep);
-  free(sig);
-  if (bad) snprintf(why, wn, "the in-memory database cannot be written");
-  bad |= exec_writable(e->db, 0);
-  exec_leave(e->db, saved);
-  return rc || bad ? -1 : 0;
-}
-
 /* The runner's suite of the gold (gold_text as run) on slot sl's schema,
  * distilled when it has none. NULL: out of memory. */
 static synth_suite *suite_for(sqlsim_synth_runner *x, slot *sl, synth_env *e, const sqlsim_query *gold,
@@ -666,6 +365,300 @@ static int make_database(sqlsim_synth_runner *x, slot *sl, const synth_facts *f,
   return 0;
 }
 
+/* ---------------------------------------------------------------- one pair (sqlsim_synth_trees) */
+
+/* What the stages of one pair's run share: the pair's texts as run, its
+ * databases' facts, the synth verdict's counts, and what strict and the
+ * witness keep as they go. */
+typedef struct pair_run {
+  sqlsim_synth_runner *x;
+  slot *sl;
+  const sqlsim_schema *s;
+  const sqlsim_query *gold, *pred; /* pred: NULL, or parsed with the gold's schema */
+  const char *gold_sql, *pred_sql;
+  synth_facts *f;
+  char *gtext, *ptext;     /* as run (Spider's execution text, or as written for BIRD) */
+  int bird, ordered, gold_agg;
+  char *keyed, *pkeyed;    /* the gold and the prediction with their sort keys (ties) */
+  int keyed_done, nkeys, pnkeys;
+  long limit, offset, plimit, poffset;
+  int empty, zero, ran;    /* databases where the gold matched nothing, an aggregate over nothing, ran */
+  double pred_s;           /* the prediction's time over the databases so far */
+  synth_env env;
+  int strict, wit;
+  /* the strict verdict and the witnesses: the pair's own databases that tell
+   * the two apart (the first one the schema allows), then the gold's suite */
+  synth_data *strict_data, *synth_fail; /* the evidence, for the witness */
+  synth_data *own[PAIR_SEEDS];          /* the pair's first databases, for its own search */
+  int nown, strict_found, answered;     /* strict: databases judged where the gold returned a row */
+  char synth_runaway[256];              /* the prediction's error on synth_fail, when it ran past its limits */
+  char strict_runaway[256];             /* the same on strict_data (env.runaway when it was found) */
+  sqlsim_synth *out;
+} pair_run;
+
+/* Strict's difference found on the database now on the connection (k,
+ * 0-based), when the schema allows that database: kept, with its reason. */
+static void strict_found_here(pair_run *pr, int k, const sqlsim_result *g, const sqlsim_result *p, int empty) {
+  if (!(pr->strict_data = valid_now(&pr->env, pr->f->tables))) return;
+  pr->strict_found = 1;
+  snprintf(pr->strict_runaway, sizeof pr->strict_runaway, "%s", pr->env.runaway);
+  sqlsim_synth *out = pr->out;
+  if (empty)
+    snprintf(out->strict_why, sizeof out->strict_why, "database %d: the gold %s, the prediction %s", k + 1,
+             g->nrows ? "returns only NULLs" : "returns nothing",
+             p->status != SQLSIM_EXEC_OK ? "fails" : p->nrows ? "returns rows" : "answers otherwise");
+  else if (p->status != SQLSIM_EXEC_OK)
+    snprintf(out->strict_why, sizeof out->strict_why, "database %d: the prediction fails: %.200s", k + 1, p->reason);
+  else
+    snprintf(out->strict_why, sizeof out->strict_why, "database %d: %ld rows x %d columns, the gold %ld x %d", k + 1,
+             p->nrows, p->ncols, g->nrows, g->ncols);
+}
+
+/* A gold that matched nothing on database k: it does not count for synth;
+ * for strict it does (the prediction must match nothing too). */
+static void judge_empty_gold(pair_run *pr, int k, const sqlsim_result *g) {
+  pr->empty++;
+  if (!pr->strict || pr->strict_found) return;
+  sqlsim_result p;
+  sqlsim_exec_flags(pr->sl->db, pr->ptext, SQLSIM_EXEC_VALUES, &p);
+  pr->out->strict_databases++;
+  pr->answered += g->nrows > 0;
+  if (synth_judge_strict(&pr->env, g, &p) == SYNTH_DIFFER) strict_found_here(pr, k, g, &p, 1);
+  sqlsim_result_free(&p);
+}
+
+/* Whether the prediction's answer p agrees with the gold's g on database
+ * k, and whether ties at a LIMIT set the database aside (*set_aside). A
+ * disagreement is looked at again through the sort keys (the gold's, and the
+ * prediction's where it takes one top row of the gold's top rows). */
+static int agrees(pair_run *pr, const sqlsim_result *g, const sqlsim_result *p, int *set_aside, int *stop) {
+  int ok = p->status == SQLSIM_EXEC_OK && (pr->bird ? sqlsim_ex_bird(g, p) : sqlsim_ex_spider(g, p, pr->ordered));
+  *set_aside = 0;
+  if (ok || p->status != SQLSIM_EXEC_OK) return ok;
+  if (!pr->keyed_done) {
+    pr->keyed = synth_keyed_query(pr->gold, &pr->limit, &pr->offset, &pr->nkeys);
+    pr->pkeyed = synth_top_row_of_top_rows(pr->gold, pr->pred)
+                     ? synth_keyed_query(pr->pred, &pr->plimit, &pr->poffset, &pr->pnkeys)
+                     : NULL;
+    pr->keyed_done = 1;
+  }
+  double spent;
+  int tie = pr->keyed ? synth_tie_kind(pr->sl->db, pr->keyed, pr->limit, pr->offset, pr->nkeys, &spent) : TIE_NONE;
+  if (tie == TIE_LIMIT) *set_aside = 1;
+  else if (tie == TIE_ORDER && !pr->bird) ok = sqlsim_ex_spider(g, p, 0);
+  /* the top row for the rows at the top (synth_top_row_of_top_rows), where
+   * several rows share the top; this run of the prediction's own SQL counts
+   * towards its time like the other */
+  if (!*set_aside && pr->pkeyed) {
+    *set_aside = synth_tie_kind(pr->sl->db, pr->pkeyed, pr->plimit, pr->poffset, pr->pnkeys, &spent) == TIE_LIMIT;
+    pr->pred_s += spent;
+    *stop |= pr->pred_s > pr->x->o.timeout_s;
+  }
+  return ok;
+}
+
+/* Database k, where the gold returned a value: the prediction run and
+ * judged for synth (informative, agreeing, set aside) and for strict. 1 when
+ * the prediction must not run on the next databases (past its limits). */
+static int judge_database(pair_run *pr, int k, const sqlsim_result *g) {
+  sqlsim_synth *out = pr->out;
+  sqlsim_synth_runner *x = pr->x;
+  sqlsim_result p;
+  sqlsim_exec(pr->sl->db, pr->ptext, &p);
+  pr->pred_s += p.total_s;
+  /* a prediction past its limits, or past the time limit over all databases
+   * together, is not run on the next ones: one pair costs about two limits
+   * at most, however many databases */
+  int stop = p.status == SQLSIM_EXEC_TIMEOUT || p.status == SQLSIM_EXEC_TOO_BIG || pr->pred_s > x->o.timeout_s;
+  int set_aside;
+  int ok = agrees(pr, g, &p, &set_aside, &stop);
+  if (pr->strict && !pr->strict_found) {
+    int v = ok                                                            ? SYNTH_SAME
+            : set_aside && !synth_differs_however_tied(&pr->env, g, &p) ? SYNTH_TIED
+                                                                         : synth_judge_strict(&pr->env, g, &p);
+    if (v == SYNTH_DIFFER) snprintf(pr->env.runaway, sizeof pr->env.runaway, "%s", synth_ran_away(&p) ? p.reason : "");
+    out->strict_databases += v != SYNTH_TIED;
+    pr->answered += v != SYNTH_TIED;
+    if (v == SYNTH_DIFFER) strict_found_here(pr, k, g, &p, 0);
+  }
+  if (set_aside) {
+    out->ties++;
+  } else if (ok && pr->gold_agg && synth_nothing_counted(g)) {
+    /* an aggregate over nothing: agreeing is no evidence (disagreeing is) */
+    pr->empty++;
+    pr->zero++;
+  } else {
+    out->informative++;
+    out->agree += ok;
+    if (x->keep && k < x->kept.n) x->kept.told[k] = ok ? KEPT_SAME : KEPT_TOLD;
+    if (!ok && out->informative - out->agree == 1) {
+      if (pr->wit && !pr->synth_fail) {
+        if (synth_data_read(exec_handle(pr->sl->db), pr->s, pr->sl->filled, &pr->synth_fail)) pr->synth_fail = NULL;
+        snprintf(pr->synth_runaway, sizeof pr->synth_runaway, "%s", synth_ran_away(&p) ? p.reason : "");
+      }
+      if (p.status != SQLSIM_EXEC_OK)
+        snprintf(out->why, sizeof out->why, "database %d: the prediction fails: %.200s", k + 1, p.reason);
+      else
+        snprintf(out->why, sizeof out->why, "database %d: %ld rows x %d columns, the gold %ld x %d", k + 1, p.nrows,
+                 p.ncols, g->nrows, g->ncols);
+    }
+  }
+  sqlsim_result_free(&p);
+  return stop;
+}
+
+/* The K databases of the pair, made and judged in turn. 0, or a negative
+ * code when one could not be made. */
+static int run_databases(pair_run *pr, sqlsim_error *err) {
+  sqlsim_synth *out = pr->out;
+  sqlsim_synth_runner *x = pr->x;
+  int nk = x->o.databases;
+  out->databases = nk;
+  for (int k = 0; k < nk; k++) {
+    double t0 = now_s();
+    int rc = make_database(x, pr->sl, pr->f, k, 0, pr->gold_sql, pr->pred_sql, err);
+    double t1 = now_s();
+    out->gen_s += t1 - t0;
+    if (rc) return rc;
+    sqlsim_result g;
+    sqlsim_exec_flags(pr->sl->db, pr->gtext, SQLSIM_EXEC_VALUES, &g);
+    if (g.status != SQLSIM_EXEC_OK) {
+      if (!out->gold_failed++)
+        snprintf(out->why, sizeof out->why, "the gold fails on database %d: %.200s", k + 1, g.reason);
+      int runaway = g.status == SQLSIM_EXEC_TIMEOUT || g.status == SQLSIM_EXEC_TOO_BIG;
+      sqlsim_result_free(&g);
+      out->exec_s += now_s() - t1;
+      if (runaway) { /* it would be the same on the next ones: stop here */
+        out->databases = k + 1;
+        return 0;
+      }
+      continue;
+    }
+    pr->ran++;
+    if (pr->strict && pr->nown < PAIR_SEEDS &&
+        !synth_data_read(exec_handle(pr->sl->db), pr->s, pr->sl->filled, &pr->own[pr->nown]))
+      pr->nown++;
+    int stop = 0;
+    if (!synth_informative(&g)) judge_empty_gold(pr, k, &g);
+    else stop = judge_database(pr, k, &g);
+    sqlsim_result_free(&g);
+    out->exec_s += now_s() - t1;
+    if (stop && k + 1 < nk) {
+      out->databases = k + 1;
+      if (!out->why[0])
+        snprintf(out->why, sizeof out->why, "stopped after database %d: the prediction ran %.1f s, over the %g s limit "
+                 "for all databases together", k + 1, pr->pred_s, x->o.timeout_s);
+      return 0;
+    }
+  }
+  return 0;
+}
+
+/* The synth verdict from the counts: graded, pass, or why nothing counted. */
+static void synth_verdict(pair_run *pr) {
+  sqlsim_synth *out = pr->out;
+  if (out->informative) {
+    out->graded = (double)out->agree / out->informative;
+    out->pass = out->agree == out->informative;
+  } else if (pr->ran) {
+    out->gold_empty = pr->empty == pr->ran;
+    if (out->gold_empty && !out->why[0] && pr->zero)
+      snprintf(out->why, sizeof out->why,
+               "the gold matched nothing on any of the %d databases (no rows, or %d times an aggregate over no "
+               "rows, on which the prediction agreed)",
+               out->databases, pr->zero);
+    else if (out->gold_empty && !out->why[0])
+      snprintf(out->why, sizeof out->why, "the gold returned no rows on any of the %d databases", out->databases);
+    else if (!out->why[0])
+      snprintf(out->why, sizeof out->why, "every database was set aside (ties at a LIMIT)");
+  }
+}
+
+/* The strict stages after the pair's databases: the gold's distilled suite,
+ * then the pair's own search; the strict verdict. */
+static void strict_verdict(pair_run *pr) {
+  sqlsim_synth *out = pr->out;
+  sqlsim_synth_runner *x = pr->x;
+  const sqlsim_schema *s = pr->s;
+  synth_suite *st = pr->strict_found ? NULL : suite_for(x, pr->sl, &pr->env, pr->gold, pr->gtext);
+  if (st) {
+    suite_rebind(st, s);
+    int judged, with_rows;
+    int at = synth_suite_judge(&pr->env, st, pr->ptext, &judged, &with_rows, out->strict_why, sizeof out->strict_why);
+    out->strict_databases += judged;
+    pr->answered += with_rows;
+    if (at >= 0) {
+      pr->strict_found = 1;
+      snprintf(pr->strict_runaway, sizeof pr->strict_runaway, "%s", pr->env.runaway);
+      pr->strict_data = pr->wit ? synth_data_copy(st->dbs[at]) : NULL;
+      if (pr->strict_data)
+        for (int t = 0; t < s->ntables; t++) pr->strict_data->on[t] |= pr->f->tables[t];
+    }
+  }
+  /* the pair's own search: not for the gold's own text or form */
+  if (!pr->strict_found && strcmp(pr->gtext, pr->ptext) &&
+      !same_form(pr->gold, pr->pred, pr->bird, x->o.keep_distinct)) {
+    int judged, with_rows;
+    synth_data *d;
+    if (synth_search_pair(&pr->env, pr->own, pr->nown, pr->f, pr->gtext, pr->ptext, &d, &judged, &with_rows,
+                          out->strict_why, sizeof out->strict_why)) {
+      pr->strict_found = 1;
+      snprintf(pr->strict_runaway, sizeof pr->strict_runaway, "%s", pr->env.runaway);
+      pr->strict_data = d;
+      for (int t = 0; t < s->ntables; t++) pr->strict_data->on[t] |= pr->f->tables[t];
+    }
+    out->strict_databases += judged;
+    pr->answered += with_rows;
+  }
+  if (st || pr->strict_found) {
+    st = st ? st : suite_for(x, pr->sl, &pr->env, pr->gold, pr->gtext);
+    if (st) {
+      out->suite = st->ndbs;
+      out->neighbors = st->neighbors;
+      out->told = st->told;
+    }
+  }
+  /* a pass needs a database where the gold answered (agreeing on nothing
+   * everywhere is no evidence), and the stages run to their end */
+  int stopped = !pr->strict_found && pr->env.strict_s > SYNTH_STRICT_TIME * x->o.timeout_s;
+  out->strict = pr->strict_found ? 0 : pr->answered && !stopped ? 1 : -1;
+  if (stopped)
+    snprintf(out->strict_why, sizeof out->strict_why,
+             "stopped: the strict stages ran queries for %.1f s, past %g times the %g s limit", pr->env.strict_s,
+             (double)SYNTH_STRICT_TIME, x->o.timeout_s);
+  if (out->strict < 0 && !out->strict_why[0])
+    snprintf(out->strict_why, sizeof out->strict_why,
+             out->strict_databases ? "the gold returned no rows on any of the %d databases judged"
+                                   : "the gold ran on no database",
+             out->strict_databases);
+}
+
+/* The witness of the failing verdict: strict's, else synth's (taken over). */
+static void make_witness(pair_run *pr) {
+  sqlsim_synth *out = pr->out;
+  if (pr->strict_found && pr->strict_data) {
+    out->witness = synth_witness_make(&pr->env, pr->strict_data, pr->gtext, pr->ptext, 0, "strict", pr->f->tables,
+                                      pr->strict_runaway);
+    pr->strict_data = NULL;
+  } else if (out->pass == 0 && pr->synth_fail) {
+    out->witness = synth_witness_make(&pr->env, pr->synth_fail, pr->gtext, pr->ptext, 1, "synth", pr->f->tables,
+                                      pr->synth_runaway);
+    pr->synth_fail = NULL;
+  }
+}
+
+static void pair_run_free(pair_run *pr) {
+  synth_data_free(pr->strict_data);
+  synth_data_free(pr->synth_fail);
+  for (int i = 0; i < pr->nown; i++) synth_data_free(pr->own[i]);
+  synth_env_done(&pr->env);
+  free(pr->keyed);
+  free(pr->pkeyed);
+  free(pr->gtext);
+  free(pr->ptext);
+  synth_facts_free(pr->f);
+}
+
 int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql,
                        const sqlsim_query *pred, const char *pred_sql, sqlsim_synth *out, sqlsim_error *err) {
   memset(out, 0, sizeof *out);
@@ -677,239 +670,28 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   slot *sl = slot_for(x, s, err);
   if (!sl) return err ? err->code : SQLSIM_ESQLITE;
   if (verdict_find(x, sl, gold_sql, pred_sql, out)) return 0;
-  synth_facts *f = synth_facts_read(s, gold, pred && pred->schema == s ? pred : NULL);
-  if (!f) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
-  int bird = x->o.bird;
-  char *gtext = bird ? strdup(gold_sql) : sqlsim_spider_exec_text_opts(gold_sql, x->o.keep_distinct);
-  char *ptext = bird ? strdup(pred_sql) : sqlsim_spider_exec_text_opts(pred_sql, x->o.keep_distinct);
-  int ordered = !bird && sqlsim_spider_order_matters(gtext);
-  int gold_agg = one_row_aggregate(gold);
-  char *keyed = NULL, *pkeyed = NULL;
-  int keyed_done = 0, nkeys = 0, pnkeys = 0, empty = 0, zero = 0, ran = 0;
-  long limit = -1, offset = -1, plimit = -1, poffset = -1;
-  double pred_s = 0; /* the prediction's time over the databases so far */
-  int rc = 0;
-  /* the strict verdict and the witnesses: the pair's own databases that tell
-   * the two apart (the first one the schema allows), then the gold's suite */
-  int strict = x->o.strict, wit = x->o.witness;
-  synth_env env = {.db = sl->db, .filled = sl->filled, .s = s, .bird = bird, .keep_distinct = x->o.keep_distinct,
-                   .gold = gold, .ordered = ordered, .limit_s = x->o.timeout_s};
-  synth_data *strict_data = NULL, *synth_fail = NULL; /* the evidence, for the witness */
-  synth_data *own[PAIR_SEEDS] = {0}; /* the pair's first databases, for its own search */
-  int strict_found = 0, nown = 0, answered = 0; /* strict: databases judged where the gold returned a row */
-  char synth_runaway[256] = ""; /* the prediction's error on synth_fail, when it ran past its limits */
-  char strict_runaway[256] = ""; /* the same on strict_data (env.runaway when it was found) */
+  pair_run pr = {.x = x, .sl = sl, .s = s, .gold = gold, .pred = pred && pred->schema == s ? pred : NULL,
+                 .gold_sql = gold_sql, .pred_sql = pred_sql, .bird = x->o.bird, .strict = x->o.strict,
+                 .wit = x->o.witness, .out = out};
+  if (!(pr.f = synth_facts_read(s, gold, pr.pred)))
+    return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  pr.gtext = pr.bird ? strdup(gold_sql) : sqlsim_spider_exec_text_opts(gold_sql, x->o.keep_distinct);
+  pr.ptext = pr.bird ? strdup(pred_sql) : sqlsim_spider_exec_text_opts(pred_sql, x->o.keep_distinct);
+  pr.ordered = !pr.bird && sqlsim_spider_order_matters(pr.gtext);
+  pr.gold_agg = synth_one_row_aggregate(gold);
+  pr.limit = pr.offset = pr.plimit = pr.poffset = -1;
+  pr.env = (synth_env){.db = sl->db, .filled = sl->filled, .s = s, .bird = pr.bird,
+                       .keep_distinct = x->o.keep_distinct, .gold = gold, .ordered = pr.ordered,
+                       .limit_s = x->o.timeout_s};
   out->strict = -1;
-  int nk = x->o.databases;
-  out->databases = nk;
-  for (int k = 0; k < nk; k++) {
-    double t0 = now_s();
-    rc = make_database(x, sl, f, k, 0, gold_sql, pred_sql, err);
-    double t1 = now_s();
-    out->gen_s += t1 - t0;
-    if (rc) break;
-    sqlsim_result g, p;
-    sqlsim_exec_flags(sl->db, gtext, SQLSIM_EXEC_VALUES, &g);
-    if (g.status != SQLSIM_EXEC_OK) {
-      if (!out->gold_failed++)
-        snprintf(out->why, sizeof out->why, "the gold fails on database %d: %.200s", k + 1, g.reason);
-      int runaway = g.status == SQLSIM_EXEC_TIMEOUT || g.status == SQLSIM_EXEC_TOO_BIG;
-      sqlsim_result_free(&g);
-      out->exec_s += now_s() - t1;
-      if (runaway) { /* it would be the same on the next ones: stop here */
-        out->databases = k + 1;
-        break;
-      }
-      continue;
-    }
-    ran++;
-    if (strict && nown < PAIR_SEEDS && !synth_data_read(exec_handle(sl->db), s, sl->filled, &own[nown]))
-      nown++;
-    if (!informative(&g)) {
-      empty++;
-      if (strict && !strict_found) { /* for strict, a gold that returns nothing counts too */
-        sqlsim_exec_flags(sl->db, ptext, SQLSIM_EXEC_VALUES, &p);
-        out->strict_databases++;
-        answered += g.nrows > 0;
-        if (synth_judge_strict(&env, &g, &p) == SYNTH_DIFFER && (strict_data = valid_now(&env, f->tables))) {
-          strict_found = 1;
-          snprintf(strict_runaway, sizeof strict_runaway, "%s", env.runaway);
-          snprintf(out->strict_why, sizeof out->strict_why, "database %d: the gold %s, the prediction %s", k + 1,
-                   g.nrows ? "returns only NULLs" : "returns nothing",
-                   p.status != SQLSIM_EXEC_OK ? "fails" : p.nrows ? "returns rows" : "answers otherwise");
-        }
-        sqlsim_result_free(&p);
-      }
-      sqlsim_result_free(&g);
-      out->exec_s += now_s() - t1;
-      continue;
-    }
-    sqlsim_exec(sl->db, ptext, &p);
-    pred_s += p.total_s;
-    /* a prediction past its limits, or past the time limit over all databases
-     * together, is not run on the next ones: one pair costs about two
-     * limits at most, however many databases */
-    int stop = p.status == SQLSIM_EXEC_TIMEOUT || p.status == SQLSIM_EXEC_TOO_BIG || pred_s > x->o.timeout_s;
-    int ok = p.status == SQLSIM_EXEC_OK && (bird ? sqlsim_ex_bird(&g, &p) : sqlsim_ex_spider(&g, &p, ordered));
-    int set_aside = 0;
-    if (!ok && p.status == SQLSIM_EXEC_OK) {
-      if (!keyed_done) {
-        keyed = keyed_query(gold, &limit, &offset, &nkeys);
-        pkeyed = top_row_of_top_rows(gold, pred) ? keyed_query(pred, &plimit, &poffset, &pnkeys) : NULL;
-        keyed_done = 1;
-      }
-      double spent;
-      int tie = keyed ? tie_kind(sl->db, keyed, limit, offset, nkeys, &spent) : TIE_NONE;
-      if (tie == TIE_LIMIT) set_aside = 1;
-      else if (tie == TIE_ORDER && !bird) ok = sqlsim_ex_spider(&g, &p, 0);
-      /* the top row for the rows at the top (top_row_of_top_rows), where
-       * several rows share the top; this run of the prediction's own SQL
-       * counts towards its time like the other */
-      if (!set_aside && pkeyed) {
-        set_aside = tie_kind(sl->db, pkeyed, plimit, poffset, pnkeys, &spent) == TIE_LIMIT;
-        pred_s += spent;
-        stop |= pred_s > x->o.timeout_s;
-      }
-    }
-    if (strict && !strict_found) {
-      int v = ok                                                   ? SYNTH_SAME
-              : set_aside && !differs_however_tied(&env, &g, &p) ? SYNTH_TIED
-                                                                  : synth_judge_strict(&env, &g, &p);
-      if (v == SYNTH_DIFFER) snprintf(env.runaway, sizeof env.runaway, "%s", ran_away(&p) ? p.reason : "");
-      out->strict_databases += v != SYNTH_TIED;
-      answered += v != SYNTH_TIED;
-      if (v == SYNTH_DIFFER && (strict_data = valid_now(&env, f->tables))) {
-        strict_found = 1;
-        snprintf(strict_runaway, sizeof strict_runaway, "%s", env.runaway);
-        if (p.status != SQLSIM_EXEC_OK)
-          snprintf(out->strict_why, sizeof out->strict_why, "database %d: the prediction fails: %.200s", k + 1,
-                   p.reason);
-        else
-          snprintf(out->strict_why, sizeof out->strict_why, "database %d: %ld rows x %d columns, the gold %ld x %d",
-                   k + 1, p.nrows, p.ncols, g.nrows, g.ncols);
-      }
-    }
-    if (set_aside) {
-      out->ties++;
-    } else if (ok && gold_agg && nothing_counted(&g)) {
-      /* an aggregate over nothing: agreeing is no evidence (disagreeing is) */
-      empty++;
-      zero++;
-    } else {
-      out->informative++;
-      out->agree += ok;
-      if (x->keep && k < x->kept.n) x->kept.told[k] = ok ? KEPT_SAME : KEPT_TOLD;
-      if (!ok && out->informative - out->agree == 1 && wit && !synth_fail) {
-        if (synth_data_read(exec_handle(sl->db), s, sl->filled, &synth_fail)) synth_fail = NULL;
-        snprintf(synth_runaway, sizeof synth_runaway, "%s", ran_away(&p) ? p.reason : "");
-      }
-      if (!ok && out->informative - out->agree == 1) {
-        if (p.status != SQLSIM_EXEC_OK)
-          snprintf(out->why, sizeof out->why, "database %d: the prediction fails: %.200s", k + 1, p.reason);
-        else
-          snprintf(out->why, sizeof out->why, "database %d: %ld rows x %d columns, the gold %ld x %d", k + 1,
-                   p.nrows, p.ncols, g.nrows, g.ncols);
-      }
-    }
-    sqlsim_result_free(&g);
-    sqlsim_result_free(&p);
-    out->exec_s += now_s() - t1;
-    if (stop && k + 1 < nk) {
-      out->databases = k + 1;
-      if (!out->why[0])
-        snprintf(out->why, sizeof out->why, "stopped after database %d: the prediction ran %.1f s, over the %g s limit "
-                 "for all databases together", k + 1, pred_s, x->o.timeout_s);
-      break;
-    }
-  }
+  int rc = run_databases(&pr, err);
   if (!rc) {
-    if (out->informative) {
-      out->graded = (double)out->agree / out->informative;
-      out->pass = out->agree == out->informative;
-    } else if (ran) {
-      out->gold_empty = empty == ran;
-      if (out->gold_empty && !out->why[0] && zero)
-        snprintf(out->why, sizeof out->why,
-                 "the gold matched nothing on any of the %d databases (no rows, or %d times an aggregate over no "
-                 "rows, on which the prediction agreed)",
-                 out->databases, zero);
-      else if (out->gold_empty && !out->why[0])
-        snprintf(out->why, sizeof out->why, "the gold returned no rows on any of the %d databases", out->databases);
-      else if (!out->why[0])
-        snprintf(out->why, sizeof out->why, "every database was set aside (ties at a LIMIT)");
-    }
+    synth_verdict(&pr);
+    if (pr.strict) strict_verdict(&pr);
+    if (pr.wit) make_witness(&pr);
+    if (sl->ddl) verdict_keep(x, sl, gold_sql, pred_sql, out);
   }
-  if (!rc && strict) {
-    synth_suite *st = strict_found ? NULL : suite_for(x, sl, &env, gold, gtext);
-    if (st) {
-      suite_rebind(st, s);
-      int judged, with_rows;
-      int at = synth_suite_judge(&env, st, ptext, &judged, &with_rows, out->strict_why, sizeof out->strict_why);
-      out->strict_databases += judged;
-      answered += with_rows;
-      if (at >= 0) {
-        strict_found = 1;
-        snprintf(strict_runaway, sizeof strict_runaway, "%s", env.runaway);
-        strict_data = wit ? synth_data_copy(st->dbs[at]) : NULL;
-        if (strict_data)
-          for (int t = 0; t < s->ntables; t++) strict_data->on[t] |= f->tables[t];
-      }
-    }
-    /* the pair's own search: not for the gold's own text or form */
-    if (!strict_found && strcmp(gtext, ptext) && !same_form(gold, pred && pred->schema == s ? pred : NULL, bird,
-                                                            x->o.keep_distinct)) {
-      int judged, with_rows;
-      synth_data *d;
-      if (synth_search_pair(&env, own, nown, f, gtext, ptext, &d, &judged, &with_rows, out->strict_why,
-                            sizeof out->strict_why)) {
-        strict_found = 1;
-        snprintf(strict_runaway, sizeof strict_runaway, "%s", env.runaway);
-        strict_data = d;
-        for (int t = 0; t < s->ntables; t++) strict_data->on[t] |= f->tables[t];
-      }
-      out->strict_databases += judged;
-      answered += with_rows;
-    }
-    if (st || strict_found) {
-      st = st ? st : suite_for(x, sl, &env, gold, gtext);
-      if (st) {
-        out->suite = st->ndbs;
-        out->neighbors = st->neighbors;
-        out->told = st->told;
-      }
-    }
-    /* a pass needs a database where the gold answered (agreeing on nothing
-     * everywhere is no evidence), and the stages run to their end */
-    int stopped = !strict_found && env.strict_s > SYNTH_STRICT_TIME * x->o.timeout_s;
-    out->strict = strict_found ? 0 : answered && !stopped ? 1 : -1;
-    if (stopped)
-      snprintf(out->strict_why, sizeof out->strict_why,
-               "stopped: the strict stages ran queries for %.1f s, past %g times the %g s limit", env.strict_s,
-               (double)SYNTH_STRICT_TIME, x->o.timeout_s);
-    if (out->strict < 0 && !out->strict_why[0])
-      snprintf(out->strict_why, sizeof out->strict_why,
-               out->strict_databases ? "the gold returned no rows on any of the %d databases judged"
-                                     : "the gold ran on no database",
-               out->strict_databases);
-  }
-  if (!rc && wit) { /* the witness of the failing verdict: strict's, else synth's */
-    if (strict_found && strict_data)
-      out->witness = synth_witness_make(&env, strict_data, gtext, ptext, 0, "strict", f->tables, strict_runaway),
-      strict_data = NULL;
-    else if (out->pass == 0 && synth_fail)
-      out->witness = synth_witness_make(&env, synth_fail, gtext, ptext, 1, "synth", f->tables, synth_runaway),
-      synth_fail = NULL;
-  }
-  if (!rc && sl->ddl) verdict_keep(x, sl, gold_sql, pred_sql, out);
-  synth_data_free(strict_data);
-  synth_data_free(synth_fail);
-  for (int i = 0; i < nown; i++) synth_data_free(own[i]);
-  synth_env_done(&env);
-  free(keyed);
-  free(pkeyed);
-  free(gtext);
-  free(ptext);
-  synth_facts_free(f);
+  pair_run_free(&pr);
   return rc;
 }
 
@@ -957,7 +739,7 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
       rc = sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
       goto done;
     }
-  int ordered = !bird && sqlsim_spider_order_matters(gtext), gold_agg = one_row_aggregate(gold);
+  int ordered = !bird && sqlsim_spider_order_matters(gtext), gold_agg = synth_one_row_aggregate(gold);
   int keyed_done = 0, nkeys = 0, late = 0;
   long limit = -1, offset = -1;
   for (int pass_no = 0; pass_no < 2 && !rc && !late; pass_no++) /* kept: told first, then the others */
@@ -971,14 +753,14 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
       if ((rc = make_database(x, sl, f, k, kept, NULL, NULL, err))) break;
       sqlsim_result g;
       sqlsim_exec_flags(sl->db, gtext, SQLSIM_EXEC_VALUES, &g);
-      if (g.status != SQLSIM_EXEC_OK || !informative(&g)) {
+      if (g.status != SQLSIM_EXEC_OK || !synth_informative(&g)) {
         int runaway = g.status == SQLSIM_EXEC_TIMEOUT || g.status == SQLSIM_EXEC_TOO_BIG;
         sqlsim_result_free(&g);
         if (runaway) break;
         continue;
       }
       int tie = -1; /* the gold's ties, looked at once per database when a query disagrees */
-      int nothing = gold_agg && nothing_counted(&g); /* agreeing on an aggregate over nothing is no evidence */
+      int nothing = gold_agg && synth_nothing_counted(&g); /* agreeing on an aggregate over nothing is no evidence */
       for (int i = 0; i < n && !late; i++) {
         if (kept && pass_no && failed[i]) continue;
         if (deadline > 0 && sbx_clock() > deadline) {
@@ -998,11 +780,11 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
         if (!ok && p.status == SQLSIM_EXEC_OK) {
           if (tie < 0) {
             if (!keyed_done) {
-              keyed = keyed_query(gold, &limit, &offset, &nkeys);
+              keyed = synth_keyed_query(gold, &limit, &offset, &nkeys);
               keyed_done = 1;
             }
             double t;
-            tie = keyed ? tie_kind(sl->db, keyed, limit, offset, nkeys, &t) : TIE_NONE;
+            tie = keyed ? synth_tie_kind(sl->db, keyed, limit, offset, nkeys, &t) : TIE_NONE;
           }
           if (tie == TIE_ORDER && !bird) ok = sqlsim_ex_spider(&g, &p, 0);
         }

@@ -11,6 +11,7 @@
 
 #include "core.h"
 #include "exec/exec.h"
+#include "runner.h"
 
 /* One value of a generated database. */
 typedef struct synth_val {
@@ -178,7 +179,7 @@ synth_shape synth_shape_of(int k, uint64_t seed);
 long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *shape, unsigned char *filled, char *why,
                 size_t wn);
 
-/* ---------------------------------------------------------------- running and judging (synth.c) */
+/* ---------------------------------------------------------------- judging (judge.c) */
 
 /* How a query's answer compares with the gold's on one database. */
 enum { SYNTH_SAME, SYNTH_DIFFER, SYNTH_TIED /* the gold's answer hinges on ties at its LIMIT: set aside */ };
@@ -217,6 +218,29 @@ void synth_env_done(synth_env *e);
  * queries for at most this many query limits together; past it strict has no
  * verdict unless one refuted. */
 #define SYNTH_STRICT_TIME 2
+
+/* Ties (judge.c): a query (the gold, or the prediction) with its sort keys
+ * as extra trailing columns and without LIMIT and OFFSET, for a plain
+ * top-level SELECT with ORDER BY, with its LIMIT and OFFSET (-1 none) and the
+ * number of keys; NULL when the query is not of that form (malloc'd). Run on
+ * db, whether its answer there hinges on ties (TIE_LIMIT: which rows a LIMIT
+ * or OFFSET keeps; TIE_ORDER: only their order), with the run's time. */
+enum { TIE_NONE, TIE_LIMIT, TIE_ORDER };
+char *synth_keyed_query(const sqlsim_query *query, long *limit, long *offset, int *nkeys);
+int synth_tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, int nkeys, double *spent);
+/* The gold keeps every row at the top by a `col = (SELECT max(col) ..)`
+ * lookup, the prediction one of them by ORDER BY col DESC LIMIT 1: the two
+ * differ only where the top value is shared. */
+int synth_top_row_of_top_rows(const sqlsim_query *gold, const sqlsim_query *pred);
+/* The query aggregates over all its rows (one row whatever the data). */
+int synth_one_row_aggregate(const sqlsim_query *q);
+/* One row of zeros and NULLs: an aggregate over no matching row. */
+int synth_nothing_counted(const sqlsim_result *r);
+/* However ties at the gold's LIMIT are broken, the answers differ (another
+ * number of rows, other columns, rows where the gold has none). */
+int synth_differs_however_tied(const synth_env *e, const sqlsim_result *g, const sqlsim_result *p);
+/* The prediction ran past its limits (a time, a size). */
+int synth_ran_away(const sqlsim_result *p);
 
 /* The text a query runs as: as written for BIRD, Spider's execution text
  * otherwise (malloc'd). */
@@ -315,16 +339,5 @@ synth_data *synth_vary_spread(const synth_data *d, const synth_facts *f);
 sqlsim_witness *synth_witness_make(synth_env *e, synth_data *d, const char *gold_text, const char *pred_text,
                                    int informative, const char *verdict, const unsigned char *tables,
                                    const char *runaway);
-
-/* Several queries judged against the gold on the pair's databases, each
- * database made once, or loaded from the pair's run when the runner kept
- * them (synth.c, synth_many): pass[i] 1/0/-1, graded[i]; no query starts
- * after deadline (sbx_clock(); 0: none), and what it stopped is -1. */
-int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql, const sqlsim_query *pred,
-               const char *pred_sql, const char *const *sqls, int n, double deadline, int *pass, double *graded,
-               sqlsim_error *err);
-/* Keep the last pair's databases (on) for synth_many, or stop and free
- * them (synth.c). */
-void synth_runner_keep(sqlsim_synth_runner *x, int on);
 
 #endif

@@ -1,0 +1,21 @@
+/* runner.h -- synth's declared interface to the engine, beside sqlsim.h's
+ * runner (sqlsim_synth_runner_new, sqlsim_synth_trees): a pair's databases
+ * kept and several queries judged on them, for the error analysis's repair
+ * (analyze/repair.c, through the engine). synth.h is synth's inside. */
+#ifndef SQLSIM_SYNTH_RUNNER_H
+#define SQLSIM_SYNTH_RUNNER_H
+
+#include "core.h"
+
+/* Several queries judged against the gold on the pair's databases, each
+ * database made once, or loaded from the pair's run when the runner kept
+ * them (synth.c, synth_many): pass[i] 1/0/-1, graded[i]; no query starts
+ * after deadline (sbx_clock(); 0: none), and what it stopped is -1. */
+int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql, const sqlsim_query *pred,
+               const char *pred_sql, const char *const *sqls, int n, double deadline, int *pass, double *graded,
+               sqlsim_error *err);
+/* Keep the last pair's databases (on) for synth_many, or stop and free
+ * them (synth.c). */
+void synth_runner_keep(sqlsim_synth_runner *x, int on);
+
+#endif

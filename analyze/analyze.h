@@ -25,7 +25,9 @@ typedef struct analyze_input {
   int pred_error_offset;       /* the prediction does not parse: where, -1 unknown */
   /* Repair (repair.c): with check, a wrong pair's repair is searched. */
   const sqlsim_query *gold;    /* the gold as written, normalized with schema */
-  const char *pred_sql;        /* the prediction's text (parsed again with schema) */
+  const sqlsim_query *pred;    /* the prediction as written, normalized with schema (NULL: it does
+                                  not parse); read, never changed */
+  const char *pred_sql;        /* the prediction's text (its literals are planted) */
   unsigned equiv_flags;        /* sqlsim_equiv_normalize_as's, for each part's categories */
   /* Checks n queries against the gold where the pair is judged (the real
    * databases, or generated ones): pass[i] 1 when query i gives the gold's
@@ -38,12 +40,17 @@ typedef struct analyze_input {
   double repair_time_s;        /* and no more started past this time */
 } analyze_input;
 
-/* The categories of a scored pair: fills r->cats (ranked, the main reason
- * and the next kept, the others folded into their evidence) and the spans of
- * the parts that differ (r->gspans, r->pspans), from the diff and the
- * record's execution and synthetic execution results. Evidence and spans go
- * into the record's arena (made when needed). analyze/verdict.c */
-void analyze_pair(const analyze_input *in, sqlsim_record *r);
+/* Categories a pair keeps: the main reason and the next (the others are
+ * folded into their evidence). */
+#define ANALYZE_KEEP 2
+
+/* The analysis of a scored pair r: *an gets its categories (ranked, the
+ * first ANALYZE_KEEP kept) and the spans of the parts that differ, from the
+ * diff and r's execution and synthetic execution parts; with in->check, a
+ * wrong pair's repair goes into *rep (analyze_repair). Strings and spans
+ * are allocated in a (the record's arena). analyze/verdict.c */
+void analyze_pair(const analyze_input *in, const sqlsim_record *r, sqlsim_arena *a, sqlsim_analysis_part *an,
+                  sqlsim_repair_part *rep);
 
 /* Where rows are compared as tuples (BIRD): the same columns returned in
  * another order, found with nothing else, is why results differ. Added to
@@ -54,11 +61,18 @@ void analyze_column_order(const sqlsim_diff *d, sqlsim_arena *a, sqlsim_categori
 
 /* A wrong pair's repair: the smallest set of its parts found whose fix gives
  * the gold's answer (in->check), as SQL, with those parts' categories:
- * fills r->repair_sql, r->repair_cats, r->repair_no_effect. 0, or -1 with
- * r->repair_note saying why none was found (the prediction does not parse,
- * the gold's parts in its places do not give the gold's answer, the budget
- * was spent). analyze/repair.c */
-int analyze_repair(const analyze_input *in, sqlsim_record *r);
+ * fills rep->sql, rep->cats, rep->no_effect, rep->checks (strings in a).
+ * 0, or -1 with rep->note saying why none was found (the prediction does not
+ * parse, the gold's parts in its places do not give the gold's answer, the
+ * budget was spent). analyze/repair.c */
+int analyze_repair(const analyze_input *in, sqlsim_arena *a, sqlsim_repair_part *rep);
+
+/* Keeps the first keep ranked categories of c (at least 1) and folds the
+ * others into the last one kept: their names and evidence follow its
+ * evidence ("also missing_filter: ..."), and they leave the mask; nranked
+ * becomes keep, the order of those kept as it was. sqlsim_categories_limit
+ * is this, then the ranking again. analyze/verdict.c */
+void analyze_fold(sqlsim_categories *c, sqlsim_arena *a, int keep);
 
 /* Where category c comes in the order a person names reasons (lower
  * first): sqlsim_categories_rank's. analyze/verdict.c */

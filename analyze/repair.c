@@ -725,7 +725,7 @@ static unsigned search(repair *x) {
 
 /* The record's categories from the set found: the main group's categories
  * first, then the others' by rank; two kept, the rest in the evidence. */
-static void decide(repair *x, unsigned set, sqlsim_record *r, const char *sql) {
+static void decide(repair *x, unsigned set, sqlsim_repair_part *rep, const char *sql) {
   int main = -1;
   for (int i = 0; i < x->ngroups; i++)
     if ((set & (1u << i)) && (main < 0 || better(x, i, main))) main = i;
@@ -752,38 +752,26 @@ static void decide(repair *x, unsigned set, sqlsim_record *r, const char *sql) {
     c.ranked[0] = (signed char)first;
     c.main = first;
   }
-  if (c.nranked > 2) { /* fold the rest into the second's evidence */
-    int last = c.ranked[1];
-    for (int i = 2; i < c.nranked; i++) {
-      int k = c.ranked[i];
-      if (c.evidence[last] && strlen(c.evidence[last]) < 600)
-        c.evidence[last] = sqlsim_arena_printf(x->out, "%s; also %s: %s", c.evidence[last], sqlsim_category_names[k],
-                                               c.evidence[k] ? c.evidence[k] : "(no evidence)");
-      c.mask &= ~(1u << k);
-      c.evidence[k] = NULL;
-    }
-    c.nranked = 2;
-  }
-  r->repair_cats = c;
-  r->repair_sql = sqlsim_arena_strdup(x->out, sql);
+  analyze_fold(&c, x->out, ANALYZE_KEEP); /* the rest into the second's evidence */
+  rep->cats = c;
+  rep->sql = sqlsim_arena_strdup(x->out, sql);
   const char *none = NULL;
   for (int i = 0; i < x->ngroups; i++) {
     if (set & (1u << i)) continue;
     const char *w = x->groups[i].what;
     none = none ? sqlsim_arena_printf(x->out, "%s; %s", none, w) : w;
   }
-  r->repair_no_effect = none;
+  rep->no_effect = none;
 }
 
-int analyze_repair(const analyze_input *in, sqlsim_record *r) {
-  if (!in->check || !in->gold || !in->pred_sql || in->repair_checks <= 0 || !r->arena) return -1;
-  sqlsim_query *p = NULL;
-  sqlsim_error err = {0};
-  if (sqlsim_parse(in->pred_sql, strlen(in->pred_sql), in->schema, 0, &p, &err)) {
-    r->repair_note = "the prediction does not parse";
+int analyze_repair(const analyze_input *in, sqlsim_arena *a, sqlsim_repair_part *rep) {
+  if (!in->check || !in->gold || !in->pred_sql || in->repair_checks <= 0 || !a) return -1;
+  const sqlsim_query *p = in->pred;
+  if (!p) {
+    rep->note = "the prediction does not parse";
     return -1;
   }
-  repair x = {.in = in, .out = r->arena, .t0 = sbx_clock()};
+  repair x = {.in = in, .out = a, .t0 = sbx_clock()};
   int rc = -1;
   const char *why = "no part of the prediction differs from the gold's";
   x.a = arena_new_sized(8192);
@@ -804,15 +792,14 @@ int analyze_repair(const analyze_input *in, sqlsim_record *r) {
   why = x.over ? "the repair budget was spent" : "the gold's parts in the prediction's places do not give the gold's answer";
   if (!set) goto done;
   set = closure(&x, set);
-  decide(&x, set, r, repaired_sql(&x, set));
+  decide(&x, set, rep, repaired_sql(&x, set));
   rc = 0;
 done:
-  r->repair_checks = x.checks;
-  if (rc) r->repair_note = why;
+  rep->checks = x.checks;
+  if (rc) rep->note = why;
   sqlsim_query_free(x.pred_eq);
   sqlsim_query_free(x.gq);
   sqlsim_query_free(x.pq);
-  sqlsim_query_free(p);
   sqlsim_arena_free(x.a);
   return rc;
 }

@@ -17,15 +17,10 @@
 
 #include <string.h>
 
-static sqlsim_arena *record_arena(sqlsim_record *r) {
-  if (!r->arena) r->arena = arena_new_sized(1024);
-  return r->arena;
-}
-
 /* ---------------------------------------------------------------- spans */
 
 /* The byte spans of the edits that count, on each side, for highlighting. */
-static void collect_spans(sqlsim_record *r, const sqlsim_diff *d) {
+static void collect_spans(sqlsim_analysis_part *an, sqlsim_arena *a, const sqlsim_diff *d) {
   int ng = 0, np = 0;
   for (int k = 0; k < d->nedits; k++) {
     const sqlsim_edit *e = &d->edits[k];
@@ -33,21 +28,21 @@ static void collect_spans(sqlsim_record *r, const sqlsim_diff *d) {
     ng += e->gold_content && e->gold_content->start >= 0;
     np += e->pred_content && e->pred_content->start >= 0;
   }
-  r->gspans = sqlsim_arena_alloc(record_arena(r), sizeof(int) * (size_t)(2 * ng + 1));
-  r->pspans = sqlsim_arena_alloc(record_arena(r), sizeof(int) * (size_t)(2 * np + 1));
+  an->gspans = sqlsim_arena_alloc(a, sizeof(int) * (size_t)(2 * ng + 1));
+  an->pspans = sqlsim_arena_alloc(a, sizeof(int) * (size_t)(2 * np + 1));
   for (int k = 0; k < d->nedits; k++) {
     const sqlsim_edit *e = &d->edits[k];
     if (e->weight <= 0) continue;
     const sqlsim_node *g = e->gold_content, *p = e->pred_content;
     if (g && g->start >= 0) {
-      r->gspans[2 * r->ngspans] = g->start;
-      r->gspans[2 * r->ngspans + 1] = g->end > g->start ? g->end : g->start + 1;
-      r->ngspans++;
+      an->gspans[2 * an->ngspans] = g->start;
+      an->gspans[2 * an->ngspans + 1] = g->end > g->start ? g->end : g->start + 1;
+      an->ngspans++;
     }
     if (p && p->start >= 0) {
-      r->pspans[2 * r->npspans] = p->start;
-      r->pspans[2 * r->npspans + 1] = p->end > p->start ? p->end : p->start + 1;
-      r->npspans++;
+      an->pspans[2 * an->npspans] = p->start;
+      an->pspans[2 * an->npspans + 1] = p->end > p->start ? p->end : p->start + 1;
+      an->npspans++;
     }
   }
 }
@@ -71,82 +66,80 @@ static int name_weak(sqlsim_categories *k) {
   return 1;
 }
 
-static void set_only(sqlsim_record *r, int cat, const char *ev) {
-  r->cats.mask = 1u << cat;
-  r->cats.secondary = 0;
-  r->cats.weak = 0;
-  r->cats.before_tables = 0;
-  memset(r->cats.evidence, 0, sizeof r->cats.evidence);
-  r->cats.evidence[cat] = ev;
+static void set_only(sqlsim_categories *k, int cat, const char *ev) {
+  k->mask = 1u << cat;
+  k->secondary = 0;
+  k->weak = 0;
+  k->before_tables = 0;
+  memset(k->evidence, 0, sizeof k->evidence);
+  k->evidence[cat] = ev;
 }
 
 /* Structural categories and execution facts become the final categories. */
-static void combine_categories(int bird, sqlsim_record *r) {
-  sqlsim_categories *k = &r->cats;
-  sqlsim_arena *a = record_arena(r);
-  if (r->gold_err[0] && !r->has_bis) {
-    set_only(r, SQLSIM_CAT_OTHER, sqlsim_arena_printf(a, "not scored: %s", r->gold_err));
+static void combine_categories(int bird, const sqlsim_record *r, sqlsim_categories *k, sqlsim_arena *a) {
+  if (r->gold_err[0] && !r->structure.has) {
+    set_only(k, SQLSIM_CAT_OTHER, sqlsim_arena_printf(a, "not scored: %s", r->gold_err));
     return;
   }
-  if (!r->has_bis) {
-    set_only(r, SQLSIM_CAT_OTHER, "not scored: gold unreadable");
+  if (!r->structure.has) {
+    set_only(k, SQLSIM_CAT_OTHER, "not scored: gold unreadable");
     return;
   }
   if (k->mask & (1u << SQLSIM_CAT_UNPARSEABLE)) {
-    set_only(r, SQLSIM_CAT_UNPARSEABLE, k->evidence[SQLSIM_CAT_UNPARSEABLE]);
+    set_only(k, SQLSIM_CAT_UNPARSEABLE, k->evidence[SQLSIM_CAT_UNPARSEABLE]);
     return;
   }
-  if (r->dialect) {
+  if (r->structure.dialect) {
     k->mask |= 1u << SQLSIM_CAT_DIALECT;
-    k->evidence[SQLSIM_CAT_DIALECT] = r->dialect;
+    k->evidence[SQLSIM_CAT_DIALECT] = r->structure.dialect;
   }
-  if (r->ex_bird < 0 && r->has_synth && r->synth.pass >= 0) { /* no database: synthetic execution decides */
+  if (r->exec.bird < 0 && r->has_synth && r->synth.pass >= 0) { /* no database: synthetic execution decides */
     if (r->synth.pass) {
       if ((k->mask & ~(1u << SQLSIM_CAT_DIALECT)) || k->weak)
-        set_only(r, SQLSIM_CAT_CORRECT_OTHER_FORM,
+        set_only(k, SQLSIM_CAT_CORRECT_OTHER_FORM,
                  sqlsim_arena_printf(a, "same result on the %d generated databases, written differently: %s",
                                      r->synth.informative, first_evidence(k)));
       else
-        set_only(r, SQLSIM_CAT_CORRECT,
+        set_only(k, SQLSIM_CAT_CORRECT,
                  sqlsim_arena_printf(a, "same result as the gold on the %d generated databases", r->synth.informative));
     } else if (!(k->mask & ~(1u << SQLSIM_CAT_DIALECT)) && !name_weak(k)) {
       k->mask |= 1u << SQLSIM_CAT_OTHER;
       k->evidence[SQLSIM_CAT_OTHER] =
-          r->diff_err[0] ? sqlsim_arena_printf(a, "results differ on generated data (%s); %s", r->synth.why, r->diff_err)
+          r->structure.diff_err[0] ? sqlsim_arena_printf(a, "results differ on generated data (%s); %s", r->synth.why, r->structure.diff_err)
                          : sqlsim_arena_printf(a, "results differ on generated data (%s) with no structural difference found",
                                                r->synth.why);
     }
     return;
   }
-  if (r->ex_bird < 0) { /* structure only */
-    if (!k->mask && r->diff_err[0]) set_only(r, SQLSIM_CAT_OTHER, sqlsim_arena_strdup(a, r->diff_err));
-    else if (!k->mask) set_only(r, SQLSIM_CAT_CORRECT, "no difference that changes the result (structure only, not executed)");
+  if (r->exec.bird < 0) { /* structure only */
+    if (!k->mask && r->structure.diff_err[0]) set_only(k, SQLSIM_CAT_OTHER, sqlsim_arena_strdup(a, r->structure.diff_err));
+    else if (!k->mask) set_only(k, SQLSIM_CAT_CORRECT, "no difference that changes the result (structure only, not executed)");
     return;
   }
-  if (r->ex_err[0]) {
-    int cat = r->dialect ? SQLSIM_CAT_DIALECT : SQLSIM_CAT_EXEC_ERROR;
+  if (r->exec.err[0]) {
+    int cat = r->structure.dialect ? SQLSIM_CAT_DIALECT : SQLSIM_CAT_EXEC_ERROR;
     k->mask |= 1u << cat;
-    if (!r->dialect) k->evidence[cat] = sqlsim_arena_strdup(a, r->ex_err);
+    if (!r->structure.dialect) k->evidence[cat] = sqlsim_arena_strdup(a, r->exec.err);
     return;
   }
-  int ok = bird ? r->ex_bird == 1 : r->ex_spider == 1;
+  int ok = bird ? r->exec.bird == 1 : r->exec.spider == 1;
   if (ok) {
     if ((k->mask & ~(1u << SQLSIM_CAT_DIALECT)) || k->weak)
-      set_only(r, SQLSIM_CAT_CORRECT_OTHER_FORM, sqlsim_arena_printf(a, "same result, written differently: %s", first_evidence(k)));
+      set_only(k, SQLSIM_CAT_CORRECT_OTHER_FORM, sqlsim_arena_printf(a, "same result, written differently: %s", first_evidence(k)));
     else
-      set_only(r, SQLSIM_CAT_CORRECT, "same result as the gold");
+      set_only(k, SQLSIM_CAT_CORRECT, "same result as the gold");
     return;
   }
-  if (r->pred_rows == 0 && r->gold_rows > 0) {
+  if (r->exec.pred_rows == 0 && r->exec.gold_rows > 0) {
     k->mask |= 1u << SQLSIM_CAT_EMPTY_RESULT;
-    k->evidence[SQLSIM_CAT_EMPTY_RESULT] = sqlsim_arena_printf(a, "no rows; the gold returns %ld", r->gold_rows);
+    k->evidence[SQLSIM_CAT_EMPTY_RESULT] = sqlsim_arena_printf(a, "no rows; the gold returns %ld", r->exec.gold_rows);
   }
   if (!(k->mask & ~((1u << SQLSIM_CAT_EMPTY_RESULT) | (1u << SQLSIM_CAT_DIALECT))) && !name_weak(k)) {
     k->mask |= 1u << SQLSIM_CAT_OTHER;
     k->evidence[SQLSIM_CAT_OTHER] =
-        r->diff_err[0] ? sqlsim_arena_printf(a, "results differ (%ld vs %ld rows); %s", r->pred_rows, r->gold_rows, r->diff_err)
+        r->structure.diff_err[0] ? sqlsim_arena_printf(a, "results differ (%ld vs %ld rows); %s", r->exec.pred_rows, r->exec.gold_rows, r->structure.diff_err)
                        : sqlsim_arena_printf(a, "results differ (%ld vs %ld rows) with no structural difference found",
-                                             r->pred_rows, r->gold_rows);
+                                             r->exec.pred_rows, r->exec.gold_rows);
   }
 }
 
@@ -195,58 +188,65 @@ void sqlsim_categories_rank(sqlsim_categories *c) {
   c->main = c->nranked ? c->ranked[0] : -1;
 }
 
-void sqlsim_categories_limit(sqlsim_categories *c, sqlsim_arena *a, int keep) {
+void analyze_fold(sqlsim_categories *c, sqlsim_arena *a, int keep) {
   if (keep < 1) keep = 1;
   if (c->nranked <= keep) return;
   int last = c->ranked[keep - 1];
   for (int i = keep; i < c->nranked; i++) {
     int k = c->ranked[i];
-    const char *name = sqlsim_category_names[k];
     if (c->evidence[last] && strlen(c->evidence[last]) < 600)
-      c->evidence[last] = sqlsim_arena_printf(a, "%s; also %s: %s", c->evidence[last], name,
+      c->evidence[last] = sqlsim_arena_printf(a, "%s; also %s: %s", c->evidence[last], sqlsim_category_names[k],
                                               c->evidence[k] ? c->evidence[k] : "(no evidence)");
     c->mask &= ~(1u << k);
     c->secondary &= ~(1u << k);
     c->evidence[k] = NULL;
   }
+  c->nranked = keep;
+}
+
+void sqlsim_categories_limit(sqlsim_categories *c, sqlsim_arena *a, int keep) {
+  if (keep < 1) keep = 1;
+  if (c->nranked <= keep) return;
+  analyze_fold(c, a, keep);
   sqlsim_categories_rank(c);
 }
 
 /* ---------------------------------------------------------------- the pair */
 
 /* The prediction does not parse: that is the category, at the offset. */
-static void unparseable(const analyze_input *in, sqlsim_record *r) {
-  r->cats.mask = 1u << SQLSIM_CAT_UNPARSEABLE;
-  r->cats.evidence[SQLSIM_CAT_UNPARSEABLE] = sqlsim_arena_strdup(record_arena(r), r->bis_err);
+static void unparseable(const analyze_input *in, const sqlsim_record *r, sqlsim_arena *a, sqlsim_analysis_part *an) {
+  an->cats.mask = 1u << SQLSIM_CAT_UNPARSEABLE;
+  an->cats.evidence[SQLSIM_CAT_UNPARSEABLE] = sqlsim_arena_strdup(a, r->structure.err);
   if (in->pred_error_offset >= 0) {
-    r->pspans = sqlsim_arena_alloc(record_arena(r), sizeof(int) * 2);
-    r->pspans[0] = in->pred_error_offset;
-    r->pspans[1] = in->pred_error_offset + 1;
-    r->npspans = 1;
+    an->pspans = sqlsim_arena_alloc(a, sizeof(int) * 2);
+    an->pspans[0] = in->pred_error_offset;
+    an->pspans[1] = in->pred_error_offset + 1;
+    an->npspans = 1;
   }
 }
 
 /* The pair ran and gave another answer than the gold's: on its database, or
  * (with none) on the generated ones. Not a prediction that does not parse or
  * run, nor a gold that could not be judged. */
-static int is_wrong(const analyze_input *in, const sqlsim_record *r) {
+static int is_wrong(const analyze_input *in, const sqlsim_record *r, const sqlsim_categories *k) {
   const uint32_t not_wrong = (1u << SQLSIM_CAT_UNPARSEABLE) | (1u << SQLSIM_CAT_EXEC_ERROR) | (1u << SQLSIM_CAT_CORRECT) |
                            (1u << SQLSIM_CAT_CORRECT_OTHER_FORM);
-  if (!in->diff || (r->cats.mask & not_wrong) || r->gold_err[0] || r->bis_err[0]) return 0;
-  if (r->ex_bird >= 0) return !r->ex_err[0] && (in->bird ? r->ex_bird : r->ex_spider) == 0;
+  if (!in->diff || (k->mask & not_wrong) || r->gold_err[0] || r->structure.err[0]) return 0;
+  if (r->exec.bird >= 0) return !r->exec.err[0] && (in->bird ? r->exec.bird : r->exec.spider) == 0;
   return r->has_synth && r->synth.pass == 0;
 }
 
-void analyze_pair(const analyze_input *in, sqlsim_record *r) {
-  if (r->has_bis && r->bis_err[0]) {
-    unparseable(in, r);
+void analyze_pair(const analyze_input *in, const sqlsim_record *r, sqlsim_arena *a, sqlsim_analysis_part *an,
+                  sqlsim_repair_part *rep) {
+  if (r->structure.has && r->structure.err[0]) {
+    unparseable(in, r, a, an);
   } else if (in->diff) {
-    sqlsim_categorize_diff(in->diff, in->schema, record_arena(r), &r->cats);
-    if (in->bird) analyze_column_order(in->diff, record_arena(r), &r->cats);
-    collect_spans(r, in->diff);
+    sqlsim_categorize_diff(in->diff, in->schema, a, &an->cats);
+    if (in->bird) analyze_column_order(in->diff, a, &an->cats);
+    collect_spans(an, a, in->diff);
   }
-  combine_categories(in->bird, r);
-  sqlsim_categories_rank(&r->cats);
-  sqlsim_categories_limit(&r->cats, record_arena(r), 2); /* the main reason and the next */
-  if (in->check && is_wrong(in, r)) analyze_repair(in, r);
+  combine_categories(in->bird, r, &an->cats, a);
+  sqlsim_categories_rank(&an->cats);
+  sqlsim_categories_limit(&an->cats, a, ANALYZE_KEEP); /* the main reason and the next */
+  if (in->check && is_wrong(in, r, &an->cats)) analyze_repair(in, a, rep);
 }

@@ -314,8 +314,8 @@ int main(int argc, char **argv) {
         if (exec[i] < 0) continue;
         const sqlsim_record *r = &out[0][(size_t)i * npreds + p];
         int counted = r->has_synth && r->synth.pass >= 0;
-        double g = counted ? r->synth.graded : r->score_structure;
-        int pass = counted ? r->synth.pass : r->score_structure >= 0.9;
+        double g = counted ? r->synth.graded : r->structure.score;
+        int pass = counted ? r->synth.pass : r->structure.score >= 0.9;
         fallback += !counted;
         pg[pooled] = (pt){g, exec[i]};
         ps[pooled] = (pt){r->score, exec[i]};
@@ -323,7 +323,7 @@ int main(int argc, char **argv) {
           qg[kept] = (pt){g, exec[i]};
           qs[kept++] = (pt){r->score, exec[i]};
         }
-        pst[pooled] = (pt){r->score_structure, exec[i]};
+        pst[pooled] = (pt){r->structure.score, exec[i]};
         pooled++;
         tp += pass && exec[i];
         fp += pass && !exec[i];
@@ -332,7 +332,7 @@ int main(int argc, char **argv) {
         npos += exec[i];
         sg += g;
         ss += r->score;
-        sst += r->score_structure;
+        sst += r->structure.score;
         m++;
       }
       ex[p] = (double)npos / m;

@@ -131,7 +131,7 @@ static int cmd_analyze(int argc, char **argv) {
     if (!no_exec && (g->db_dir || g->sqlite)) cfg.metrics |= SQLSIM_M_EXEC;
     else if (g->tables || g->sqlite) cfg.metrics |= SQLSIM_M_SYNTH; /* no database: generated ones judge */
     sqlsim_error err = {0};
-    if ((rc = run_load(g, &cfg, &err))) error("%s", err.message);
+    if ((rc = run_load(g, &cfg, &err))) error("analyze: %s", err.message);
   }
   if (!rc && per_item && !(out.per_item = cli_open_out(per_item))) rc = -1;
   if (!rc) cli_catch_signals();

@@ -11,7 +11,7 @@
  * not tell apart) and, when they differ, the witness: the smallest database
  * found on which they answer differently, with both answers. */
 #include "cli.h"
-#include "engine/record.h"
+#include "engine/fields.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -83,12 +83,6 @@ static int cmd_eval(int argc, char **argv) {
   if (cli_engine_metrics("eval", &eo)) return CLI_EUSAGE;
   if (!c.gold_path) return error("eval: --gold FILE is required (see sqlsim help eval)"), CLI_EUSAGE;
   if (!c.npreds) return error("eval: at least one --pred FILE is required (see sqlsim help eval)"), CLI_EUSAGE;
-  if ((cfg->metrics & SQLSIM_M_MATCH) && !cfg->tables)
-    return error("eval: the match metric needs --tables FILE (Spider's tables.json)"), CLI_EUSAGE;
-  if ((cfg->metrics & SQLSIM_M_DB) && !cfg->db_dir && !cfg->sqlite)
-    return error("eval: execution metrics need --db-dir DIR or --sqlite FILE"), CLI_EUSAGE;
-  if ((cfg->metrics & SQLSIM_M_SYNTH) && !cfg->tables && !cfg->sqlite)
-    return error("eval: the synth metric needs a schema: --tables FILE or --sqlite FILE (no database)"), CLI_EUSAGE;
   int stdin_uses = !strcmp(c.gold_path, "-");
   for (int p = 0; p < c.npreds; p++) stdin_uses += !strcmp(c.pred_paths[p], "-");
   if (stdin_uses > 1) return error("eval: only one of --gold and --pred can be - (standard input)"), CLI_EUSAGE;
@@ -101,7 +95,7 @@ static int cmd_eval(int argc, char **argv) {
   cli_progress_init(&out.prog, "eval", quiet);
   sqlsim_error err = {0};
   if ((rc = run_load(&c, cfg, &err))) {
-    error("%s", err.message);
+    error("eval: %s", err.message);
     goto done;
   }
   if (per_item && !(out.per_item = cli_open_out(per_item))) {

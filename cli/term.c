@@ -99,11 +99,10 @@ void cli_progress_end(cli_progress *p) {
 /* ---------------------------------------------------------------- a run's sink */
 
 void cli_sink_record(void *sink, size_t k, const sqlsim_record *rec) {
-  (void)rec;
   cli_sink *o = sink;
   if (!o->per_item) return;
   o->sb.len = 0;
-  run_item_json(&o->sb, o->r, k);
+  run_item_json(&o->sb, o->r, k, rec);
   fwrite(o->sb.buf, 1, o->sb.len, o->per_item);
   fflush(o->per_item);
 }

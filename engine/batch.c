@@ -12,6 +12,7 @@
  * a question's 8 samples at a time). A cancel flag stops the batch between
  * pairs; what is delivered is always a prefix. */
 #include "engine.h"
+#include "record/record.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -48,7 +49,7 @@ static void score_one(batch *b, worker *w, size_t lo, size_t k) {
   size_t same = k;
   for (size_t j = k > lo + DEDUP_BACK ? k - DEDUP_BACK : lo; j < k && same == k; j++)
     if (!strcmp(b->pairs[j].pred, p->pred)) same = j;
-  if (same < k) engine_record_copy(&b->out[k], &b->out[same]);
+  if (same < k) record_copy(&b->out[k], &b->out[same]);
   else engine_score_pair(b->ev, w, p, &b->out[k]);
 }
 
@@ -175,7 +176,7 @@ size_t sqlsim_evaluate_batch(sqlsim_evaluator *ev, const sqlsim_pair *pairs, siz
 timed:
   if (timing) {
     size_t total = 0, t = 0;
-    for (size_t k = 0; k < ready; k++) total += out[k].ex_bird == 1;
+    for (size_t k = 0; k < ready; k++) total += out[k].exec.bird == 1;
     for (size_t k = 0; k < ready; k++) {
       if (o->cancel && *o->cancel) {
         for (size_t j = k; j < ready; j++) sqlsim_record_clear(&out[j]);

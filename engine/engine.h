@@ -1,13 +1,15 @@
 /* engine.h -- the evaluator's insides, shared by the files of engine/ and by
- * no other module (the faces use sqlsim.h, and engine/record.h for the
- * record's JSON fields).
+ * no other module (the faces use sqlsim.h, and engine/fields.h for the
+ * record's JSON fields after keys of their own).
  *
- *   evaluator.c  metric names, the evaluator's lifecycle and its checks
+ *   metrics.c    the metric table: names, what each needs and implies, its
+ *                stage and its per-item fields; the fields' writer
+ *   evaluator.c  the evaluator's lifecycle and its checks
  *   workers.c    the pool of workers: each a Spider matcher, open database
  *                connections and the last gold queries prepared
- *   score.c      one pair: every metric, the categories, the timing
+ *   score.c      one pair: the table's stages in turn, then the timing
  *   batch.c      many pairs on worker threads, records delivered in order
- *   record.c     a record as JSON; reward.c, stream.c on top */
+ *   reward.c, stream.c on top */
 #ifndef SQLSIM_ENGINE_H
 #define SQLSIM_ENGINE_H
 
@@ -15,7 +17,7 @@
 
 #include "core.h"
 #include "metrics/ex.h"
-#include "record.h"
+#include "fields.h"
 
 typedef struct worker worker;
 
@@ -96,17 +98,69 @@ const gold_prep *engine_gold_for(sqlsim_evaluator *ev, worker *w, const char *sq
 
 /* ---------------------------------------------------------------- score.c */
 
+/* One pair being scored: what its stages share. */
+typedef struct engine_pair {
+  sqlsim_evaluator *ev;
+  worker *w;                /* NULL in the timing phase */
+  const sqlsim_pair *p;     /* pred: the SQL scored (read out of a model's answer with extract) */
+  const gold_prep *g;       /* NULL in the timing phase */
+  sqlsim_record *r;
+  sqlsim_query *pred;       /* the prediction parsed with the gold's schema, as parsed (engine_pred) */
+  int parsed, pred_offset;  /* parsed once; where it does not parse (-1 unknown) */
+  sqlsim_query *pred_eq;    /* a copy with equivalent forms made one, for the calibrated diff */
+  sqlsim_diff *diff;        /* the calibrated diff (its edits point into pred_eq), for the categories */
+  sqlsim_witness *exec_witness; /* a real database's evidence: it outranks a generated one's */
+  const volatile int *cancel;   /* the timing phase's */
+} engine_pair;
+
+/* The prediction parsed with the gold's schema, once a pair; NULL when it
+ * does not parse (the record's structure part says why when bis is on). */
+sqlsim_query *engine_pred(engine_pair *c);
+
+/* The stages the metric table names (score.c): each writes its own part of
+ * the record. */
+void engine_stage_match(engine_pair *c);
+void engine_stage_exec(engine_pair *c);
+void engine_stage_structure(engine_pair *c);
+void engine_stage_synth(engine_pair *c);
+void engine_stage_analysis(engine_pair *c);
+void engine_stage_timing(engine_pair *c);
+
 /* Everything but timing, for one pair, on a worker: r is overwritten. */
 void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *p, sqlsim_record *r);
 /* The timing metrics of a pair EX found correct (on the calling thread,
  * alone on the machine); cancel may stop it between runs. */
 void engine_time_pair(sqlsim_evaluator *ev, const sqlsim_pair *p, sqlsim_record *r, const volatile int *cancel);
 
-/* ---------------------------------------------------------------- record.c */
+/* ---------------------------------------------------------------- metrics.c */
 
-/* The record's arena, made on first use. */
-sqlsim_arena *engine_record_arena(sqlsim_record *r);
-/* A deep copy of src into dst (its own arena). */
-void engine_record_copy(sqlsim_record *dst, const sqlsim_record *src);
+enum { ENGINE_NEEDS_TABLES = 1, ENGINE_NEEDS_SCHEMA = 2, ENGINE_NEEDS_DATABASES = 4 };
+
+/* An entry of the metric table. */
+typedef struct engine_metric {
+  const char *name;        /* as --metrics and Python's metrics= read it; NULL: a part of every
+                              record, not a metric */
+  unsigned flag;           /* SQLSIM_M_* */
+  unsigned implies;        /* metrics computed with it */
+  unsigned needs;          /* ENGINE_NEEDS_* */
+  unsigned with;           /* its stage runs and its fields are written when one of these is
+                              asked (0: its own flag) */
+  int timed;               /* its stage runs in the timing phase, alone on the machine */
+  void (*score)(engine_pair *c); /* its stage (NULL: another entry's stage computes it) */
+  void (*fields)(const sqlsim_record *r, const sqlsim_sink *s, void *ctx); /* its per-item fields */
+  const char *help;
+} engine_metric;
+
+/* The table, in the per-item line's order, ended by an entry with neither
+ * name nor fields. */
+extern const engine_metric engine_metrics[];
+#define ENGINE_FOR_METRICS(e) for (const engine_metric *e = engine_metrics; (e)->fields || (e)->name; (e)++)
+int engine_metric_on(const engine_metric *e, unsigned metrics);
+const engine_metric *engine_metric_of(unsigned flag);
+/* m with every metric it implies. */
+unsigned engine_metrics_closure(unsigned m);
+/* What the metrics of c need (a schema, databases) is there: 0, or
+ * SQLSIM_ECONFIG with err naming the metric and what to give. */
+int engine_metrics_check(const sqlsim_config *c, sqlsim_error *err);
 
 #endif

@@ -1,5 +1,5 @@
-/* evaluator.c -- the evaluator: its metrics by name, its configuration
- * checked and its schemas loaded, the checks that a benchmark can be scored
+/* evaluator.c -- the evaluator: its configuration made whole (the metrics
+ * each metric implies, the defaults) and checked once, its schemas loaded, the checks that a benchmark can be scored
  * under it, and where a db_id's database and schema are.
  *
  * An evaluator holds what every pair needs (the configuration, the
@@ -13,33 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---------------------------------------------------------------- metric names */
-
-const char *const sqlsim_metric_names[SQLSIM_NMETRICS] = {"match", "exec",       "ves",   "rves",  "result",
-                                                           "bis",   "categories", "synth", "strict"};
-
-int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err) {
-  *out = 0;
-  const char *p = list ? list : "";
-  while (*p) {
-    const char *e = strchr(p, ',');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    int found = -1;
-    for (int k = 0; k < SQLSIM_NMETRICS && found < 0; k++)
-      if (strlen(sqlsim_metric_names[k]) == n && !strncmp(p, sqlsim_metric_names[k], n)) found = k;
-    if (found < 0 && n == 2 && !strncmp(p, "ex", 2)) found = 1;
-    if (found < 0)
-      return sqlsim_error_set(err, SQLSIM_EFORMAT, (int)(p - list),
-                              "unknown metric '%.*s' (match, exec, ves, rves, result, bis, categories, synth, strict)",
-                              (int)(n > 100 ? 100 : n), p);
-    *out |= 1u << found;
-    p += n;
-    if (*p == ',') p++;
-  }
-  if (!*out) return sqlsim_error_set(err, SQLSIM_EFORMAT, 0, "no metric given");
-  return 0;
-}
-
 /* ---------------------------------------------------------------- the evaluator */
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
@@ -48,41 +21,34 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
   *out = NULL;
   sqlsim_config c = *cfg;
   if (!c.metrics) c.metrics = SQLSIM_M_BIS;
-  if (c.metrics & SQLSIM_M_STRICT) c.metrics |= SQLSIM_M_SYNTH;
-  if (c.metrics & (SQLSIM_M_CATEGORIES | SQLSIM_M_SYNTH)) c.metrics |= SQLSIM_M_BIS;
+  c.metrics = engine_metrics_closure(c.metrics);
   if (c.synth_databases < 0 || c.synth_databases > 64)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "synthetic databases %d: give 1 to 64", c.synth_databases);
-  if ((c.metrics & SQLSIM_M_SYNTH) && !c.tables && !c.sqlite)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
-                            "the synth metric needs a schema: a tables.json (tables) or a SQLite file (sqlite)");
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "synthetic databases %d: give 1 to 64", c.synth_databases);
   if (c.timeout_s == 0) c.timeout_s = 30;
   if (c.iterations == 0) c.iterations = 100;
   if (!(c.timeout_s > 0) || c.timeout_s > 86400)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "timeout %g s: give a time above 0 and at most a day",
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "timeout %g s: give a time above 0 and at most a day",
                             c.timeout_s);
   if (c.iterations < 0 || c.iterations > 1000000)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "iterations %d: give 1 to 1000000", c.iterations);
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "iterations %d: give 1 to 1000000", c.iterations);
   if (c.noise_every == 0) c.noise_every = 40;
   if (c.noise_every < -1 || c.noise_every > 1000000)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "noise every %d: give 1 to 1000000 (or -1: never)",
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "noise every %d: give 1 to 1000000 (or -1: never)",
                             c.noise_every);
   if (c.auto_width < 0 || c.auto_width > 10 || c.auto_width != c.auto_width)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "auto width %g: give a share of the ratio above 0 (0.1: 10%%)",
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "auto width %g: give a share of the ratio above 0 (0.1: 10%%)",
                             c.auto_width);
   if (c.mode != SQLSIM_SPIDER_COMPATIBLE && c.mode != SQLSIM_SPIDER_CORRECTED)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "mode %d: compatible or corrected", c.mode);
-  if (c.now && sqlsim_check_now(c.now, err)) return SQLSIM_EFORMAT;
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "mode %d: compatible or corrected", c.mode);
+  if (c.now && sqlsim_check_now(c.now, err)) return SQLSIM_ECONFIG;
   if (c.db_dir && c.sqlite)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "give a database directory or one SQLite file, not both");
-  if ((c.metrics & SQLSIM_M_DB) && !c.db_dir && !c.sqlite)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
-                            "execution metrics need databases: a directory (db_dir) or one SQLite file (sqlite)");
-  if ((c.metrics & SQLSIM_M_MATCH) && !c.tables)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "the match metric needs a tables.json schema (tables)");
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "give a database directory or one SQLite file, not both");
+  int rc = engine_metrics_check(&c, err);
+  if (rc) return rc;
   if (c.repair && !(c.metrics & SQLSIM_M_CATEGORIES))
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "repair is part of the error analysis: it needs the categories metric");
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "repair is part of the error analysis: it needs the categories metric");
   if (c.repair && !(c.metrics & (SQLSIM_M_DB | SQLSIM_M_SYNTH)))
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
                             "repair runs the repaired predictions: it needs databases (db_dir or sqlite, with an "
                             "execution metric) or a schema to generate them from (tables or sqlite, with the synth "
                             "metric)");
@@ -94,7 +60,6 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
   sqlsim_evaluator *ev = calloc(1, sizeof *ev);
   if (!ev) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
   pthread_mutex_init(&ev->mu, NULL);
-  int rc = 0;
   if (c.tables) rc = sqlsim_catalog_load_tables_json(c.tables, &ev->catalog, err);
   else if (c.sqlite) rc = sqlsim_catalog_load_sqlite(c.sqlite, &ev->catalog, err);
   if (rc) {

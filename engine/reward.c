@@ -14,13 +14,13 @@
 
 double sqlsim_reward(const sqlsim_evaluator *ev, const sqlsim_record *r, double partial) {
   if (partial < 0) partial = DEFAULT_PARTIAL;
-  if (r->bis_err[0]) return 0; /* does not parse */
-  if (r->ex_bird >= 0) {
-    if (r->ex_err[0]) return 0;
-    int ok = ev->cfg.bird_semantics ? r->ex_bird == 1 : r->ex_spider == 1;
+  if (r->structure.err[0]) return 0; /* does not parse */
+  if (r->exec.bird >= 0) {
+    if (r->exec.err[0]) return 0;
+    int ok = ev->cfg.bird_semantics ? r->exec.bird == 1 : r->exec.spider == 1;
     if (ok) return 1;
-    return r->has_bis ? partial * r->score : 0;
+    return r->structure.has ? partial * r->score : 0;
   }
-  if (r->gold_err[0] || !r->has_bis) return NAN;
+  if (r->gold_err[0] || !r->structure.has) return NAN;
   return r->score;
 }

@@ -1,15 +1,20 @@
-/* score.c -- one pair: every metric the evaluator computes, on a worker.
+/* score.c -- one pair: the metric table's stages in turn, on a worker.
  *
- * Spider matching against the gold prepared once (workers.c); the
- * prediction parsed with the gold's schema; synthetic execution on databases
- * made from the schema (synth/); the tree diff against the gold as written
- * (BIS) and with equivalent forms made one (the calibrated score); EX on every
- * database of the item (metrics/ex.c); then, with the categories asked for,
- * the error analysis of all of it (analyze/). Timing runs apart (alone on the
- * machine), for pairs EX found correct. */
+ * A pair's stages share an engine_pair: the gold prepared once per worker
+ * (workers.c), the prediction parsed once with the gold's schema. Each stage
+ * writes its own part of the record: Spider matching against the prepared
+ * gold; EX on every database of the item (metrics/ex.c); the tree diff
+ * against the gold as written (BIS) and, on a copy with equivalent forms made
+ * one, against the gold's such form (the calibrated score); synthetic
+ * execution on databases made from the schema (synth/); with the categories
+ * asked for, the error analysis of all of it (analyze/). Then the record's
+ * derived values: the calibrated score combined with synthetic execution, and
+ * the witness (a real database's outranks a generated one's). Timing runs
+ * apart (alone on the machine), for pairs EX found correct. */
 #include "engine.h"
 #include "analyze/analyze.h"
 #include "exec/sandbox.h"
+#include "record/record.h"
 #include "synth/runner.h"
 
 #include <string.h>
@@ -19,48 +24,104 @@
 #define REPAIR_CHECKS 64
 #define REPAIR_TIME_S 0.5
 
-/* The prediction parsed with the gold's schema, or NULL with the record
- * saying why (bis = score = 0) and *offset where (-1 unknown). */
-static sqlsim_query *parse_pred(const gold_prep *g, const char *pred, sqlsim_record *r, int *offset) {
-  sqlsim_query *q;
+sqlsim_query *engine_pred(engine_pair *c) {
+  if (c->parsed) return c->pred;
+  c->parsed = 1;
+  c->pred_offset = -1;
   sqlsim_error err = {0};
-  *offset = -1;
-  if (!sqlsim_parse(pred, strlen(pred), g->schema, 0, &q, &err)) return q;
-  snprintf(r->bis_err, sizeof r->bis_err, "the prediction does not parse (offset %d): %.200s", err.offset,
-           err.message);
-  *offset = err.offset;
+  const char *sql = c->p->pred;
+  if (!c->g->tree || !sqlsim_parse(sql, strlen(sql), c->g->schema, 0, &c->pred, &err)) return c->pred;
+  c->pred = NULL;
+  c->pred_offset = err.offset;
+  snprintf(c->r->structure.err, sizeof c->r->structure.err, "the prediction does not parse (offset %d): %.200s",
+           err.offset, err.message);
   return NULL;
 }
 
-/* The tree diff against the gold as written (BIS similarity) and against its
- * equivalence-normalized form (calibrated score). q is changed (equivalent
- * forms made one). With keep, *keep gets the calibrated diff (the caller
- * frees it, before q: its edits point into q), NULL when not compared. */
-static void score_structure(sqlsim_evaluator *ev, const gold_prep *g, sqlsim_query *q, sqlsim_record *r,
-                            sqlsim_diff **keep) {
+/* A prediction that fails to parse or to run because it is a model's whole
+ * answer (a fence, <think>, "Final answer:" around its SQL) says so in err,
+ * with the way to score its SQL, instead of SQLite's bare "syntax error". */
+static void explain_answer(const engine_pair *c, char *err, size_t n) {
+  if (!err[0] || c->ev->cfg.extract) return;
+  sqlsim_extract x;
+  const char *pred = c->p->pred;
+  if (sqlsim_extract_sql(pred, strlen(pred), &x) || x.from == SQLSIM_FROM_TEXT) return;
+  static const char *where[] = {"", "in a Markdown code fence", "in an <answer> element", "after a final-answer marker",
+                                "after </think>", "before other text"};
+  snprintf(err, n, "the prediction is a model's answer, not SQL: its SQL is %s at offset %zu (score answers with "
+           "--extract, or extract=True in Python)", where[x.from], x.start);
+}
+
+/* ---------------------------------------------------------------- stages */
+
+void engine_stage_match(engine_pair *c) {
+  if (!c->g->spider) return;
+  sqlsim_spider_score_pred(c->w->spider, c->g->spider, c->p->pred, &c->r->match);
+  c->r->has_match = 1;
+}
+
+/* EX on every database of the item, both semantics (metrics/ex.c), and BIS
+ * result similarity on its own database. */
+void engine_stage_exec(engine_pair *c) {
+  sqlsim_evaluator *ev = c->ev;
+  if (!c->g->ran) return;
+  ex_opts o = {.keep_distinct = ev->cfg.keep_distinct, .plug_value = ev->cfg.plug_value,
+               .result = (ev->cfg.metrics & SQLSIM_M_RESULT) != 0, .witness = ev->cfg.witness,
+               .bird = ev->cfg.bird_semantics};
+  engine_pool pool = {ev, c->w};
+  ex_verdict v;
+  ex_score(&c->g->ex, c->g->sql, c->p->pred, &o, engine_pool_open, &pool, &v);
+  sqlsim_exec_part x = {.spider = v.spider, .bird = v.bird, .databases = v.databases, .gold_rows = v.gold_rows,
+                        .pred_rows = v.pred_rows, .has_rsim = v.has_rsim, .rsim = v.rsim};
+  memcpy(x.err, v.err, sizeof x.err);
+  explain_answer(c, x.err, sizeof x.err);
+  c->r->exec = x;
+  c->exec_witness = v.witness;
+}
+
+/* The tree diff against the gold as written (BIS similarity) and, on a copy
+ * with equivalent forms made one, against the gold's such form (the
+ * calibrated score); kept for the categories. */
+void engine_stage_structure(engine_pair *c) {
+  const gold_prep *g = c->g;
+  if (!g->tree) return;
+  sqlsim_record *r = c->r;
+  sqlsim_structure_part *x = &r->structure;
+  x->has = 1;
+  sqlsim_query *q = engine_pred(c);
+  explain_answer(c, x->err, sizeof x->err);
+  if (!q) return;
   sqlsim_error err = {0};
-  if (keep) sqlsim_dialect_construct(q, engine_record_arena(r), &r->dialect);
+  if (r->metrics & SQLSIM_M_CATEGORIES) sqlsim_dialect_construct(q, record_arena(r), &x->dialect);
   sqlsim_diff *d;
   if (sqlsim_diff_trees(g->tree->root, q->root, &d, &err) == 0) {
-    r->bis = d->bis;
+    x->bis = d->bis;
     sqlsim_diff_free(d);
   } else {
-    snprintf(r->diff_err, sizeof r->diff_err, "not compared by structure: %.200s", err.message);
+    snprintf(x->diff_err, sizeof x->diff_err, "not compared by structure: %.200s", err.message);
   }
-  sqlsim_equiv_normalize_as(q, engine_equiv_flags(ev));
-  if (sqlsim_diff_trees(g->tree_eq->root, q->root, &d, &err) == 0) {
-    r->score = d->score;
-    if (keep) *keep = d;
+  if (!(c->pred_eq = sqlsim_query_clone(q))) {
+    if (!x->diff_err[0]) snprintf(x->diff_err, sizeof x->diff_err, "not compared by structure: out of memory");
+    return;
+  }
+  sqlsim_equiv_normalize_as(c->pred_eq, engine_equiv_flags(c->ev));
+  if (sqlsim_diff_trees(g->tree_eq->root, c->pred_eq->root, &d, &err) == 0) {
+    x->score = d->score;
+    if (r->metrics & SQLSIM_M_CATEGORIES) c->diff = d;
     else sqlsim_diff_free(d);
-  } else if (!r->diff_err[0]) {
-    snprintf(r->diff_err, sizeof r->diff_err, "not compared by structure: %.200s", err.message);
+  } else if (!x->diff_err[0]) {
+    snprintf(x->diff_err, sizeof x->diff_err, "not compared by structure: %.200s", err.message);
   }
 }
 
-/* Synthetic execution on databases made from the gold's schema (q may be
- * NULL: a prediction that does not parse still runs, and fails or not). */
-static void score_synth(sqlsim_evaluator *ev, worker *w, const gold_prep *g, const char *pred,
-                        const sqlsim_query *q, sqlsim_record *r) {
+/* Synthetic execution on databases made from the gold's schema (a
+ * prediction that does not parse still runs, and fails or not). */
+void engine_stage_synth(engine_pair *c) {
+  sqlsim_evaluator *ev = c->ev;
+  const gold_prep *g = c->g;
+  worker *w = c->w;
+  sqlsim_record *r = c->r;
+  if (!g->tree) return;
   if (!g->schema) {
     snprintf(r->synth_err, sizeof r->synth_err, "no schema for db_id '%.200s'", g->db_id ? g->db_id : "");
     return;
@@ -76,101 +137,27 @@ static void score_synth(sqlsim_evaluator *ev, worker *w, const gold_prep *g, con
     synth_runner_keep(w->synth, ev->cfg.repair); /* the repair checks on the pair's databases */
   }
   sqlsim_error err = {0};
-  if (sqlsim_synth_trees(w->synth, g->tree, g->sql, q, pred, &r->synth, &err)) {
+  sqlsim_synth y;
+  if (sqlsim_synth_trees(w->synth, g->tree, g->sql, engine_pred(c), c->p->pred, &y, &err)) {
     snprintf(r->synth_err, sizeof r->synth_err, "%.250s", err.message);
-  } else {
-    r->has_synth = 1;
-    r->witness = r->synth.witness; /* the record owns it now */
+    return;
   }
-  r->synth.witness = NULL;
+  record_take_witness(r, y.witness);
+  y.witness = NULL;
+  r->synth = y;
+  r->has_synth = 1;
 }
 
-/* The calibrated score with synthetic execution (docs/synthetic.md): when a
- * generated database counted, (pass + 0.1 graded + 0.01 structure) / 1.11, so
- * agreeing everywhere decides, the share of databases that agree orders the
- * rest and structure breaks ties; else structure alone. The weights were
- * chosen on the 7 Spider files of ../shared (ROC AUC against official EX
- * 0.969, against 0.968 for 0.5 / 0.45 / 0.05). */
-static double combined_score(const sqlsim_record *r) {
-  if (!r->has_synth || r->synth.pass < 0) return r->score_structure;
-  return (r->synth.pass + 0.1 * r->synth.graded + 0.01 * r->score_structure) / 1.11;
-}
-
-/* EX on every database of the item, both semantics (metrics/ex.c), and BIS
- * result similarity on its own database. */
-static void score_exec(sqlsim_evaluator *ev, worker *w, const gold_prep *g, const char *pred, sqlsim_record *r) {
-  ex_opts o = {.keep_distinct = ev->cfg.keep_distinct, .plug_value = ev->cfg.plug_value,
-               .result = (ev->cfg.metrics & SQLSIM_M_RESULT) != 0, .witness = ev->cfg.witness,
-               .bird = ev->cfg.bird_semantics};
-  engine_pool c = {ev, w};
-  ex_verdict v;
-  ex_score(&g->ex, g->sql, pred, &o, engine_pool_open, &c, &v);
-  r->databases = v.databases;
-  r->ex_bird = v.bird;
-  r->ex_spider = v.spider;
-  r->gold_rows = v.gold_rows;
-  r->pred_rows = v.pred_rows;
-  r->has_rsim = v.has_rsim;
-  r->rsim = v.rsim;
-  memcpy(r->ex_err, v.err, sizeof r->ex_err);
-  if (v.witness) { /* a real database's evidence outranks a generated one's */
-    sqlsim_witness_free(r->witness);
-    r->witness = v.witness;
-  }
-}
-
-/* With config.extract, the SQL of the prediction (a model's answer): in the
- * record's arena, with where it was found; "" when there is none (every
- * metric then fails, and the record's error says why). */
-static const char *answer_of(const sqlsim_evaluator *ev, const char *pred, sqlsim_record *r) {
-  r->answer_from = -1;
-  if (!ev->cfg.extract) return pred;
-  sqlsim_extract x;
-  if (sqlsim_extract_sql(pred, strlen(pred), &x)) {
-    r->answer_from = SQLSIM_FROM_NONE;
-    return "";
-  }
-  r->answer_from = x.from;
-  r->answer_sql = sqlsim_arena_strndup(engine_record_arena(r), pred + x.start, x.len);
-  return r->answer_sql ? r->answer_sql : "";
-}
-
-/* A prediction that fails to parse or to run because it is a model's whole
- * answer (a fence, <think>, "Final answer:" around its SQL) says so, with the
- * way to score its SQL, instead of SQLite's bare "syntax error". */
-static void explain_answer(const char *pred, sqlsim_record *r) {
-  if (!r->ex_err[0] && !r->bis_err[0]) return;
-  sqlsim_extract x;
-  if (sqlsim_extract_sql(pred, strlen(pred), &x) || x.from == SQLSIM_FROM_TEXT) return;
-  static const char *where[] = {"", "in a Markdown code fence", "in an <answer> element", "after a final-answer marker",
-                                "after </think>", "before other text"};
-  char msg[256];
-  snprintf(msg, sizeof msg, "the prediction is a model's answer, not SQL: its SQL is %s at offset %zu (score answers with "
-           "--extract, or extract=True in Python)", where[x.from], x.start);
-  if (r->ex_err[0]) snprintf(r->ex_err, sizeof r->ex_err, "%s", msg);
-  if (r->bis_err[0]) snprintf(r->bis_err, sizeof r->bis_err, "%s", msg);
-}
-
-/* ---------------------------------------------------------------- repair */
+/* ---------------------------------------------------------------- the analysis and the repair */
 
 /* The repair's check of repaired predictions (analyze/repair.c): where the
  * pair was judged, the real databases (the evaluator's EX, on every database
  * of the item), else the pair's own generated databases (kept by its
  * synthetic run). */
-typedef struct repair_ctx {
-  sqlsim_evaluator *ev;
-  worker *w;
-  const gold_prep *g;
-  const sqlsim_record *r;
-  const char *pred;        /* the prediction's text: its literals are planted */
-  sqlsim_query *pred_q;    /* ... parsed with the gold's schema, on the first check that wants it */
-  int parsed;
-} repair_ctx;
-
 static int repair_check(void *ctx, const char *const *sqls, int n, double deadline, int *pass, double *graded) {
-  repair_ctx *c = ctx;
+  engine_pair *c = ctx;
   sqlsim_evaluator *ev = c->ev;
-  if (c->r->ex_bird >= 0) { /* the real databases */
+  if (c->r->exec.bird >= 0) { /* the real databases */
     ex_opts o = {.keep_distinct = ev->cfg.keep_distinct, .plug_value = ev->cfg.plug_value,
                  .bird = ev->cfg.bird_semantics};
     engine_pool pool = {ev, c->w};
@@ -190,56 +177,80 @@ static int repair_check(void *ctx, const char *const *sqls, int n, double deadli
   }
   if (!c->w->synth) return -1; /* the pair's run made the runner */
   sqlsim_error err = {0};
-  if (!c->parsed && sqlsim_parse(c->pred, strlen(c->pred), c->g->schema, 0, &c->pred_q, &err)) c->pred_q = NULL;
-  c->parsed = 1;
-  return synth_many(c->w->synth, c->g->tree, c->g->sql, c->pred_q, c->pred, sqls, n, deadline, pass, graded, &err)
+  return synth_many(c->w->synth, c->g->tree, c->g->sql, engine_pred(c), c->p->pred, sqls, n, deadline, pass, graded,
+                    &err)
              ? -1
              : 0;
 }
 
+void engine_stage_analysis(engine_pair *c) {
+  sqlsim_evaluator *ev = c->ev;
+  sqlsim_record *r = c->r;
+  r->repair.asked = ev->cfg.repair;
+  analyze_input in = {.diff = c->diff, .schema = c->g->schema, .bird = ev->cfg.bird_semantics,
+                      .pred_error_offset = c->pred_offset, .gold = c->g->tree, .pred = engine_pred(c),
+                      .pred_sql = c->p->pred, .equiv_flags = engine_equiv_flags(ev),
+                      .check = ev->cfg.repair ? repair_check : NULL, .ctx = c, .repair_checks = REPAIR_CHECKS,
+                      .repair_time_s = REPAIR_TIME_S};
+  sqlsim_analysis_part an = {0};
+  sqlsim_repair_part rep = {.asked = r->repair.asked};
+  analyze_pair(&in, r, record_arena(r), &an, &rep);
+  r->analysis = an;
+  r->repair = rep;
+}
+
+/* ---------------------------------------------------------------- one pair */
+
+/* With config.extract, the SQL of the prediction (a model's answer): in the
+ * record's arena, with where it was found; "" when there is none (every
+ * metric then fails, and the record's error says why). */
+static const char *answer_of(const sqlsim_evaluator *ev, const char *pred, sqlsim_record *r) {
+  r->answer.from = -1;
+  if (!ev->cfg.extract) return pred;
+  sqlsim_extract x;
+  if (sqlsim_extract_sql(pred, strlen(pred), &x)) {
+    r->answer.from = SQLSIM_FROM_NONE;
+    return "";
+  }
+  r->answer.from = x.from;
+  r->answer.sql = sqlsim_arena_strndup(record_arena(r), pred + x.start, x.len);
+  return r->answer.sql ? r->answer.sql : "";
+}
+
+/* The calibrated score with synthetic execution (docs/synthetic.md): when a
+ * generated database counted, (pass + 0.1 graded + 0.01 structure) / 1.11, so
+ * agreeing everywhere decides, the share of databases that agree orders the
+ * rest and structure breaks ties; else structure alone. The weights were
+ * chosen on the 7 Spider files of ../shared (ROC AUC against official EX
+ * 0.969, against 0.968 for 0.5 / 0.45 / 0.05). */
+static double combined_score(const sqlsim_record *r) {
+  if (!r->has_synth || r->synth.pass < 0) return r->structure.score;
+  return (r->synth.pass + 0.1 * r->synth.graded + 0.01 * r->structure.score) / 1.11;
+}
+
 void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *pair, sqlsim_record *r) {
-  unsigned m = ev->cfg.metrics;
   memset(r, 0, sizeof *r);
-  sqlsim_pair answer = *pair, *p = &answer;
+  sqlsim_pair answer = *pair;
   answer.pred = answer_of(ev, pair->pred, r);
-  r->metrics = m;
+  r->metrics = ev->cfg.metrics;
   r->witness_asked = ev->cfg.witness;
-  r->ex_spider = r->ex_bird = -1;
-  r->gold_rows = r->pred_rows = -1;
-  const gold_prep *g = engine_gold_for(ev, w, p->gold, p->db_id);
+  r->exec.spider = r->exec.bird = -1;
+  r->exec.gold_rows = r->exec.pred_rows = -1;
+  const gold_prep *g = engine_gold_for(ev, w, answer.gold, answer.db_id);
   r->hardness = g->hardness;
   memcpy(r->gold_err, g->gold_err, sizeof r->gold_err);
   memcpy(r->match_err, g->match_err, sizeof r->match_err);
-  if ((m & SQLSIM_M_MATCH) && g->spider) {
-    sqlsim_spider_score_pred(w->spider, g->spider, p->pred, &r->match);
-    r->has_match = 1;
-  }
-  int cats = (m & SQLSIM_M_CATEGORIES) != 0, offset = -1;
-  sqlsim_query *q = NULL;
-  sqlsim_diff *d = NULL; /* the calibrated diff, kept for the categories */
-  if ((m & SQLSIM_M_BIS) && g->tree) {
-    r->has_bis = 1;
-    q = parse_pred(g, p->pred, r, &offset);
-    if (m & SQLSIM_M_SYNTH) score_synth(ev, w, g, p->pred, q, r);
-    if (q) score_structure(ev, g, q, r, cats ? &d : NULL);
-    r->score_structure = r->score;
-    if (m & SQLSIM_M_SYNTH) r->score = combined_score(r);
-  }
-  if ((m & SQLSIM_M_DB) && g->ran) score_exec(ev, w, g, p->pred, r);
-  if (!ev->cfg.extract) explain_answer(p->pred, r);
-  if (cats) {
-    r->repair_asked = ev->cfg.repair;
-    repair_ctx rc = {ev, w, g, r, p->pred, NULL, 0};
-    analyze_input in = {.diff = d, .schema = g->schema, .bird = ev->cfg.bird_semantics, .pred_error_offset = offset,
-                        .gold = g->tree, .pred_sql = p->pred, .equiv_flags = engine_equiv_flags(ev),
-                        .check = ev->cfg.repair ? repair_check : NULL, .ctx = &rc, .repair_checks = REPAIR_CHECKS,
-                        .repair_time_s = REPAIR_TIME_S};
-    analyze_pair(&in, r);
-    sqlsim_query_free(rc.pred_q);
-  }
-  sqlsim_diff_free(d);
-  sqlsim_query_free(q);
+  engine_pair c = {.ev = ev, .w = w, .p = &answer, .g = g, .r = r, .pred_offset = -1};
+  ENGINE_FOR_METRICS(e)
+    if (e->score && !e->timed && engine_metric_on(e, r->metrics)) e->score(&c);
+  r->score = combined_score(r);
+  if (c.exec_witness) record_take_witness(r, c.exec_witness); /* a real database's evidence outranks */
+  sqlsim_diff_free(c.diff);
+  sqlsim_query_free(c.pred_eq);
+  sqlsim_query_free(c.pred);
 }
+
+/* ---------------------------------------------------------------- timing */
 
 /* Is this pair's gold one of the noise floor's? About one in noise_every,
  * by a hash of the gold and its database: the same golds whatever the batch
@@ -250,15 +261,16 @@ static int noise_sample(const sqlsim_evaluator *ev, const sqlsim_pair *p) {
   return mix64(h) % (uint64_t)ev->cfg.noise_every == 0;
 }
 
-void engine_time_pair(sqlsim_evaluator *ev, const sqlsim_pair *pair, sqlsim_record *r, const volatile int *cancel) {
-  if (!(ev->cfg.metrics & SQLSIM_M_TIMING) || r->ex_bird != 1) return; /* the correctness gate */
-  sqlsim_pair answer = *pair, *p = &answer;
-  if (r->answer_sql) answer.pred = r->answer_sql; /* the SQL scored, not the model's whole answer */
+void engine_stage_timing(engine_pair *c) {
+  sqlsim_evaluator *ev = c->ev;
+  sqlsim_record *r = c->r;
+  if (r->exec.bird != 1) return; /* the correctness gate */
+  const sqlsim_pair *p = c->p;
   char buf[1024];
   const char *path = engine_db_path(ev, p->db_id, buf, sizeof buf);
   if (!path) return;
   sqlsim_timing_opts o = {.iterations = ev->cfg.iterations, .timeout_s = ev->cfg.timeout_s,
-                          .fixed_now = ev->cfg.now, .alternate = ev->cfg.alternate, .cancel = cancel,
+                          .fixed_now = ev->cfg.now, .alternate = ev->cfg.alternate, .cancel = c->cancel,
                           .auto_width = ev->cfg.auto_width, .reuse = ev->cfg.reuse_connection};
   sqlsim_time_pair(path, p->gold, p->pred, &o, &r->timing);
   r->has_timing = 1;
@@ -266,6 +278,14 @@ void engine_time_pair(sqlsim_evaluator *ev, const sqlsim_pair *pair, sqlsim_reco
     sqlsim_time_pair(path, p->gold, p->gold, &o, &r->self_timing);
     r->has_self_timing = r->self_timing.ok;
   }
+}
+
+void engine_time_pair(sqlsim_evaluator *ev, const sqlsim_pair *pair, sqlsim_record *r, const volatile int *cancel) {
+  sqlsim_pair answer = *pair;
+  if (r->answer.sql) answer.pred = r->answer.sql; /* the SQL scored, not the model's whole answer */
+  engine_pair c = {.ev = ev, .p = &answer, .r = r, .cancel = cancel};
+  ENGINE_FOR_METRICS(e)
+    if (e->score && e->timed && engine_metric_on(e, r->metrics)) e->score(&c);
 }
 
 int sqlsim_evaluate(sqlsim_evaluator *ev, const char *gold, const char *pred, const char *db_id,

@@ -7,7 +7,9 @@
  * suite, the pair's own search, the shrinker and the witness's SQL).
  * On the fuzz schema the pair is also scored by an evaluator with the error
  * analysis's repair (analyze/repair.c), which prints parts of both queries
- * into repaired predictions and runs them on the pair's databases.
+ * into repaired predictions and runs them on the pair's databases, and with
+ * witnesses: twice in one batch, so that the second record is a copy of the
+ * first (record_copy), the two then cleared in either order.
  * Invariants: the counts add up, the graded share is in [0, 1] (or NaN when
  * nothing counted), pass agrees with them; strict is -1, 0 or 1, its suite
  * tells apart no more neighbors than it has; a witness is whole, holds at
@@ -57,20 +59,20 @@ static sqlsim_evaluator *repair_evaluator(void) {
   char path[64];
   snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
   sqlsim_config c = {.tables = path, .metrics = SQLSIM_M_BIS | SQLSIM_M_SYNTH | SQLSIM_M_CATEGORIES,
-                     .synth_databases = 3, .repair = 1};
+                     .synth_databases = 3, .repair = 1, .witness = 1};
   if (sqlsim_evaluator_new(&c, &ev, NULL)) abort();
   return ev;
 }
 
 static void check_repair(const sqlsim_record *r) {
-  if (!r->repair_asked) abort();
-  if (!r->repair_sql) return;
-  const sqlsim_categories *c = &r->repair_cats;
+  if (!r->repair.asked) abort();
+  if (!r->repair.sql) return;
+  const sqlsim_categories *c = &r->repair.cats;
   if (c->nranked < 1 || c->nranked > 2 || c->main != c->ranked[0] || c->main < 0 || c->main >= SQLSIM_NCAT ||
-      r->repair_checks < 1)
+      r->repair.checks < 1)
     abort();
   sqlsim_query *q = NULL;
-  if (sqlsim_parse(r->repair_sql, strlen(r->repair_sql), NULL, 0, &q, NULL)) abort();
+  if (sqlsim_parse(r->repair.sql, strlen(r->repair.sql), NULL, 0, &q, NULL)) abort();
   sqlsim_query_free(q);
 }
 
@@ -106,11 +108,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_strict(&s);
     sqlsim_witness_free(s.witness);
   }
-  if (!own) {
-    sqlsim_record r;
-    if (sqlsim_evaluate(repair_evaluator(), gold, pred, "concert_singer", &r, NULL)) abort();
-    check_repair(&r);
-    sqlsim_record_clear(&r);
+  if (!own) { /* the pair twice in a batch: the second record is the first's copy */
+    sqlsim_pair pairs[2] = {{gold, pred, "concert_singer"}, {gold, pred, "concert_singer"}};
+    sqlsim_record r[2];
+    if (sqlsim_evaluate_batch(repair_evaluator(), pairs, 2, r, NULL) != 2) abort();
+    check_repair(&r[0]);
+    char *a = sqlsim_record_to_json(&r[0]), *b = sqlsim_record_to_json(&r[1]);
+    if (!a || !b || strcmp(a, b)) abort();
+    int first = size % 2; /* either cleared first: the other reads the same */
+    sqlsim_record_clear(&r[first]);
+    char *c = sqlsim_record_to_json(&r[!first]);
+    if (!c || strcmp(a, c)) abort();
+    sqlsim_record_clear(&r[!first]);
+    free(a);
+    free(b);
+    free(c);
   }
   free(buf);
   sqlsim_catalog_free(own);

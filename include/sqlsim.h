@@ -42,7 +42,9 @@ enum {
   SQLSIM_ENOTFOUND = -5,/* a named item (db_id, table) does not exist */
   SQLSIM_ESQLITE = -6,  /* SQLite reported an error */
   SQLSIM_EMULTI = -7,   /* more than one statement where one was expected */
-  SQLSIM_ENOMEM = -8
+  SQLSIM_ENOMEM = -8,
+  SQLSIM_ECONFIG = -9   /* a configuration that cannot score as given (a metric without what it
+                           needs, an option out of range): the caller's to fix */
 };
 
 typedef struct sqlsim_error {
@@ -1028,10 +1030,11 @@ enum {
 };
 #define SQLSIM_M_DB (SQLSIM_M_EXEC | SQLSIM_M_VES | SQLSIM_M_RVES | SQLSIM_M_RESULT)
 #define SQLSIM_M_TIMING (SQLSIM_M_VES | SQLSIM_M_RVES)
-/* Metric names, in bit order ("match", "exec", "ves", "rves", "result", "bis",
- * "categories", "synth", "strict"). */
+/* The metrics, one bit each; the engine's metric table (engine/metrics.c)
+ * names them. */
 #define SQLSIM_NMETRICS 9
-SQLSIM_API extern const char *const sqlsim_metric_names[SQLSIM_NMETRICS];
+/* The name of a metric's flag ("match", "exec", ...), NULL for none. */
+SQLSIM_API const char *sqlsim_metric_name(unsigned flag);
 /* Reads a comma-separated list of metric names ("ex" is "exec"). Returns 0,
  * or SQLSIM_EFORMAT with err naming the unknown word. */
 SQLSIM_API int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err);
@@ -1091,59 +1094,99 @@ SQLSIM_API void sqlsim_config_for_benchmark(sqlsim_config *cfg, const sqlsim_ite
 SQLSIM_API int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gold, const char *gold_name,
                            sqlsim_error *err);
 
-/* What one pair scored. Every has_* / -1 says whether that part was computed;
- * errors are texts ("" when none). */
-typedef struct sqlsim_record {
-  unsigned metrics;        /* the evaluator's metrics */
-  int hardness;            /* of the gold (SQLSIM_HARD_UNKNOWN without a tables schema) */
-  int has_match;
-  sqlsim_spider_score match;
-  int ex_spider, ex_bird;  /* 1/0; -1 not run (no database, or the gold failed) */
+/* ---------------------------------------------------------------- records */
+
+/* What one pair scored: a record (record/, written by the engine). Each
+ * stage of the engine returns its own part below and the record takes it;
+ * no stage writes another's part. Every has_* / -1 says whether that part
+ * was computed; errors are texts ("" when none).
+ *
+ * Ownership: every string and array a record points to lives in its arena,
+ * but for its witness, which is malloc'd and owned by the record alone (a
+ * part never points into another record). sqlsim_record_clear frees both;
+ * the engine's copy (batch.c, for a prediction written twice) is a deep copy
+ * into a new arena, so a record and its copy are cleared in any order. */
+
+/* exec: EX on every database of the item, both semantics, and the BIS result
+ * similarity on its own database. */
+typedef struct sqlsim_exec_part {
+  int spider, bird;        /* 1/0; -1 not run (no database, or the gold failed) */
   int databases;           /* databases the pair was executed on: the db_id's own and its
                             * test-suite siblings (DIR/<db_id>/ *.sqlite); 0 when not run */
   long gold_rows, pred_rows; /* -1 when not run */
   int has_rsim;
   sqlsim_result_sim rsim;
+  char err[256];           /* why the prediction did not run */
+} sqlsim_exec_part;
+
+/* bis: the tree diff of the prediction against the gold. */
+typedef struct sqlsim_structure_part {
+  int has;                 /* the gold was read: bis and score hold (0 when the prediction
+                              does not parse) */
+  double bis;              /* BIS similarity to the gold as written */
+  double score;            /* the calibrated score from structure alone (equivalent forms made one) */
+  const char *dialect;     /* with categories: a construct SQLite does not have, or NULL */
+  char err[256];           /* why the prediction does not parse */
+  char diff_err[256];      /* why the two trees were not compared (bis, score and the
+                              structural categories then say nothing) */
+} sqlsim_structure_part;
+
+/* categories: the error analysis. */
+typedef struct sqlsim_analysis_part {
+  sqlsim_categories cats;  /* the final categories */
+  int *gspans, *pspans;    /* byte spans [start, end) of the differing parts, gold and prediction */
+  int ngspans, npspans;
+} sqlsim_analysis_part;
+
+/* With config.repair, a wrong pair's repair (analyze/repair.c,
+ * docs/error-categories.md): the smallest set of its parts found whose fix
+ * gives the gold's answer where the pair was judged, as SQL, and those
+ * parts' categories (main first: the part that alone fixes the most). */
+typedef struct sqlsim_repair_part {
+  int asked;               /* config.repair and categories */
+  const char *sql;         /* the prediction with those parts fixed, NULL: none found */
+  sqlsim_categories cats;  /* their categories (nranked 0 when none found) */
+  const char *no_effect;   /* parts that differ and need no fix, or NULL */
+  const char *note;        /* a wrong pair with no repair: why (static), or NULL */
+  int checks;              /* repaired queries run for this pair */
+} sqlsim_repair_part;
+
+/* With config.extract, the prediction is a model's answer: its SQL. */
+typedef struct sqlsim_answer_part {
+  int from;                /* where the SQL was found (SQLSIM_FROM_*), else -1 */
+  const char *sql;         /* the SQL scored, NULL when none was found */
+} sqlsim_answer_part;
+
+typedef struct sqlsim_record {
+  unsigned metrics;        /* the evaluator's metrics */
+  int hardness;            /* of the gold (SQLSIM_HARD_UNKNOWN without a tables schema) */
+  char gold_err[512];      /* why the gold cannot be scored (parse, database, run) */
+  char match_err[512];     /* why the Spider matcher cannot read the gold */
+  char input_err[192];     /* why the prediction's text could not be scored as it came (a NUL
+                              character, text that is not Unicode): set by the face that read it,
+                              which scores the empty text in its place (so every metric fails) */
+  sqlsim_answer_part answer;
+  int has_match;
+  sqlsim_spider_score match;
+  sqlsim_exec_part exec;
   int has_timing;
   sqlsim_timing timing;
   int has_self_timing;     /* the gold timed against itself (config noise_every): its ratio
                             * is what the protocol's noise alone makes of two equal queries */
   sqlsim_timing self_timing;
-  int has_bis;
-  double bis, score;       /* BIS similarity, calibrated score (0 when the prediction does not parse);
-                            * with synth, score combines structure and synthetic execution */
-  double score_structure;  /* the calibrated score from structure alone */
+  sqlsim_structure_part structure;
+  double score;            /* the calibrated score: structure's, or with synth combined with
+                              synthetic execution (docs/synthetic.md) */
   int has_synth;
-  sqlsim_synth synth;      /* synthetic execution (pass -1: no database counted) */
-  sqlsim_categories cats;  /* with SQLSIM_M_CATEGORIES: the final categories */
-  int witness_asked;       /* the evaluator's config.witness */
-  sqlsim_witness *witness; /* with it, a wrong pair's evidence, or NULL; freed by sqlsim_record_clear */
-  const char *dialect;     /* a construct SQLite does not have, or NULL */
-  int answer_from;         /* with config.extract: where the SQL was found (SQLSIM_FROM_*), else -1 */
-  const char *answer_sql;  /* ... and the SQL scored (in the arena), NULL when none was found */
-  int *gspans, *pspans;    /* byte spans [start, end) of the differing parts, gold and prediction */
-  int ngspans, npspans;
-  char gold_err[512];      /* why the gold cannot be scored (parse, database, run) */
-  char match_err[512];     /* why the Spider matcher cannot read the gold */
-  char ex_err[256];        /* why the prediction did not run */
-  char bis_err[256];       /* why the prediction does not parse */
+  sqlsim_synth synth;      /* synthetic execution (pass -1: no database counted); its witness
+                              is the record's (below), synth.witness NULL */
   char synth_err[256];     /* why synthetic execution could not run */
-  char diff_err[256];      /* why the two trees were not compared (bis, score and the
-                              structural categories then say nothing) */
-  char input_err[192];     /* why the prediction's text could not be scored as it came (a NUL
-                              character, text that is not Unicode): set by the face that read it,
-                              which scores the empty text in its place (so every metric fails) */
-  /* With config.repair, a wrong pair's repair (analyze/repair.c,
-   * docs/error-categories.md): the smallest set of its parts found whose fix
-   * gives the gold's answer where the pair was judged, as SQL, and those
-   * parts' categories (main first: the part that alone fixes the most). */
-  int repair_asked;        /* config.repair and categories */
-  const char *repair_sql;  /* the prediction with those parts fixed (in the arena), NULL: none found */
-  sqlsim_categories repair_cats; /* their categories (nranked 0 when none found) */
-  const char *repair_no_effect; /* parts that differ and need no fix, or NULL */
-  const char *repair_note; /* a wrong pair with no repair: why (static), or NULL */
-  int repair_checks;       /* repaired queries run for this pair */
-  sqlsim_arena *arena;     /* owns evidence and spans; NULL when there are none */
+  sqlsim_analysis_part analysis;
+  sqlsim_repair_part repair;
+  int witness_asked;       /* the evaluator's config.witness */
+  sqlsim_witness *witness; /* with it, a wrong pair's evidence (the real database's when there is
+                              one, else the generated one's), or NULL */
+  sqlsim_arena *arena;     /* owns every string and array above; NULL when there are none */
 } sqlsim_record;
 
 /* Frees what a record owns and zeroes it. */
@@ -1151,6 +1194,27 @@ SQLSIM_API void sqlsim_record_clear(sqlsim_record *r);
 /* The record as one JSON object, the fields of `sqlsim eval --per-item`
  * (docs/per-item.md); malloc'd. */
 SQLSIM_API char *sqlsim_record_to_json(const sqlsim_record *r);
+
+/* A record's per-item fields written through a sink: the JSON writer and
+ * the Python face's dicts are two sinks of one walk over the engine's metric
+ * table (engine/metrics.c), so the two cannot disagree on a key. Inside an
+ * object each value is preceded by key(); numbers that are not finite are
+ * null; json() is JSON text sqlsim made (a witness's rows). */
+typedef struct sqlsim_sink {
+  void (*key)(void *ctx, const char *key);
+  void (*null)(void *ctx);
+  void (*boolean)(void *ctx, int v);
+  void (*integer)(void *ctx, long long v);
+  void (*number)(void *ctx, double v);
+  void (*string)(void *ctx, const char *s);
+  void (*json)(void *ctx, const char *text);
+  void (*begin)(void *ctx, int array); /* an object (0) or an array (1) */
+  void (*end)(void *ctx, int array);
+} sqlsim_sink;
+/* Writes r's fields, in the order of the per-item JSON, as the members of
+ * one object (no begin/end around them). */
+SQLSIM_API void sqlsim_record_write(const sqlsim_record *r, const sqlsim_sink *sink, void *ctx);
+
 /* The first error of a record and its side ("gold" or "pred"), or NULL. */
 SQLSIM_API const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *offset);
 /* The group an item is reported in: BIRD difficulty, BIS case_type, or the

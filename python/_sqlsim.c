@@ -33,24 +33,11 @@ static PyObject *raise_err(const sqlsim_error *e, PyObject *type) {
 
 /* ---------------------------------------------------------------- records as dicts */
 
-static int set_item(PyObject *d, const char *k, PyObject *v) {
-  if (!v) return -1;
-  int rc = PyDict_SetItemString(d, k, v);
-  Py_DECREF(v);
-  return rc;
-}
-
-static PyObject *num_or_none(double v) { return isnan(v) || isinf(v) ? Py_NewRef(Py_None) : PyFloat_FromDouble(v); }
-
-/* A timing's ratio and its interval, under the two keys given. */
-static int ratio_items(PyObject *d, const char *ratio, const char *interval, const sqlsim_timing *t) {
-  return set_item(d, ratio, num_or_none(t->ratio)) |
-         set_item(d, interval, Py_BuildValue("[NN]", num_or_none(t->ci_low), num_or_none(t->ci_high)));
-}
-
 static PyObject *str_or_none(const char *s) {
   return s ? PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "replace") : Py_NewRef(Py_None);
 }
+
+static PyObject *num_or_none(double v) { return isnan(v) || isinf(v) ? Py_NewRef(Py_None) : PyFloat_FromDouble(v); }
 
 /* A JSON text sqlsim wrote (a witness's rows) as Python objects. */
 static PyObject *from_json(const char *text) {
@@ -65,151 +52,69 @@ static PyObject *from_json(const char *text) {
   return PyObject_CallFunction(loads, "s", text ? text : "[]");
 }
 
-static PyObject *count_or_none(long n) { return n >= 0 ? PyLong_FromLong(n) : Py_NewRef(Py_None); }
+/* The library's sink of a record's fields (sqlsim_record_write) building
+ * Python objects: the same keys and values as the per-item JSON, by the same
+ * walk, with numbers as Python floats (not rounded as the JSON text's). */
+#define DICT_DEPTH 8
+typedef struct dict_sink {
+  PyObject *stack[DICT_DEPTH]; /* the open containers: a dict, or a list */
+  int depth, bad;
+  const char *key;             /* the next value's key, in a dict */
+} dict_sink;
 
-/* "category", "categories" and "evidence" of c into d; nonzero on failure. */
-static int categories_items(PyObject *d, const sqlsim_categories *c) {
-  PyObject *cats = PyList_New(0), *ev = PyDict_New();
-  int bad = set_item(d, "category", c->main >= 0 ? PyUnicode_FromString(sqlsim_category_names[c->main])
-                                                 : Py_NewRef(Py_None));
-  for (int i = 0; cats && ev && i < c->nranked; i++) {
-    int k = c->ranked[i];
-    PyObject *name = PyUnicode_FromString(sqlsim_category_names[k]);
-    if (!name || PyList_Append(cats, name)) bad = 1;
-    Py_XDECREF(name);
-    if (c->evidence[k]) bad |= set_item(ev, sqlsim_category_names[k], str_or_none(c->evidence[k]));
+/* Puts v (a new reference, NULL: failure) into the innermost container. */
+static void put(dict_sink *d, PyObject *v) {
+  if (!v || d->depth < 1) {
+    Py_XDECREF(v);
+    d->bad = 1;
+    return;
   }
-  bad |= set_item(d, "categories", cats);
-  bad |= set_item(d, "evidence", ev);
-  return bad;
+  PyObject *c = d->stack[d->depth - 1];
+  if (PyList_Check(c) ? PyList_Append(c, v) : PyDict_SetItemString(c, d->key ? d->key : "", v)) d->bad = 1;
+  Py_DECREF(v);
 }
 
-/* A wrong pair's repair as the per-item JSON's "repair": a dict, or None. */
-static PyObject *repair_dict(const sqlsim_record *r) {
-  if (!r->repair_sql && !r->repair_note) return Py_NewRef(Py_None);
-  PyObject *d = PyDict_New();
-  if (!d) return NULL;
-  int bad = set_item(d, "sql", str_or_none(r->repair_sql));
-  if (r->repair_sql) {
-    bad |= categories_items(d, &r->repair_cats);
-    bad |= set_item(d, "no_effect", str_or_none(r->repair_no_effect));
-  } else {
-    bad |= set_item(d, "note", str_or_none(r->repair_note));
+static void ds_key(void *ctx, const char *key) { ((dict_sink *)ctx)->key = key; }
+static void ds_null(void *ctx) { put(ctx, Py_NewRef(Py_None)); }
+static void ds_bool(void *ctx, int v) { put(ctx, PyBool_FromLong(v)); }
+static void ds_int(void *ctx, long long v) { put(ctx, PyLong_FromLongLong(v)); }
+static void ds_num(void *ctx, double v) { put(ctx, num_or_none(v)); }
+static void ds_str(void *ctx, const char *s) { put(ctx, str_or_none(s)); }
+static void ds_json(void *ctx, const char *text) { put(ctx, from_json(text)); }
+
+static void ds_begin(void *ctx, int array) {
+  dict_sink *d = ctx;
+  PyObject *c = array ? PyList_New(0) : PyDict_New();
+  if (!c || d->depth >= DICT_DEPTH) {
+    Py_XDECREF(c);
+    d->bad = 1;
+    return;
   }
-  bad |= set_item(d, "checks", PyLong_FromLong(r->repair_checks));
-  if (bad) {
-    Py_DECREF(d);
-    return NULL;
-  }
-  return d;
+  put(d, Py_NewRef(c));
+  d->stack[d->depth++] = c;
+  Py_DECREF(c); /* the container holds it */
 }
 
-/* A witness as the per-item JSON's "witness": a dict, or None. */
-static PyObject *witness_dict(const sqlsim_witness *w) {
-  if (!w) return Py_NewRef(Py_None);
-  return Py_BuildValue("{s:s,s:N,s:l,s:N,s:N,s:N,s:N,s:N,s:N,s:N}", "verdict", w->verdict, "database",
-                       str_or_none(w->database), "rows", w->rows, "gold_sql", str_or_none(w->gold_sql), "pred_sql",
-                       str_or_none(w->pred_sql), "gold_rows", from_json(w->gold_rows), "pred_rows",
-                       from_json(w->pred_rows), "gold_count", count_or_none(w->gold_count), "pred_count",
-                       count_or_none(w->pred_count), "pred_error", str_or_none(w->pred_error));
+static void ds_end(void *ctx, int array) {
+  dict_sink *d = ctx;
+  if (d->depth > 1) d->depth--;
 }
 
-/* The record's fields, the same keys and values as sqlsim_record_to_json
- * (tests/python/test_sqlsim.py checks the two agree). */
+static const sqlsim_sink dict_sink_fns = {ds_key, ds_null, ds_bool, ds_int, ds_num, ds_str, ds_json, ds_begin, ds_end};
+
+/* The record's fields as a dict (the same keys and values as
+ * sqlsim_record_to_json, from the same walk), or NULL with an exception. */
 static PyObject *record_dict(const sqlsim_record *r) {
-  PyObject *d = PyDict_New();
-  if (!d) return NULL;
-  unsigned m = r->metrics;
-  int bad = 0;
-  bad |= set_item(d, "hardness", str_or_none(r->hardness >= 0 && r->hardness < SQLSIM_HARD_UNKNOWN
-                                                 ? sqlsim_hardness_names[r->hardness] : NULL));
-  if (m & SQLSIM_M_MATCH) {
-    if (r->has_match) {
-      bad |= set_item(d, "exact", PyLong_FromLong(r->match.exact));
-      PyObject *p = PyDict_New();
-      for (int k = 0; p && k < SQLSIM_SPIDER_NPARTIAL; k++)
-        set_item(p, sqlsim_spider_partial_names[k], PyLong_FromLong(r->match.f1[k]));
-      bad |= set_item(d, "partial", p);
-    } else {
-      bad |= set_item(d, "exact", Py_NewRef(Py_None));
-      bad |= set_item(d, "partial", Py_NewRef(Py_None));
-    }
-  }
-  if (m & SQLSIM_M_DB) {
-    bad |= set_item(d, "ex", r->ex_bird >= 0 ? Py_BuildValue("{s:i,s:i}", "spider", r->ex_spider, "bird", r->ex_bird)
-                                             : Py_NewRef(Py_None));
-    if (r->ex_bird >= 0) bad |= set_item(d, "databases", PyLong_FromLong(r->databases));
-  }
-  if (m & (SQLSIM_M_VES | SQLSIM_M_RVES)) {
-    if (r->has_timing && r->timing.ok) {
-      bad |= ratio_items(d, "ves_ratio", "ves_interval", &r->timing);
-      bad |= set_item(d, "first_row_ratio", num_or_none(r->timing.first_row_ratio));
-      bad |= set_item(d, "iterations", PyLong_FromLong(r->timing.n));
-      bad |= set_item(d, "kept", PyLong_FromLong(r->timing.kept));
-      bad |= set_item(d, "rves_reward", PyFloat_FromDouble(sqlsim_rves_reward(r->timing.ratio)));
-      if (r->has_self_timing) bad |= ratio_items(d, "self_ratio", "self_interval", &r->self_timing);
-    } else {
-      bad |= set_item(d, "ves_ratio", Py_NewRef(Py_None));
-      bad |= set_item(d, "ves_interval", Py_NewRef(Py_None));
-      bad |= set_item(d, "rves_reward", PyLong_FromLong(0));
-    }
-  }
-  if (m & SQLSIM_M_BIS) {
-    bad |= set_item(d, "bis", r->has_bis ? PyFloat_FromDouble(r->bis) : Py_NewRef(Py_None));
-    bad |= set_item(d, "score", r->has_bis ? PyFloat_FromDouble(r->score) : Py_NewRef(Py_None));
-  }
-  if (m & SQLSIM_M_SYNTH) {
-    const sqlsim_synth *x = &r->synth;
-    bad |= set_item(d, "score_structure", r->has_bis ? num_or_none(r->score_structure) : Py_NewRef(Py_None));
-    bad |= set_item(d, "synth", r->has_synth ? num_or_none(x->graded) : Py_NewRef(Py_None));
-    bad |= set_item(d, "synth_pass", r->has_synth && x->pass >= 0 ? PyBool_FromLong(x->pass) : Py_NewRef(Py_None));
-    bad |= set_item(d, "synth_informative", PyLong_FromLong(r->has_synth ? x->informative : 0));
-    if (r->has_synth) {
-      bad |= set_item(d, "synth_databases", PyLong_FromLong(x->databases));
-      bad |= set_item(d, "synth_ties", PyLong_FromLong(x->ties));
-      bad |= set_item(d, "synth_gold_empty", PyBool_FromLong(x->gold_empty));
-      bad |= set_item(d, "synth_why", str_or_none(x->why[0] ? x->why : NULL));
-    }
-  }
-  if (m & SQLSIM_M_STRICT) {
-    const sqlsim_synth *x = &r->synth;
-    int has = r->has_synth && x->strict >= 0;
-    bad |= set_item(d, "strict", has ? PyBool_FromLong(x->strict) : Py_NewRef(Py_None));
-    bad |= set_item(d, "strict_databases", PyLong_FromLong(has ? x->strict_databases : 0));
-    bad |= set_item(d, "suite", has ? PyLong_FromLong(x->suite) : Py_NewRef(Py_None));
-    bad |= set_item(d, "neighbors", has ? PyLong_FromLong(x->neighbors) : Py_NewRef(Py_None));
-    bad |= set_item(d, "coverage", has && x->neighbors ? PyFloat_FromDouble((double)x->told / x->neighbors)
-                                                       : Py_NewRef(Py_None));
-    bad |= set_item(d, "strict_why", str_or_none(r->has_synth && x->strict_why[0] ? x->strict_why : NULL));
-  }
-  if (m & SQLSIM_M_RESULT) {
-    bad |= set_item(d, "result_p", r->has_rsim ? PyFloat_FromDouble(r->rsim.p) : Py_NewRef(Py_None));
-    bad |= set_item(d, "result_r", r->has_rsim ? PyFloat_FromDouble(r->rsim.r) : Py_NewRef(Py_None));
-    bad |= set_item(d, "result_f1", r->has_rsim ? PyFloat_FromDouble(r->rsim.f1) : Py_NewRef(Py_None));
-  }
-  if (r->answer_sql || r->answer_from == SQLSIM_FROM_NONE) /* extract=True */
-    bad |= set_item(d, "answer", Py_BuildValue("{s:s,s:N}", "from", sqlsim_extract_names[r->answer_from], "sql",
-                                               str_or_none(r->answer_sql)));
-  if (r->witness_asked) bad |= set_item(d, "witness", witness_dict(r->witness));
-  if (m & SQLSIM_M_CATEGORIES) {
-    bad |= categories_items(d, &r->cats);
-    bad |= set_item(d, "structure_only", PyBool_FromLong(r->ex_bird < 0));
-    if (r->repair_asked) bad |= set_item(d, "repair", repair_dict(r));
-  }
-  const char *side;
-  int offset;
-  const char *msg = sqlsim_record_error(r, &side, &offset);
-  if (msg) {
-    PyObject *off = offset >= 0 ? PyLong_FromLong(offset) : Py_NewRef(Py_None);
-    bad |= set_item(d, "error", Py_BuildValue("{s:N,s:N,s:s}", "message", str_or_none(msg), "offset", off, "side", side));
-  } else {
-    bad |= set_item(d, "error", Py_NewRef(Py_None));
-  }
-  if (bad || PyErr_Occurred()) {
-    Py_DECREF(d);
+  PyObject *top = PyDict_New();
+  if (!top) return NULL;
+  dict_sink d = {.stack = {top}, .depth = 1};
+  sqlsim_record_write(r, &dict_sink_fns, &d);
+  if (d.bad || PyErr_Occurred()) {
+    Py_DECREF(top);
+    if (!PyErr_Occurred()) PyErr_NoMemory();
     return NULL;
   }
-  return d;
+  return top;
 }
 
 /* ---------------------------------------------------------------- Evaluator */

@@ -43,18 +43,18 @@ static tables *compute(const run *g) {
       if (at[by] >= 0) t->tot[by][at[by]] += g->npreds;
     }
     for (int p = 0; p < g->npreds; p++) {
-      const sqlsim_record *r = R(g, p, i);
-      int k = r->cats.main; /* each item once, by its main category: a column adds up to 100% */
+      const sqlsim_record *r = run_record(g, p, i);
+      int k = r->analysis.cats.main; /* each item once, by its main category: a column adds up to 100% */
       if (k >= 0) {
         t->cat[p][k]++;
         for (int by = 0; by < 2; by++)
           if (at[by] >= 0) t->cnt[by][at[by]][k]++;
       }
-      if (r->ex_bird < 0 && !r->has_bis) continue; /* not scored at all: neither right nor wrong */
-      if (r->ex_bird >= 0) t->n_exec[p]++, t->ok_exec[p] += an_correct(r);
+      if (r->exec.bird < 0 && !r->structure.has) continue; /* not scored at all: neither right nor wrong */
+      if (r->exec.bird >= 0) t->n_exec[p]++, t->ok_exec[p] += an_correct(r);
       else t->n_struct[p]++, t->ok_struct[p] += an_correct(r);
       for (int q = 0; q < g->npreds; q++)
-        if (q != p && an_correct(r) && !an_correct(R(g, q, i))) t->side[p][q]++;
+        if (q != p && an_correct(r) && !an_correct(run_record(g, q, i))) t->side[p][q]++;
     }
   }
   return t;
@@ -103,7 +103,7 @@ void analyze_csv(FILE *f, const run *g, int header) {
   strbuf cats = {0}, ev = {0};
   for (int i = 0; i < g->scored; i++)
     for (int p = 0; p < g->npreds; p++) {
-      const sqlsim_record *r = R(g, p, i);
+      const sqlsim_record *r = run_record(g, p, i);
       csv_field(f, g->gold_path);
       fputc(',', f);
       csv_field(f, model_name(g, p));
@@ -115,21 +115,21 @@ void analyze_csv(FILE *f, const run *g, int header) {
       cats.len = ev.len = 0;
       sb_putn(&cats, "", 0);
       sb_putn(&ev, "", 0);
-      for (int j = 0; j < r->cats.nranked; j++) {
-        int k = r->cats.ranked[j];
+      for (int j = 0; j < r->analysis.cats.nranked; j++) {
+        int k = r->analysis.cats.ranked[j];
         sb_printf(&cats, "%s%s", cats.len ? ";" : "", sqlsim_category_names[k]);
-        if (r->cats.evidence[k])
-          sb_printf(&ev, "%s%s: %s", ev.len ? " | " : "", sqlsim_category_names[k], r->cats.evidence[k]);
+        if (r->analysis.cats.evidence[k])
+          sb_printf(&ev, "%s%s: %s", ev.len ? " | " : "", sqlsim_category_names[k], r->analysis.cats.evidence[k]);
       }
-      csv_field(f, r->cats.main >= 0 ? sqlsim_category_names[r->cats.main] : "");
+      csv_field(f, r->analysis.cats.main >= 0 ? sqlsim_category_names[r->analysis.cats.main] : "");
       fputc(',', f);
       csv_field(f, cats.buf);
       fputc(',', f);
       csv_field(f, ev.buf);
       if (r->has_match) fprintf(f, ",%d", r->match.exact);
       else fputs(",", f);
-      fprintf(f, ",%.4g,%.4g", r->bis, r->score);
-      if (r->ex_bird >= 0) fprintf(f, ",%d,%d,%d\n", r->ex_spider, r->ex_bird, r->databases);
+      fprintf(f, ",%.4g,%.4g", r->structure.bis, r->score);
+      if (r->exec.bird >= 0) fprintf(f, ",%d,%d,%d\n", r->exec.spider, r->exec.bird, r->exec.databases);
       else fputs(",,,\n", f);
     }
   sb_free(&cats);
@@ -147,7 +147,7 @@ static void print_pair(FILE *f, const run *g, const tables *t, int a, int b) {
     int x = side ? b : a, y = side ? a : b, cnt = 0;
     strbuf sb = {0};
     for (int i = 0; i < t->n; i++)
-      if (an_correct(R(g, x, i)) && !an_correct(R(g, y, i))) {
+      if (an_correct(run_record(g, x, i)) && !an_correct(run_record(g, y, i))) {
         if (cnt < 20) sb_printf(&sb, " #%d", g->index ? g->index[i] : i);
         cnt++;
       }
@@ -187,7 +187,7 @@ void analyze_text(FILE *f, const run *g) {
   fprintf(f, " x %d models, %s\n", g->npreds,
           g->with_db ? (g->bird ? "executed where a database is found (correct = BIRD EX)"
                                 : "executed where a database is found (correct = Spider EX)")
-                     : (g->cfg.metrics & SQLSIM_M_SYNTH)
+                     : (run_config(g)->metrics & SQLSIM_M_SYNTH)
                          ? "no databases: synthetic execution (correct = same result on every database\n"
                            "  generated from the schema; structure alone where the gold returned nothing there)"
                          : "structure only (no databases)");
@@ -208,7 +208,7 @@ void analyze_text(FILE *f, const run *g) {
   for (int p = 0; p < g->npreds; p++) any_struct |= t->n_struct[p] > 0;
   if (any_struct) {
     fprintf(f, "%-22s", g->with_db ? "  no db: structure"
-                        : (g->cfg.metrics & SQLSIM_M_SYNTH) ? "  synthetic execution" : "  structure only");
+                        : (run_config(g)->metrics & SQLSIM_M_SYNTH) ? "  synthetic execution" : "  structure only");
     for (int p = 0; p < g->npreds; p++) {
       char cell[64];
       snprintf(cell, sizeof cell, "%d/%d %.1f%%", t->ok_struct[p], t->n_struct[p], pct(t->ok_struct[p], t->n_struct[p]));

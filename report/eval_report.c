@@ -39,11 +39,11 @@ static int group_index(agg *a, int *na, const char *g) {
 }
 
 static void add(agg *a, const sqlsim_record *r, unsigned metrics) {
-  if ((metrics & SQLSIM_M_DB) && r->ex_bird >= 0) {
+  if ((metrics & SQLSIM_M_DB) && r->exec.bird >= 0) {
     a->n_ex++;
-    a->ex_spider += r->ex_spider == 1;
-    a->ex_bird += r->ex_bird == 1;
-    if (r->databases > a->max_db) a->max_db = r->databases;
+    a->ex_spider += r->exec.spider == 1;
+    a->ex_bird += r->exec.bird == 1;
+    if (r->exec.databases > a->max_db) a->max_db = r->exec.databases;
     /* VES and R-VES count every item, failures as 0 */
     if (r->has_timing && r->timing.ok) {
       a->ves += sqrt(r->timing.ratio);
@@ -53,9 +53,9 @@ static void add(agg *a, const sqlsim_record *r, unsigned metrics) {
     }
     a->n_time++;
   }
-  if (r->has_bis) {
+  if (r->structure.has) {
     a->n_bis++;
-    a->bis += r->bis;
+    a->bis += r->structure.bis;
     a->score += r->score;
   }
   if (r->has_synth && r->synth.pass >= 0) {
@@ -67,11 +67,11 @@ static void add(agg *a, const sqlsim_record *r, unsigned metrics) {
     a->n_strict++;
     a->strict_pass += r->synth.strict;
   }
-  if (r->has_rsim) {
+  if (r->exec.has_rsim) {
     a->n_rsim++;
-    a->rp += r->rsim.p;
-    a->rr += r->rsim.r;
-    a->rf += r->rsim.f1;
+    a->rp += r->exec.rsim.p;
+    a->rr += r->exec.rsim.r;
+    a->rf += r->exec.rsim.f1;
   }
 }
 
@@ -92,10 +92,10 @@ static int build_groups(const run *c, int p, agg *a) {
   for (int i = 0; i < c->scored; i++) {
     const char *g = run_group(c, i);
     int k = g ? group_index(a, &na, g) : -1;
-    if (k >= 0) add(&a[k], R(c, p, i), c->cfg.metrics);
+    if (k >= 0) add(&a[k], run_record(c, p, i), run_config(c)->metrics);
   }
   a[na].group = "all";
-  for (int i = 0; i < c->scored; i++) add(&a[na], R(c, p, i), c->cfg.metrics);
+  for (int i = 0; i < c->scored; i++) add(&a[na], run_record(c, p, i), run_config(c)->metrics);
   return na + 1;
 }
 
@@ -121,7 +121,7 @@ static void coverage_stats(const run *c, int p, const agg *a, int na, double *me
   for (int k = 0; k < na; k++) {
     int n = 0;
     for (int i = 0; x && i < c->scored; i++) {
-      const sqlsim_record *r = R(c, p, i);
+      const sqlsim_record *r = run_record(c, p, i);
       const char *g = run_group(c, i);
       if (!r->has_synth || r->synth.strict < 0 || r->synth.neighbors <= 0) continue;
       if (k < na - 1 && !(g && !strcmp(g, a[k].group))) continue;
@@ -140,7 +140,7 @@ static void noise_floor(const run *c, int p, sqlsim_noise_floor *nf) {
   double *x = malloc(sizeof *x * (size_t)(c->scored + 1));
   int n = 0;
   for (int i = 0; i < c->scored; i++) {
-    const sqlsim_record *r = R(c, p, i);
+    const sqlsim_record *r = run_record(c, p, i);
     if (r->has_self_timing) x[n++] = r->self_timing.ratio;
   }
   sqlsim_noise_floor_of(x, n, nf);
@@ -187,7 +187,7 @@ static void print_official_match(FILE *f, const sqlsim_spider_totals *t, int mod
 }
 
 static void print_groups(FILE *f, const run *c, int p) {
-  unsigned metrics = c->cfg.metrics;
+  unsigned metrics = run_config(c)->metrics;
   agg a[MAX_GROUPS];
   int na = build_groups(c, p, a);
   double v[MAX_GROUPS];
@@ -210,7 +210,7 @@ static void print_groups(FILE *f, const run *c, int p) {
   if (metrics & SQLSIM_M_SYNTH) {
     fprintf(f, "synthetic execution: %d databases generated from the schema per item; the share that\n"
                "agree, and the items agreeing on all, where the gold returned rows on one\n",
-            c->cfg.synth_databases ? c->cfg.synth_databases : 6);
+            run_config(c)->synth_databases ? run_config(c)->synth_databases : 6);
     for (int k = 0; k < na; k++) v[k] = a[k].n_synth;
     print_row(f, "count (synthetic)", v, na, 1, w);
     for (int k = 0; k < na; k++) v[k] = ratio(a[k].synth, a[k].n_synth);
@@ -249,17 +249,17 @@ static void print_groups(FILE *f, const run *c, int p) {
     print_row(f, "EX bird", v, na, 0, w);
   }
   if (metrics & (SQLSIM_M_VES | SQLSIM_M_RVES)) {
-    if (c->cfg.auto_width > 0) {
+    if (run_config(c)->auto_width > 0) {
       fputs("=====================   EFFICIENCY (adaptive, full fetch)   ========\n", f);
       fprintf(f, "--iterations auto: each pair ran until the 95%% interval of its ratio was within %g%% of it\n"
                  "(10 to %d iterations; the papers' protocol is a fixed 100)\n",
-              100 * c->cfg.auto_width, c->cfg.iterations);
+              100 * run_config(c)->auto_width, run_config(c)->iterations);
       for (int k = 0; k < na; k++) v[k] = a[k].n_timed ? (double)a[k].runs / a[k].n_timed : NAN;
       print_row(f, "iterations/pair", v, na, 0, w);
     } else {
-      fprintf(f, "=====================   EFFICIENCY (%d iterations, full fetch)   =====\n", c->cfg.iterations);
+      fprintf(f, "=====================   EFFICIENCY (%d iterations, full fetch)   =====\n", run_config(c)->iterations);
     }
-    if (c->cfg.reuse_connection)
+    if (run_config(c)->reuse_connection)
       fputs("one connection per pair (--connection reuse): the queries' own time without a connection's\n"
             "set-up; not the papers' protocol, so not comparable with published VES/R-VES\n",
             f);
@@ -298,7 +298,7 @@ static sqlsim_spider_totals *match_totals(const run *c) {
   sqlsim_spider_totals *tot = calloc((size_t)c->npreds, sizeof *tot);
   for (int p = 0; p < c->npreds; p++)
     for (int i = 0; i < c->scored; i++)
-      if (R(c, p, i)->has_match) sqlsim_spider_totals_add(&tot[p], &R(c, p, i)->match);
+      if (run_record(c, p, i)->has_match) sqlsim_spider_totals_add(&tot[p], &run_record(c, p, i)->match);
   return tot;
 }
 
@@ -317,11 +317,11 @@ static void items_line(FILE *f, const run *c, int p) {
 }
 
 void eval_report_text(FILE *f, const run *c) {
-  unsigned m = c->cfg.metrics;
+  unsigned m = run_config(c)->metrics;
   sqlsim_spider_totals *tot = match_totals(c);
   int gold_errors = 0;
-  for (int i = 0; i < c->scored; i++) gold_errors += R(c, 0, i)->gold_err[0] || R(c, 0, i)->match_err[0];
-  const char *mode_name = c->cfg.mode == SQLSIM_SPIDER_COMPATIBLE ? "compatible" : "corrected";
+  for (int i = 0; i < c->scored; i++) gold_errors += run_record(c, 0, i)->gold_err[0] || run_record(c, 0, i)->match_err[0];
+  const char *mode_name = run_config(c)->mode == SQLSIM_SPIDER_COMPATIBLE ? "compatible" : "corrected";
   for (int p = 0; p < c->npreds; p++) {
     fprintf(f, "== %s: ", model_name(c, p));
     items_line(f, c, p);
@@ -329,9 +329,9 @@ void eval_report_text(FILE *f, const run *c) {
     fputc('\n', f);
     if (m & SQLSIM_M_MATCH) {
       fprintf(f, "-- exact set match, %s mode: %d predictions %s\n", mode_name, tot[p].rejected,
-              c->cfg.mode == SQLSIM_SPIDER_COMPATIBLE ? "the official parser rejects (scored as empty)"
+              run_config(c)->mode == SQLSIM_SPIDER_COMPATIBLE ? "the official parser rejects (scored as empty)"
                                                      : "sqlsim cannot read (scored as empty)");
-      print_official_match(f, &tot[p], c->cfg.mode);
+      print_official_match(f, &tot[p], run_config(c)->mode);
       fputc('\n', f);
     }
     if (m & (SQLSIM_M_DB | SQLSIM_M_BIS)) {
@@ -391,23 +391,23 @@ static void num_field(strbuf *sb, const char *name, double v) {
 }
 
 void eval_report_json(FILE *f, const run *c) {
-  unsigned metrics = c->cfg.metrics;
+  unsigned metrics = run_config(c)->metrics;
   sqlsim_spider_totals *tot = match_totals(c);
   strbuf sb = {0};
   sb_puts(&sb, "{\"gold\":");
   sb_json_str(&sb, c->gold_path);
   sb_printf(&sb, ",\"items\":%d,\"total_items\":%d,\"scored\":%d,\"interrupted\":%s,\"mode\":\"%s\",\"metrics\":[",
             c->gold->n, c->total, c->scored, c->scored < c->gold->n ? "true" : "false",
-            c->cfg.mode == SQLSIM_SPIDER_COMPATIBLE ? "compatible" : "corrected");
+            run_config(c)->mode == SQLSIM_SPIDER_COMPATIBLE ? "compatible" : "corrected");
   for (int k = 0, first = 1; k < SQLSIM_NMETRICS; k++)
     if (metrics & (1u << k)) {
-      sb_printf(&sb, "%s\"%s\"", first ? "" : ",", sqlsim_metric_names[k]);
+      sb_printf(&sb, "%s\"%s\"", first ? "" : ",", sqlsim_metric_name(1u << k));
       first = 0;
     }
-  sb_printf(&sb, "],\"iterations\":%d,\"timing_protocol\":\"%s\"", c->cfg.iterations,
-            c->cfg.auto_width > 0 ? "auto" : "fixed");
-  if (c->cfg.auto_width > 0) sb_printf(&sb, ",\"auto_width\":%g", c->cfg.auto_width);
-  sb_printf(&sb, ",\"timing_connection\":\"%s\"", c->cfg.reuse_connection ? "reuse" : "fresh");
+  sb_printf(&sb, "],\"iterations\":%d,\"timing_protocol\":\"%s\"", run_config(c)->iterations,
+            run_config(c)->auto_width > 0 ? "auto" : "fixed");
+  if (run_config(c)->auto_width > 0) sb_printf(&sb, ",\"auto_width\":%g", run_config(c)->auto_width);
+  sb_printf(&sb, ",\"timing_connection\":\"%s\"", run_config(c)->reuse_connection ? "reuse" : "fresh");
   sb_puts(&sb, ",\"groups\":");
   sb_json_str(&sb, group_kind(c));
   sb_puts(&sb, ",\"models\":[");
@@ -422,7 +422,7 @@ void eval_report_json(FILE *f, const run *c) {
       sb_printf(&sb, ",\"match\":{\"pred_rejected\":%d", tot[p].rejected);
       for (int l = 0; l < 5; l++) {
         double exact, acc[10], rec_[10], f1[10];
-        sqlsim_spider_totals_final(&tot[p], c->cfg.mode, l, &exact, acc, rec_, f1);
+        sqlsim_spider_totals_final(&tot[p], run_config(c)->mode, l, &exact, acc, rec_, f1);
         sb_printf(&sb, ",\"%s\":{\"count\":%d", levels[l], tot[p].count[l]);
         num_field(&sb, "exact", exact);
         sb_puts(&sb, ",\"partial\":{");

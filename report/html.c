@@ -36,13 +36,13 @@ static void spans(strbuf *sb, const char *text, const int *v, int n) {
 /* A repair for the page: {s: the repaired SQL, c: its categories, e: their
  * evidence, n: the parts with no effect or null}, or 0. */
 static void repair_data(strbuf *sb, const sqlsim_record *r) {
-  if (!r->repair_sql) {
+  if (!r->repair.sql) {
     sb_putc(sb, '0');
     return;
   }
-  const sqlsim_categories *c = &r->repair_cats;
+  const sqlsim_categories *c = &r->repair.cats;
   sb_puts(sb, "{\"s\":");
-  sb_json_str_script(sb, r->repair_sql);
+  sb_json_str_script(sb, r->repair.sql);
   sb_puts(sb, ",\"c\":[");
   for (int i = 0; i < c->nranked; i++) {
     if (i) sb_putc(sb, ',');
@@ -54,7 +54,7 @@ static void repair_data(strbuf *sb, const sqlsim_record *r) {
     sb_json_str_script(sb, c->evidence[c->ranked[i]] ? c->evidence[c->ranked[i]] : "");
   }
   sb_puts(sb, "],\"n\":");
-  if (r->repair_no_effect) sb_json_str_script(sb, r->repair_no_effect);
+  if (r->repair.no_effect) sb_json_str_script(sb, r->repair.no_effect);
   else sb_puts(sb, "null");
   sb_putc(sb, '}');
 }
@@ -230,25 +230,25 @@ int html_report(const char *path, const run *groups, int ngroups) {
     int first = 1;
     for (int i = 0; i < c->scored; i++)
       for (int p = 0; p < g->npreds; p++) {
-        const sqlsim_record *r = R(c, p, i);
-        int ex = r->ex_bird < 0 ? -1 : g->bird ? r->ex_bird : r->ex_spider;
-        sb_printf(&sb, "%s[%d,%d,%u,%d,%.4g,%.4g,%d,", first ? "" : ",", i, p, r->cats.mask,
-                  r->has_match ? r->match.exact : -1, r->bis, r->score, ex);
+        const sqlsim_record *r = run_record(c, p, i);
+        int ex = r->exec.bird < 0 ? -1 : g->bird ? r->exec.bird : r->exec.spider;
+        sb_printf(&sb, "%s[%d,%d,%u,%d,%.4g,%.4g,%d,", first ? "" : ",", i, p, r->analysis.cats.mask,
+                  r->has_match ? r->match.exact : -1, r->structure.bis, r->score, ex);
         first = 0;
-        spans(&sb, c->gold->items[i].sql, r->gspans, r->ngspans);
+        spans(&sb, c->gold->items[i].sql, r->analysis.gspans, r->analysis.ngspans);
         sb_putc(&sb, ',');
-        spans(&sb, g->pred[p]->items[i].sql, r->pspans, r->npspans);
+        spans(&sb, g->pred[p]->items[i].sql, r->analysis.pspans, r->analysis.npspans);
         sb_puts(&sb, ",{");
         int ef = 1;
         for (int k = 0; k < SQLSIM_NCAT; k++)
-          if ((r->cats.mask & (1u << k)) && r->cats.evidence[k]) {
+          if ((r->analysis.cats.mask & (1u << k)) && r->analysis.cats.evidence[k]) {
             if (!ef) sb_putc(&sb, ',');
             sb_json_str_script(&sb, sqlsim_category_names[k]);
             sb_putc(&sb, ':');
-            sb_json_str_script(&sb, r->cats.evidence[k]);
+            sb_json_str_script(&sb, r->analysis.cats.evidence[k]);
             ef = 0;
           }
-        sb_printf(&sb, "},%d,", r->cats.main);
+        sb_printf(&sb, "},%d,", r->analysis.cats.main);
         witness_data(&sb, r->witness);
         sb_putc(&sb, ',');
         repair_data(&sb, r);

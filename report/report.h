@@ -6,7 +6,7 @@
 
 /* Whether a record's final categories say the prediction is right. */
 static inline int an_correct(const sqlsim_record *r) {
-  return (r->cats.mask & ((1u << SQLSIM_CAT_CORRECT) | (1u << SQLSIM_CAT_CORRECT_OTHER_FORM))) != 0;
+  return (r->analysis.cats.mask & ((1u << SQLSIM_CAT_CORRECT) | (1u << SQLSIM_CAT_CORRECT_OTHER_FORM))) != 0;
 }
 
 /* `sqlsim eval`'s report of a run, as text or as one JSON object. */

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine/record.h"
+#include "engine/fields.h"
 
 #include <stdarg.h>
 
@@ -90,7 +90,7 @@ static int name_models(run *r, sqlsim_error *err) {
   return 0;
 }
 
-const char *run_group(const run *r, int i) { return sqlsim_group_of(&r->gold->items[i], R(r, 0, i)); }
+const char *run_group(const run *r, int i) { return sqlsim_group_of(&r->gold->items[i], run_record(r, 0, i)); }
 
 /* ---------------------------------------------------------------- loading */
 
@@ -169,12 +169,12 @@ int run_load(run *r, const sqlsim_config *cfg, sqlsim_error *err) {
   for (int p = 0; p < r->npreds; p++)
     if (sqlsim_items_load(r->files[p], &r->pred_all[p], err)) return -1;
   if (pair_items(r, err)) return -1;
-  r->cfg = *cfg;
-  sqlsim_config_for_benchmark(&r->cfg, r->gold);
-  r->bird = r->cfg.bird_semantics;
-  r->with_db = (r->cfg.metrics & SQLSIM_M_DB) != 0;
-  if (sqlsim_evaluator_new(&r->cfg, &r->ev, err)) return -1;
-  r->cfg = *sqlsim_evaluator_config(r->ev);
+  sqlsim_config c = *cfg;
+  sqlsim_config_for_benchmark(&c, r->gold);
+  int rc = sqlsim_evaluator_new(&c, &r->ev, err);
+  if (rc) return rc == SQLSIM_ECONFIG ? -2 : -1;
+  r->bird = run_config(r)->bird_semantics;
+  r->with_db = (run_config(r)->metrics & SQLSIM_M_DB) != 0;
   if (sqlsim_evaluator_check(r->ev, r->gold, r->gold_path, err)) return -1;
   return 0;
 }
@@ -222,10 +222,9 @@ void run_free(run *r) {
   r->ev = NULL;
 }
 
-void run_item_json(strbuf *sb, const run *r, size_t k) {
+void run_item_json(strbuf *sb, const run *r, size_t k, const sqlsim_record *rec) {
   int i = (int)(k / (size_t)r->npreds), p = (int)(k % (size_t)r->npreds);
   const sqlsim_item *gi = &r->gold->items[i];
-  const sqlsim_record *rec = &r->recs[k];
   sb_puts(sb, "{\"model\":");
   sb_json_str(sb, model_name(r, p));
   sb_puts(sb, ",\"benchmark\":");

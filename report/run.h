@@ -22,8 +22,7 @@ typedef struct run {
   sqlsim_itemset *gold_all, *pred_all[RUN_MAX_PREDS];
   int *index, total;
   int missing[RUN_MAX_PREDS]; /* gold items the model's file has no prediction for */
-  sqlsim_config cfg;       /* what the evaluator was made with */
-  sqlsim_evaluator *ev;
+  sqlsim_evaluator *ev;    /* its configuration is the run's (run_config) */
   sqlsim_record *recs;     /* item-major: the models' records of item 0, then item 1, ... */
   size_t done;             /* records finished, from the first (all, unless interrupted) */
   int scored;              /* items whose records are all finished: the reports cover these */
@@ -31,9 +30,14 @@ typedef struct run {
   int with_db;             /* execution ran */
 } run;
 
-static inline sqlsim_record *R(const run *r, int p, int i) {
+/* The record of model p on item i. */
+static inline sqlsim_record *run_record(const run *r, int p, int i) {
   return &r->recs[(size_t)i * (size_t)r->npreds + (size_t)p];
 }
+
+/* The configuration the run was scored with (the evaluator's, defaults
+ * filled in). */
+static inline const sqlsim_config *run_config(const run *r) { return sqlsim_evaluator_config(r->ev); }
 
 /* Model p's name (unique in the run). */
 static inline const char *model_name(const run *r, int p) { return r->names[p]; }
@@ -44,9 +48,10 @@ const char *run_group(const run *r, int i);
  * the file's base name, with its directory where two would be the same;
  * two models of one name are an error), pairs items up (by position, or by
  * question index for BIRD prediction objects), makes the evaluator
- * from cfg (the benchmark's defaults added) and checks that something can
- * be scored. Returns 0, or -1 with err saying why (-2 for model names that
- * clash: a bad argument); the face prints it. */
+ * from cfg (the benchmark's defaults added; the library checks it) and checks
+ * that something can be scored. Returns 0, or -1 with err saying why (-2
+ * for a bad argument: model names that clash, a configuration the library
+ * refuses); the face prints it. */
 int run_load(run *r, const sqlsim_config *cfg, sqlsim_error *err);
 /* Scores every (item, model) pair with the engine's batch options (threads;
  * on_record sees each record in order as it finishes, k counting item-major;
@@ -55,8 +60,9 @@ int run_load(run *r, const sqlsim_config *cfg, sqlsim_error *err);
 void run_score(run *r, const sqlsim_batch_opts *o);
 void run_free(run *r);
 
-/* The per-item JSON line of record k: model, benchmark, index, db_id, group
- * and the item's labels, then the record's fields (docs/per-item.md). */
-void run_item_json(strbuf *sb, const run *r, size_t k);
+/* The per-item JSON line of rec, record k of the run: model, benchmark,
+ * index, db_id, group and the item's labels, then the record's fields
+ * (docs/per-item.md). */
+void run_item_json(strbuf *sb, const run *r, size_t k, const sqlsim_record *rec);
 
 #endif

@@ -106,24 +106,24 @@ static void test_one_pair(void **state) {
   /* the same rows written another way */
   assert_int_equal(sqlsim_evaluate(ev, "SELECT count(*) FROM item WHERE price = 7",
                                    "select count(id) from item as i where i.price = 7", "shop", &r, &err), 0);
-  assert_int_equal(r.ex_spider, 1);
-  assert_int_equal(r.ex_bird, 1);
+  assert_int_equal(r.exec.spider, 1);
+  assert_int_equal(r.exec.bird, 1);
   assert_int_equal(r.has_match, 1);
-  assert_int_equal(r.has_bis, 1);
+  assert_int_equal(r.structure.has, 1);
   assert_true(r.score > 0.9);
   assert_int_equal(r.hardness, SQLSIM_HARD_EASY);
-  assert_true(r.cats.mask & ((1u << SQLSIM_CAT_CORRECT) | (1u << SQLSIM_CAT_CORRECT_OTHER_FORM)));
+  assert_true(r.analysis.cats.mask & ((1u << SQLSIM_CAT_CORRECT) | (1u << SQLSIM_CAT_CORRECT_OTHER_FORM)));
   assert_null(sqlsim_record_error(&r, &(const char *){0}, &(int){0}));
   sqlsim_record_clear(&r);
   /* a wrong filter: executes, differs, and says where */
   assert_int_equal(sqlsim_evaluate(ev, "SELECT name FROM item WHERE price = 7", "SELECT name FROM item WHERE price > 3",
                                    "shop", &r, &err), 0);
-  assert_int_equal(r.ex_bird, 0);
-  assert_int_equal(r.gold_rows, 2);
-  assert_int_equal(r.pred_rows, 3);
+  assert_int_equal(r.exec.bird, 0);
+  assert_int_equal(r.exec.gold_rows, 2);
+  assert_int_equal(r.exec.pred_rows, 3);
   assert_true(r.score < 1);
-  assert_true(r.cats.mask & (1u << SQLSIM_CAT_FILTER_OPERATOR));
-  assert_true(r.npspans > 0);
+  assert_true(r.analysis.cats.mask & (1u << SQLSIM_CAT_FILTER_OPERATOR));
+  assert_true(r.analysis.npspans > 0);
   char *js = sqlsim_record_to_json(&r);
   assert_non_null(strstr(js, "\"ex\":{\"spider\":0,\"bird\":0}"));
   assert_non_null(strstr(js, "\"categories\":["));
@@ -137,16 +137,16 @@ static void test_one_pair(void **state) {
   assert_non_null(why);
   assert_string_equal(side, "pred");
   assert_int_equal(r.score, 0);
-  assert_true(r.cats.mask & (1u << SQLSIM_CAT_UNPARSEABLE));
+  assert_true(r.analysis.cats.mask & (1u << SQLSIM_CAT_UNPARSEABLE));
   sqlsim_record_clear(&r);
   /* an unknown database: the gold side says so, nothing crashes */
   assert_int_equal(sqlsim_evaluate(ev, "SELECT 1", "SELECT 1", "nosuchdb", &r, &err), 0);
-  assert_int_equal(r.ex_bird, -1);
+  assert_int_equal(r.exec.bird, -1);
   assert_non_null(strstr(r.gold_err, "nosuchdb"));
   sqlsim_record_clear(&r);
   /* a db_id that is a path is refused, not opened */
   assert_int_equal(sqlsim_evaluate(ev, "SELECT 1", "SELECT 1", "../shop", &r, &err), 0);
-  assert_int_equal(r.ex_bird, -1);
+  assert_int_equal(r.exec.bird, -1);
   assert_true(r.gold_err[0] != 0);
   sqlsim_record_clear(&r);
   assert_int_equal(sqlsim_evaluate(ev, NULL, "SELECT 1", "shop", &r, &err), SQLSIM_EFORMAT);
@@ -199,7 +199,7 @@ static void test_noise_sample(void **state) {
   }
   sqlsim_config bad = {.tables = tables, .db_dir = dir, .metrics = SQLSIM_M_EXEC | SQLSIM_M_VES, .noise_every = -2};
   sqlsim_evaluator *ev = NULL;
-  assert_int_equal(sqlsim_evaluator_new(&bad, &ev, &err), SQLSIM_EFORMAT);
+  assert_int_equal(sqlsim_evaluator_new(&bad, &ev, &err), SQLSIM_ECONFIG);
   assert_non_null(strstr(err.message, "noise every"));
   /* the default: about one gold in 40, chosen by the gold; a batch of one
    * pair and a batch of many pick the same golds */
@@ -304,8 +304,8 @@ static void test_batch_cancel(void **state) {
   o.on_record = stop_after_10;
   size_t done = sqlsim_evaluate_batch(ev, pairs, NPAIRS, out, &o);
   assert_true(done >= 10 && done < NPAIRS);
-  for (size_t k = 0; k < done; k++) assert_int_equal(out[k].has_bis, 1);
-  for (size_t k = done; k < NPAIRS; k++) assert_int_equal(out[k].has_bis, 0); /* cleared */
+  for (size_t k = 0; k < done; k++) assert_int_equal(out[k].structure.has, 1);
+  for (size_t k = done; k < NPAIRS; k++) assert_int_equal(out[k].structure.has, 0); /* cleared */
   for (size_t k = 0; k < NPAIRS; k++) sqlsim_record_clear(&out[k]);
   free(out);
   sqlsim_evaluator_free(ev);
@@ -320,7 +320,7 @@ static void *hammer(void *arg) {
     sqlsim_record r;
     const char *g = golds[(k + t) % 3];
     sqlsim_evaluate(shared_ev, g, g, "shop", &r, NULL);
-    bad += r.ex_bird != 1 || r.score != 1;
+    bad += r.exec.bird != 1 || r.score != 1;
     sqlsim_record_clear(&r);
   }
   return (void *)(long)bad;

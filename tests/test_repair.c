@@ -89,30 +89,30 @@ static void expect(sqlsim_evaluator *ev, const char *gold, const char *pred, con
   sqlsim_record r;
   sqlsim_error err = {0};
   assert_int_equal(sqlsim_evaluate(ev, gold, pred, "co", &r, &err), 0);
-  if (!r.repair_sql || r.repair_cats.main < 0 || strcmp(sqlsim_category_names[r.repair_cats.main], want)) {
+  if (!r.repair.sql || r.repair.cats.main < 0 || strcmp(sqlsim_category_names[r.repair.cats.main], want)) {
     fprintf(stderr, "gold %s\npred %s\nrepair %s (%s), structure %s; want %s\n", gold, pred,
-            r.repair_sql ? r.repair_sql : "none", r.repair_note ? r.repair_note : "",
-            r.cats.main >= 0 ? sqlsim_category_names[r.cats.main] : "-", want);
+            r.repair.sql ? r.repair.sql : "none", r.repair.note ? r.repair.note : "",
+            r.analysis.cats.main >= 0 ? sqlsim_category_names[r.analysis.cats.main] : "-", want);
     fail();
   }
-  assert_true(r.repair_cats.nranked >= 1 && r.repair_cats.nranked <= 2);
-  assert_true(r.repair_checks >= 1);
+  assert_true(r.repair.cats.nranked >= 1 && r.repair.cats.nranked <= 2);
+  assert_true(r.repair.checks >= 1);
   if (no_effect) {
-    if (!r.repair_no_effect || !strstr(r.repair_no_effect, no_effect)) {
-      fprintf(stderr, "pred %s: no effect '%s', want '%s'\n", pred, r.repair_no_effect ? r.repair_no_effect : "",
+    if (!r.repair.no_effect || !strstr(r.repair.no_effect, no_effect)) {
+      fprintf(stderr, "pred %s: no effect '%s', want '%s'\n", pred, r.repair.no_effect ? r.repair.no_effect : "",
               no_effect);
       fail();
     }
-  } else if (r.repair_no_effect) {
-    fprintf(stderr, "pred %s: no effect '%s', want none\n", pred, r.repair_no_effect);
+  } else if (r.repair.no_effect) {
+    fprintf(stderr, "pred %s: no effect '%s', want none\n", pred, r.repair.no_effect);
     fail();
   }
   sqlsim_record again;
-  char *fixed = strdup(r.repair_sql);
+  char *fixed = strdup(r.repair.sql);
   sqlsim_record_clear(&r);
   assert_int_equal(sqlsim_evaluate(ev, gold, fixed, "co", &again, &err), 0);
-  assert_true(again.cats.main == SQLSIM_CAT_CORRECT || again.cats.main == SQLSIM_CAT_CORRECT_OTHER_FORM);
-  assert_null(again.repair_sql); /* a correct pair has no repair */
+  assert_true(again.analysis.cats.main == SQLSIM_CAT_CORRECT || again.analysis.cats.main == SQLSIM_CAT_CORRECT_OTHER_FORM);
+  assert_null(again.repair.sql); /* a correct pair has no repair */
   free(fixed);
   sqlsim_record_clear(&again);
 }
@@ -151,10 +151,10 @@ static void test_two_parts(void **state) {
   assert_int_equal(sqlsim_evaluate(ev, "SELECT name, salary FROM emp WHERE salary > 100",
                                    "SELECT name, bonus FROM emp WHERE salary > 200", "co", &r, &err),
                    0);
-  assert_non_null(r.repair_sql);
-  assert_int_equal(r.repair_cats.nranked, 2);
-  assert_int_equal(r.repair_cats.ranked[0], SQLSIM_CAT_WRONG_COLUMN);
-  assert_int_equal(r.repair_cats.ranked[1], SQLSIM_CAT_FILTER_VALUE);
+  assert_non_null(r.repair.sql);
+  assert_int_equal(r.repair.cats.nranked, 2);
+  assert_int_equal(r.repair.cats.ranked[0], SQLSIM_CAT_WRONG_COLUMN);
+  assert_int_equal(r.repair.cats.ranked[1], SQLSIM_CAT_FILTER_VALUE);
   sqlsim_record_clear(&r);
   sqlsim_evaluator_free(ev);
 }
@@ -193,15 +193,15 @@ static void test_no_repair(void **state) {
   sqlsim_record r;
   sqlsim_error err = {0};
   assert_int_equal(sqlsim_evaluate(ev, G, "SELECT e.name FROM emp e WHERE e.salary > 100", "co", &r, &err), 0);
-  assert_true(r.repair_asked);
-  assert_null(r.repair_sql);
-  assert_null(r.repair_note);
+  assert_true(r.repair.asked);
+  assert_null(r.repair.sql);
+  assert_null(r.repair.note);
   sqlsim_record_clear(&r);
   assert_int_equal(sqlsim_evaluate(ev, G, "SELECT name FROM emp WHERE", "co", &r, &err), 0);
-  assert_null(r.repair_sql);
+  assert_null(r.repair.sql);
   sqlsim_record_clear(&r);
   assert_int_equal(sqlsim_evaluate(ev, G, "SELECT nosuch FROM emp", "co", &r, &err), 0); /* does not run */
-  assert_null(r.repair_sql);
+  assert_null(r.repair.sql);
   sqlsim_record_clear(&r);
   char *json = NULL;
   assert_int_equal(sqlsim_evaluate(ev, G, "SELECT name FROM emp WHERE salary > 200", "co", &r, &err), 0);
@@ -212,16 +212,16 @@ static void test_no_repair(void **state) {
   sqlsim_evaluator_free(ev);
   /* a repair that could check nothing is a configuration error, not a silent null */
   sqlsim_config nocat = {.tables = tables, .db_dir = dir, .metrics = SQLSIM_M_BIS | SQLSIM_M_EXEC, .repair = 1};
-  assert_int_equal(sqlsim_evaluator_new(&nocat, &ev, &err), SQLSIM_EFORMAT);
+  assert_int_equal(sqlsim_evaluator_new(&nocat, &ev, &err), SQLSIM_ECONFIG);
   assert_non_null(strstr(err.message, "categories"));
   sqlsim_config norun = {.tables = tables, .metrics = SQLSIM_M_BIS | SQLSIM_M_CATEGORIES, .repair = 1};
-  assert_int_equal(sqlsim_evaluator_new(&norun, &ev, &err), SQLSIM_EFORMAT);
+  assert_int_equal(sqlsim_evaluator_new(&norun, &ev, &err), SQLSIM_ECONFIG);
   assert_non_null(strstr(err.message, "databases"));
   sqlsim_config c = {.tables = tables, .db_dir = dir, .metrics = SQLSIM_M_BIS | SQLSIM_M_CATEGORIES | SQLSIM_M_EXEC};
   assert_int_equal(sqlsim_evaluator_new(&c, &ev, &err), 0);
   assert_int_equal(sqlsim_evaluate(ev, G, "SELECT name FROM emp WHERE salary > 200", "co", &r, &err), 0);
-  assert_false(r.repair_asked);
-  assert_null(r.repair_sql);
+  assert_false(r.repair.asked);
+  assert_null(r.repair.sql);
   json = sqlsim_record_to_json(&r);
   assert_null(strstr(json, "\"repair\""));
   free(json);

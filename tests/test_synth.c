@@ -543,7 +543,7 @@ static void test_engine(void **state) {
                                    "SELECT name FROM singer WHERE NOT (age < 20 OR age > 30)", "music", &r, &err), 0);
   assert_true(r.has_synth);
   assert_int_equal(r.synth.pass, 1);
-  assert_true(r.score > r.score_structure);
+  assert_true(r.score > r.structure.score);
   char *j = sqlsim_record_to_json(&r);
   assert_non_null(strstr(j, "\"synth\":1,\"synth_pass\":true,\"synth_informative\":6,\"synth_databases\":6"));
   free(j);
@@ -557,7 +557,7 @@ static void test_engine(void **state) {
   sqlsim_evaluator_free(ev);
   /* without a schema, synth is a configuration error */
   sqlsim_config bad = {.metrics = SQLSIM_M_SYNTH};
-  assert_int_equal(sqlsim_evaluator_new(&bad, &ev, &err), SQLSIM_EFORMAT);
+  assert_int_equal(sqlsim_evaluator_new(&bad, &ev, &err), SQLSIM_ECONFIG);
   assert_non_null(strstr(err.message, "synth"));
   unlink(path);
 }

@@ -192,6 +192,23 @@ class TestEvidence(unittest.TestCase):
         self.assertNotIn("repair", sqlsim.Evaluator(tables=TABLES, db_dir=DB_DIR, metrics="exec,categories").score(
             "SELECT name FROM singer", "SELECT name FROM singer WHERE age > 99", "concert_singer"))
 
+    def test_copied_records(self):
+        """Identical wrong predictions in one batch: the engine copies the first's record for the others
+        (record_copy), and each dict is made, then its record cleared, in turn. Every copy is whole: the
+        repair, its evidence and the witness read the same after their source was cleared (a shallow
+        copy once read freed memory here)."""
+        gold = "SELECT name FROM singer WHERE country = 'France' ORDER BY age DESC"
+        wrong = "SELECT T1.name FROM singer AS T1 WHERE T1.country = 'france' ORDER BY T1.age DESC"
+        for kw in (dict(db_dir=DB_DIR, metrics="exec,categories"), dict(metrics="synth,strict,categories")):
+            ev = sqlsim.Evaluator(tables=TABLES, repair=True, witness=True, **kw)
+            for jobs in (1, 2):
+                ds = ev.score_many([(gold, wrong, "concert_singer")] * 5 + [(gold, gold, "concert_singer")], jobs=jobs)
+                self.assertIsNotNone(ds[0]["repair"]["sql"], ds[0])
+                self.assertIsNotNone(ds[0]["witness"], ds[0])
+                for d in ds[1:5]:
+                    self.assertEqual(d, ds[0])
+                self.assertIsNone(ds[5]["repair"])
+
 SHAPES = [  # completions as models write them, each around the same SQL
     "<think>count the singers</think>\n```sql\n{sql}\n```",
     "```\n{sql}\n```",

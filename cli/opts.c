@@ -15,14 +15,6 @@ static int nopts(const cli_command *c) {
   return n;
 }
 
-const char *cli_opt_name(const cli_parser *p, int idx) {
-  static _Thread_local char buf[8][80];
-  static _Thread_local int slot;
-  char *b = buf[slot++ % 8];
-  snprintf(b, sizeof buf[0], "--%s", p->cmd->opts[idx].name);
-  return b;
-}
-
 static void start(cli_parser *p) {
   int n = nopts(p->cmd);
   struct option *lo = calloc((size_t)n + 2, sizeof *lo);

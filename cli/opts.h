@@ -51,8 +51,6 @@ typedef struct cli_parser {
  * arguments come back in the order given. */
 int cli_next(cli_parser *p, const char **val);
 void cli_parser_free(cli_parser *p);
-/* The option's spelling for messages: "--name". */
-const char *cli_opt_name(const cli_parser *p, int idx);
 
 void cli_print_help(FILE *f, const cli_command *c);
 

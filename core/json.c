@@ -3,9 +3,9 @@
  * cJSON allocates through global hooks. We install hooks once that take
  * memory from a thread-local arena while core_json_parse() runs and fall back to
  * malloc/free otherwise, so parsed documents live and die with an arena and
- * are never cJSON_Delete()d. Measured choice (bench/bench_json.c): cJSON
- * was the fastest Debian JSON reader on libpg_query's output and on the
- * corpus files. */
+ * are never cJSON_Delete()d. cJSON was chosen as the fastest Debian JSON
+ * reader on libpg_query's output and on the corpus files (the benchmark
+ * that measured it, bench_json.c, is not in this tree). */
 #include "core.h"
 
 #include <pthread.h>

@@ -146,10 +146,6 @@ sbx_account *sbx_enter(sbx_account *a) {
 
 void sbx_leave(sbx_account *prev) { cur_account = prev; }
 
-size_t sbx_account_used(const sbx_account *a) {
-  return a ? atomic_load_explicit(&((sbx_account *)a)->used, memory_order_relaxed) : 0;
-}
-
 /* ---------------------------------------------------------------- set-up */
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -181,11 +177,6 @@ void sbx_init(void) { pthread_once(&init_once, init_sqlite); }
 /* As soon as the library is loaded: before anything else in the process has
  * had a chance to initialize SQLite, if it can be done at all. */
 __attribute__((constructor)) static void sbx_load(void) { sbx_init(); }
-
-int sbx_per_connection_memory(void) {
-  sbx_init();
-  return per_connection;
-}
 
 /* ---------------------------------------------------------------- files */
 

@@ -56,10 +56,6 @@ typedef struct sbx_account sbx_account;
  * SQLite is not yet initialized (else, when the process has no heap limit,
  * a process-wide one), and the VFS. Safe to call any number of times. */
 void sbx_init(void);
-/* 1 when memory is accounted per connection, 0 when only the process-wide
- * heap limit applies (SQLite was initialized before sqlsim could set it up,
- * as after Python's `import sqlite3`). */
-int sbx_per_connection_memory(void);
 
 sbx_account *sbx_account_new(size_t cap);
 /* Drops the owner's reference; the account goes when its last byte is freed. */
@@ -68,8 +64,6 @@ void sbx_account_release(sbx_account *a);
  * with sbx_leave(). */
 sbx_account *sbx_enter(sbx_account *a);
 void sbx_leave(sbx_account *prev);
-/* Bytes charged to a now. */
-size_t sbx_account_used(const sbx_account *a);
 
 /* Checks that path names a regular file sqlsim may read as a database:
  * 0, or SQLSIM_EIO with err saying what it is instead. */

@@ -1008,7 +1008,7 @@ SQLSIM_API int sqlsim_dialect_construct(const sqlsim_query *q, sqlsim_arena *a, 
 
 /* ---------------------------------------------------------------- the evaluator */
 
-/* The engine every face calls (engine/engine.c): the command line's eval,
+/* The engine every face calls (engine/): the command line's eval,
  * analyze and stream, and the Python package. An evaluator holds the schemas,
  * the database location and the options; it scores a (gold, prediction,
  * db_id) pair into a record with every requested metric, one pair at a time

@@ -461,7 +461,7 @@ static void build_candidates(rw_job *j, rewrite_facts *facts, strbuf *notes) {
     strbuf ignore = {0};
     int changed = 0;
     for (int r = 0; r < SQLSIM_NRULES; r++)
-      if (set & (1u << r)) changed += sqlsim_rewrite_apply(c, r, facts, single ? notes : &ignore);
+      if (set & (1u << r)) changed += rewrite_apply(c, r, facts, single ? notes : &ignore);
     sb_free(&ignore);
     if (changed) {
       if (single) applicable |= set;

@@ -19,7 +19,7 @@ void rewrite_facts_free(rewrite_facts *f);
 /* Applies one rule (SQLSIM_RULE_*) everywhere its conditions hold, changing q
  * in place. Appends to notes, one line each, the places looked at and left
  * alone, and why. Returns how many places changed. */
-int sqlsim_rewrite_apply(sqlsim_query *q, int rule, rewrite_facts *facts, strbuf *notes);
+int rewrite_apply(sqlsim_query *q, int rule, rewrite_facts *facts, strbuf *notes);
 
 /* ---------------------------------------------------------------- for the rules */
 

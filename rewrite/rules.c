@@ -752,7 +752,7 @@ void rewrite_facts_free(rewrite_facts *f) {
 
 /* ---------------------------------------------------------------- entry */
 
-int sqlsim_rewrite_apply(sqlsim_query *q, int rule, rewrite_facts *facts, strbuf *notes) {
+int rewrite_apply(sqlsim_query *q, int rule, rewrite_facts *facts, strbuf *notes) {
   rule_ctx c = {0};
   c.q = q;
   c.facts = facts;

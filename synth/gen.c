@@ -124,20 +124,6 @@ static val v_real(double r) { return (val){.kind = 'r', .r = r}; }
 static val v_text(const char *t) { return (val){.kind = 't', .t = t}; }
 static val v_null(void) { return (val){.kind = 'n'}; }
 
-static int val_eq(const val *a, const val *b) {
-  if (a->kind != b->kind) {
-    if ((a->kind == 'i' && b->kind == 'r') || (a->kind == 'r' && b->kind == 'i'))
-      return (a->kind == 'i' ? (double)a->i : a->r) == (b->kind == 'i' ? (double)b->i : b->r);
-    return 0;
-  }
-  switch (a->kind) {
-  case 'i': return a->i == b->i;
-  case 'r': return a->r == b->r;
-  case 't': return !strcmp(a->t, b->t);
-  default: return 1;
-  }
-}
-
 static double val_num(const val *v) {
   return v->kind == 'i' ? (double)v->i : v->kind == 'r' ? v->r : v->kind == 't' ? atof(v->t) : 0;
 }
@@ -499,7 +485,7 @@ static int may_hold(gen *g, int c, const val *v) {
   if (!col->unique && !name_like(g, col)) return 1;
   int t = col->table;
   for (int r = 0; r < g->t[t].nrows; r++)
-    if (val_eq(cell(g, t, r, c), v)) return 0;
+    if (synth_val_eq(cell(g, t, r, c), v)) return 0;
   return 1;
 }
 
@@ -536,7 +522,7 @@ static void other_branches(gen *g, int t, int r, int grp) {
     const synth_fact *o = &f->facts[i];
     if (o->group != grp || g->s->columns[o->column].table != t || o->op != SQLSIM_OP_EQ) continue;
     val v = satisfying(g, o);
-    if (val_eq(cell(g, t, r, o->column), &v) || !may_hold(g, o->column, &v) || !plausible(g, o, &v, 0)) continue;
+    if (synth_val_eq(cell(g, t, r, o->column), &v) || !may_hold(g, o->column, &v) || !plausible(g, o, &v, 0)) continue;
     const sqlsim_column *oc = &g->s->columns[o->column];
     int copies = oc->unique || name_like(g, oc) ? 1 : ((g->sh->seed >> (i % 32)) & 1) ? 3 : 1;
     for (int k = 0; k < copies; k++) {
@@ -734,7 +720,7 @@ static int key_repeats(gen *g, int t, int r, int c, const val *v) {
       int k = x->cls_first + i;
       if (!g->s->columns[k].pk) continue;
       const val *a = k == c ? v : cell(g, t, r, k), *b = cell(g, t, q, k);
-      same = a->kind && b->kind && val_eq(a, b);
+      same = a->kind && b->kind && synth_val_eq(a, b);
     }
     if (same) return 1;
   }
@@ -821,7 +807,7 @@ static void fill_key(gen *g, int k) {
     val *v = cell(g, ct, r, from);
     if (!v->kind || v->kind == 'n') continue;
     int found = 0;
-    for (int q = 0; q < p->nrows && !found; q++) found = val_eq(cell(g, pt, q, to), v);
+    for (int q = 0; q < p->nrows && !found; q++) found = synth_val_eq(cell(g, pt, q, to), v);
     if (!found) *v = *cell(g, pt, below(g, p->nrows), to);
   }
 }
@@ -854,9 +840,9 @@ static void join_whole_keys(gen *g) {
       for (int q = 0; q < p->nrows && found < 0; q++) {
         int all = 1;
         for (int j = 0; j < m && all; j++)
-          all = val_eq(cell(g, ct, r, s->fkeys[pairs[j]].column), cell(g, pt, q, s->fkeys[pairs[j]].ref_column));
+          all = synth_val_eq(cell(g, ct, r, s->fkeys[pairs[j]].column), cell(g, pt, q, s->fkeys[pairs[j]].ref_column));
         if (all) found = q;
-        else if (first < 0 && val_eq(cell(g, ct, r, s->fkeys[pairs[0]].column), cell(g, pt, q, s->fkeys[pairs[0]].ref_column)))
+        else if (first < 0 && synth_val_eq(cell(g, ct, r, s->fkeys[pairs[0]].column), cell(g, pt, q, s->fkeys[pairs[0]].ref_column)))
           first = q;
       }
       if (found >= 0) continue;

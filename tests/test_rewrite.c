@@ -72,7 +72,7 @@ static int apply(const char *sql, int rule, char **out, char **notes) {
   assert_int_equal(sqlsim_db_open(path, NULL, &db, &err), 0);
   strbuf sb = {0};
   rewrite_facts facts = {db, path, NULL, NULL};
-  int n = sqlsim_rewrite_apply(q, rule, &facts, &sb);
+  int n = rewrite_apply(q, rule, &facts, &sb);
   rewrite_facts_free(&facts);
   *out = sqlsim_print_sql(q->root, 0);
   *notes = sb_take(&sb);

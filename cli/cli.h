@@ -90,13 +90,7 @@ int cli_now(const char *opt, const char *v);
                            "```sql fence, an <answer> element, the text after \"Final answer:\" or\n"      \
                            "</think>, the query before trailing prose); an answer with none fails with\n"    \
                            "\"no SQL found in the answer\" (per-item \"answer\": where, and the SQL)"}
-#define CLI_METRICS_HELP                                                                          \
-  "comma-separated: match (Spider exact set match; needs --tables), exec\n"                       \
-  "(execution accuracy, Spider test-suite and BIRD semantics), ves (BIRD's VES), rves\n"          \
-  "(mini-dev R-VES), result (BIS result similarity), bis (BIS tree similarity and the\n"          \
-  "calibrated score), categories, synth (execution on databases generated from the schema\n"     \
-  "alone; needs a schema, no database), strict (equivalence under the schema: the gold's\n"     \
-  "distilled suite of generated databases; implies synth)"
+#define CLI_METRICS_HELP "comma-separated metric names (the metrics are listed below)"
 typedef struct cli_engine_opts {
   sqlsim_config cfg;
   const char *metrics;    /* parsed by cli_engine_metrics once all options are read */

@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "record/record.h"
 
+#include <pthread.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- fields */
@@ -242,22 +243,22 @@ const engine_metric engine_metrics[] = {
     {"match", SQLSIM_M_MATCH, .needs = ENGINE_NEEDS_TABLES, .score = engine_stage_match, .fields = fields_match,
      .help = "Spider exact set match and partial components"},
     {"exec", SQLSIM_M_EXEC, .needs = ENGINE_NEEDS_DATABASES, .with = SQLSIM_M_DB, .score = engine_stage_exec,
-     .fields = fields_exec, .help = "execution accuracy (EX), Spider's and BIRD's semantics"},
+     .fields = fields_exec, .help = "execution accuracy (EX): Spider's test-suite and BIRD's semantics"},
     {"ves", SQLSIM_M_VES, .needs = ENGINE_NEEDS_DATABASES, .with = SQLSIM_M_TIMING, .timed = 1,
-     .score = engine_stage_timing, .fields = fields_timing, .help = "BIRD's VES timing ratio"},
-    {"rves", SQLSIM_M_RVES, .needs = ENGINE_NEEDS_DATABASES, .help = "mini-dev's R-VES (ves's timing)"},
+     .score = engine_stage_timing, .fields = fields_timing, .help = "BIRD's VES: the timing ratio of correct pairs"},
+    {"rves", SQLSIM_M_RVES, .needs = ENGINE_NEEDS_DATABASES, .help = "mini-dev's R-VES reward (ves's timing)"},
     {"bis", SQLSIM_M_BIS, .score = engine_stage_structure, .fields = fields_bis,
      .help = "BIS tree similarity and the calibrated score"},
     {"synth", SQLSIM_M_SYNTH, .implies = SQLSIM_M_BIS, .needs = ENGINE_NEEDS_SCHEMA, .score = engine_stage_synth,
-     .fields = fields_synth, .help = "execution on databases generated from the schema"},
+     .fields = fields_synth, .help = "execution on databases generated from the schema, no database needed"},
     {"strict", SQLSIM_M_STRICT, .implies = SQLSIM_M_SYNTH, .needs = ENGINE_NEEDS_SCHEMA, .fields = fields_strict,
-     .help = "equivalence under the schema (synth's stage)"},
+     .help = "equivalence under the schema: the gold's distilled suite and the pair's own search"},
     {"result", SQLSIM_M_RESULT, .needs = ENGINE_NEEDS_DATABASES, .fields = fields_result,
      .help = "BIS result similarity (exec's stage)"},
     {.fields = fields_answer},
     {.fields = fields_witness},
     {"categories", SQLSIM_M_CATEGORIES, .implies = SQLSIM_M_BIS, .score = engine_stage_analysis,
-     .fields = fields_categories, .help = "error categories, evidence, spans"},
+     .fields = fields_categories, .help = "error categories with their evidence (sqlsim analyze's)"},
     {.fields = fields_error},
     {NULL},
 };
@@ -335,6 +336,32 @@ int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err) {
   }
   if (!*out) return sqlsim_error_set(err, SQLSIM_EFORMAT, 0, "no metric given");
   return 0;
+}
+
+/* The metrics as help text: one line each, in the table's order, with what
+ * each needs and implies. Made once. */
+static char help_text[2048];
+static pthread_once_t help_once = PTHREAD_ONCE_INIT;
+
+static void make_help(void) {
+  strbuf sb = {0};
+  ENGINE_FOR_METRICS(e) {
+    if (!e->name) continue;
+    sb_printf(&sb, "  %-11s %s", e->name, e->help ? e->help : "");
+    if (e->needs & ENGINE_NEEDS_TABLES) sb_puts(&sb, "; needs --tables");
+    if (e->needs & ENGINE_NEEDS_SCHEMA) sb_puts(&sb, "; needs a schema (--tables or --sqlite)");
+    if (e->needs & ENGINE_NEEDS_DATABASES) sb_puts(&sb, "; needs databases (--db-dir or --sqlite)");
+    for (unsigned b = 1; b && e->implies; b <<= 1)
+      if (e->implies & b) sb_printf(&sb, "; implies %s", sqlsim_metric_name(b));
+    sb_putc(&sb, '\n');
+  }
+  snprintf(help_text, sizeof help_text, "%s", sb.buf ? sb.buf : "");
+  sb_free(&sb);
+}
+
+const char *sqlsim_metrics_help(void) {
+  pthread_once(&help_once, make_help);
+  return help_text;
 }
 
 /* ---------------------------------------------------------------- what a configuration needs */

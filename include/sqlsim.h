@@ -1035,6 +1035,9 @@ enum {
 #define SQLSIM_NMETRICS 9
 /* The name of a metric's flag ("match", "exec", ...), NULL for none. */
 SQLSIM_API const char *sqlsim_metric_name(unsigned flag);
+/* Every metric, one line each ("  name  what it is; needs ...; implies ..."),
+ * for a face's help. Static text. */
+SQLSIM_API const char *sqlsim_metrics_help(void);
 /* Reads a comma-separated list of metric names ("ex" is "exec"). Returns 0,
  * or SQLSIM_EFORMAT with err naming the unknown word. */
 SQLSIM_API int sqlsim_metrics_parse(const char *list, unsigned *out, sqlsim_error *err);

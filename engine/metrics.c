@@ -260,7 +260,7 @@ const engine_metric engine_metrics[] = {
     {"categories", SQLSIM_M_CATEGORIES, .implies = SQLSIM_M_BIS, .score = engine_stage_analysis,
      .fields = fields_categories, .help = "error categories with their evidence (sqlsim analyze's)"},
     {.fields = fields_error},
-    {NULL},
+    {0},
 };
 
 /* Whether entry e's stage runs and its fields are written under metrics m. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """witness_check.py -- every failing synthetic verdict's witness replays in plain SQLite.
 
-usage: witness_check.py SQLSIM CORPUS_DIR [--keep DIR]
+usage: witness_check.py SQLSIM CORPUS_DIR [--keep DIR] [--files N]
 
 Scores the bundled corpus without databases (`sqlsim eval --metrics strict --witness`): the
 7 Spider dev files (Spider's semantics) and the 13 BIRD mini-dev files (BIRD's). For every
@@ -16,6 +16,8 @@ item whose synth or strict verdict fails, its witness must:
     columns in any order that fits, in order when the gold has ORDER BY) or BIRD's (sets of
     rows); a prediction that fails differs; for a synth witness, the gold returns a value
     that is not NULL.
+--files N scores the first N prediction files of each benchmark only (the sanitizer build
+runs a few: its point there is memory, the replay itself is the release build's).
 Prints the witnesses' sizes (median, largest) per benchmark and exits 1 on the first
 benchmark with a witness that does not replay (each such item named, at most 20).
 """
@@ -126,6 +128,11 @@ def main():
         i = args.index("--keep")
         keep = args[i + 1]
         del args[i:i + 2]
+    nfiles = None
+    if "--files" in args:
+        i = args.index("--files")
+        nfiles = int(args[i + 1])
+        del args[i:i + 2]
     if len(args) != 2:
         sys.exit(__doc__)
     sqlsim, corpus = args
@@ -143,7 +150,7 @@ def main():
     for name, is_bird, base, preds in runs:
         out = os.path.join(work, name + ".jsonl")
         cmd = [sqlsim, "eval", "-q", "-j", "2", "--metrics", "strict", "--witness"] + base
-        for p in preds:
+        for p in preds[:nfiles]:
             cmd += ["--pred", p]
         cmd += ["--per-item", out]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)

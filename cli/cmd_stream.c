@@ -55,7 +55,8 @@ static int cmd_stream(int argc, char **argv) {
   if (cli_engine_metrics("stream", &eo)) return CLI_EUSAGE;
   sqlsim_error err = {0};
   sqlsim_evaluator *ev;
-  if (sqlsim_evaluator_new(&eo.cfg, &ev, &err)) return error("stream: %s", err.message);
+  int made = sqlsim_evaluator_new(&eo.cfg, &ev, &err);
+  if (made) return error("stream: %s", err.message), made == SQLSIM_ECONFIG ? CLI_EUSAGE : -1;
   int rc = sqlsim_serve_jsonl(ev, 0, stdout, eo.jobs, reward);
   sqlsim_evaluator_free(ev);
   if (rc) return error("stream: cannot write the answers (%s)", strerror(errno));

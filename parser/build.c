@@ -767,6 +767,26 @@ static const char *alias_of(build_ctx *c, const pj *b, uint32_t *flags) {
   return fold(c, raw_name(c, s));
 }
 
+/* (a JOIN b ON ..) AS x: SQLite reads it as a subquery, SELECT * FROM the
+ * join, named x (its columns those of both tables, the first of two of one
+ * name answering x.name). */
+static sqlsim_node *join_as_subquery(build_ctx *c, const pj *b, sqlsim_node *join) {
+  sqlsim_node *sel = tree_node_new(c->a, SQLSIM_N_SELECT, SQLSIM_SEL__COUNT);
+  sqlsim_node *targets = tree_node_new(c->a, SQLSIM_N_LIST, 1), *from = tree_node_new(c->a, SQLSIM_N_LIST, 1);
+  targets->kids[0] = tree_node_new(c->a, SQLSIM_N_TARGET, 1);
+  targets->kids[0]->kids[0] = tree_node_new(c->a, SQLSIM_N_STAR, 0);
+  targets->flags |= SQLSIM_F_UNORDERED;
+  from->kids[0] = join;
+  sel->kids[SQLSIM_SEL_TARGETS] = targets;
+  sel->kids[SQLSIM_SEL_FROM] = from;
+  sel->start = join->start;
+  sqlsim_node *sq = tree_node_new(c->a, SQLSIM_N_SUBQUERY, 1);
+  sq->kids[0] = sel;
+  sq->start = join->start;
+  sq->alias = alias_of(c, b, &sq->flags);
+  return sq;
+}
+
 static sqlsim_node *build_from(build_ctx *c, const pj *w) {
   if (c->rc || !w) return NULL;
   const pj *b;
@@ -816,13 +836,10 @@ static sqlsim_node *build_from(build_ctx *c, const pj *w) {
     else if (streq(jt, "JOIN_RIGHT")) n->op = SQLSIM_JOIN_RIGHT;
     else if (streq(jt, "JOIN_FULL")) n->op = SQLSIM_JOIN_FULL;
     if (jbool(b, "isNatural")) n->flags |= SQLSIM_F_NATURAL;
-    if (jget(b, "alias")) {
-      build_fail(c, SQLSIM_EUNSUPPORTED, n->kids[0] ? n->kids[0]->start : -1,
-                 "unsupported alias on a parenthesized join", NULL);
-      return NULL;
-    }
     if (n->kids[0]) n->start = n->kids[0]->start;
-    return c->rc ? NULL : n;
+    if (c->rc) return NULL;
+    if (jget(b, "alias")) return join_as_subquery(c, b, n);
+    return n;
   }
   if (TYPE_IS(b, "RangeFunction")) {
     const pj *fl = jget(b, "functions");

@@ -66,6 +66,14 @@ int fe_tokenize(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_
  * over the budget ("nesting deeper than 1000 at offset N"). Everything lives
  * in the arena; the work is linear in the length of sql. */
 int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err);
+/* The same, with the words starting at the byte offsets quote_at[0..nquote)
+ * written as quoted (lower-case) names: a word SQLite reads as a name where
+ * PostgreSQL reads a keyword (parse.c finds them where libpg_query stops). */
+int fe_translate_quoting(sqlsim_arena *a, const char *sql, int len, const int *quote_at, int nquote, fe_result *r,
+                         sqlsim_error *err);
+/* Whether SQLite can read the word (len bytes) as a name: not one of its
+ * keywords, or one its grammar falls back to a name (END, DO, CROSS...). */
+int fe_sqlite_name_word(const char *w, int len);
 /* 1 if token i is a word equal, ignoring case, to one of the NULL-ended words. */
 int fe_word_in(const fe_result *r, int i, const char *const *words);
 /* Is token i a keyword that ends a select list (FROM, WHERE, GROUP, ORDER,

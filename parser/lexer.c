@@ -11,6 +11,7 @@
 #include "tree.h"
 
 #include <pthread.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -427,4 +428,33 @@ int tree_literal_spans(sqlsim_arena *a, const char *sql, int **spans) {
     }
   *spans = v;
   return n;
+}
+
+/* ---------------------------------------------------------------- names SQLite reads */
+
+/* SQLite's keywords that its grammar reads as a name where one fits: the
+ * %fallback ID list of its parse.y (LIKE_KW is LIKE, GLOB, REGEXP; COLUMNKW is
+ * COLUMN; CTIME_KW is CURRENT_DATE/TIME/TIMESTAMP), the join words (a name in
+ * a name's place, nm ::= JOIN_KW), INDEXED (of the id class), and FILTER, OVER,
+ * WINDOW, which its tokenizer reads as names unless a window clause follows. */
+static const char *const sqlite_name_keywords[] = {
+    "abort", "action", "after", "always", "analyze", "asc", "attach", "before", "begin", "by", "cascade", "cast",
+    "column", "conflict", "cross", "current", "current_date", "current_time", "current_timestamp", "database",
+    "deferred", "desc", "detach", "do", "each", "end", "exclude", "exclusive", "explain", "fail", "filter", "first",
+    "following", "for", "full", "generated", "glob", "groups", "if", "ignore", "immediate", "indexed", "initially",
+    "inner", "instead", "key", "last", "left", "like", "match", "materialized", "natural", "no", "nulls", "of",
+    "offset", "others", "outer", "over", "partition", "plan", "pragma", "preceding", "query", "raise", "range",
+    "recursive", "regexp", "reindex", "release", "rename", "replace", "restrict", "right", "rollback", "row", "rows",
+    "savepoint", "temp", "temporary", "ties", "trigger", "unbounded", "vacuum", "view", "virtual", "window", "with",
+    "without", NULL};
+
+int fe_sqlite_name_word(const char *w, int len) {
+  if (len <= 0 || len > 40) return len > 0;
+  if (!sqlite3_keyword_check(w, len)) return 1;
+  char low[41];
+  for (int i = 0; i < len; i++) low[i] = (char)((w[i] >= 'A' && w[i] <= 'Z') ? w[i] + 32 : w[i]);
+  low[len] = '\0';
+  for (const char *const *k = sqlite_name_keywords; *k; k++)
+    if (!strcmp(*k, low)) return 1;
+  return 0;
 }

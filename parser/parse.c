@@ -59,6 +59,33 @@ static int char_to_byte(const char *s, int len, int pos) {
   return len;
 }
 
+/* Words read again as names, at most, before libpg_query's first error stands. */
+#define MAX_REQUOTES 8
+
+/* Where libpg_query stopped at byte orig of the text: the word there, or the
+ * word just before (`SELECT name for FROM t` stops at FROM), when it is one
+ * SQLite reads as a name and PostgreSQL may read as a keyword (DO, END, DESC,
+ * FOR ...), not quoted yet: its offset, to be quoted; else -1. */
+static int name_at(const fe_result *fe, int orig, const int *quoted, int nquoted) {
+  int i = orig >= 0 && orig < fe->orig_len ? fe->tok_of[orig] : -1;
+  int cand[2] = {i, -1};
+  for (int k = (i >= 0 ? i : fe->ntoks) - 1; k >= 0; k--) /* the token before */
+    if (fe->toks[k].type != FT_WS && fe->toks[k].type != FT_COMMENT && fe->toks[k].type != FT_EOF) {
+      cand[1] = k;
+      break;
+    }
+  for (int c = 0; c < 2; c++) {
+    int t = cand[c];
+    if (t < 0 || fe->toks[t].type != FT_WORD) continue;
+    const fe_tok *w = &fe->toks[t];
+    if (!fe_sqlite_name_word(fe->orig + w->start, w->len)) continue;
+    int seen = 0;
+    for (int k = 0; k < nquoted; k++) seen |= quoted[k] == w->start;
+    if (!seen) return w->start;
+  }
+  return -1;
+}
+
 int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsigned options,
                  sqlsim_query **out, sqlsim_error *err) {
   *out = NULL;
@@ -71,23 +98,35 @@ int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsig
   q->sql = sqlsim_arena_strndup(a, sql, len);
   q->sql_len = len;
   fe_result fe;
-  int rc = fe_translate(a, q->sql, (int)len, &fe, err);
-  if (rc) goto fail;
-  pg_used = 1;
-  sqlsim_arena *scratch = scratch_arena();
-  pg_doc doc;
-  if (pg_parse_doc(scratch, fe.out, &doc)) {
-    rc = sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "libpg_query returned unreadable JSON");
-  } else if (!doc.root) {
-    int at = doc.error_cursor > 0 ? char_to_byte(fe.out, fe.out_len, doc.error_cursor) : 0;
-    int orig = fe_map(&fe, at);
-    if (at >= fe.out_len) orig = (int)len;
-    rc = sqlsim_error_set(err, SQLSIM_ESYNTAX, orig, "%s (at offset %d)", doc.error, orig);
-  } else {
-    rc = parse_build_tree(a, &fe, doc.root, &q->root, err);
+  int quote_at[MAX_REQUOTES], nquote = 0;
+  sqlsim_error first = {0}; /* libpg_query's first error: the one reported when it stands */
+  int rc, pg_failed = 0;
+  for (;;) {
+    if ((rc = fe_translate_quoting(a, q->sql, (int)len, quote_at, nquote, &fe, err))) goto fail;
+    pg_used = 1;
+    sqlsim_arena *scratch = scratch_arena();
+    pg_doc doc;
+    int requote = -1;
+    if (pg_parse_doc(scratch, fe.out, &doc)) {
+      rc = sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "libpg_query returned unreadable JSON");
+    } else if (!doc.root) {
+      int at = doc.error_cursor > 0 ? char_to_byte(fe.out, fe.out_len, doc.error_cursor) : 0;
+      int orig = fe_map(&fe, at);
+      if (at >= fe.out_len) orig = (int)len;
+      rc = sqlsim_error_set(nquote ? NULL : &first, SQLSIM_ESYNTAX, orig, "%s (at offset %d)", doc.error, orig);
+      pg_failed = 1;
+      if (nquote < MAX_REQUOTES) requote = name_at(&fe, orig, quote_at, nquote);
+    } else {
+      pg_failed = 0;
+      rc = parse_build_tree(a, &fe, doc.root, &q->root, err);
+    }
+    pg_doc_done(&doc);
+    arena_reset(scratch);
+    if (requote < 0) break;
+    quote_at[nquote++] = requote; /* read that word as SQLite does, a name, and try again */
   }
-  pg_doc_done(&doc);
-  arena_reset(scratch);
+  if ((pg_failed || (rc && nquote)) && err) *err = first; /* the text as written failed there */
+  if (rc && nquote) rc = SQLSIM_ESYNTAX;
   if (rc) goto fail;
   if (!(options & SQLSIM_PARSE_NO_NORMALIZE) && (rc = parse_normalize(q, err))) goto fail;
   *out = q;

@@ -484,10 +484,19 @@ static void plan_word(sqlsim_arena *a, fe_result *r, plan *p, int i, char *in_fr
   if (tok_is(r, i, KW_LIMIT)) {
     plan_limit(a, r, p, i, nx);
   } else if (tok_is(r, i, KW_JOIN)) {
-    if (!tok_is(r, pv, KW_CROSS) && !tok_is(r, pv, KW_NATURAL) && nx < n) {
-      int last = from_item_end(r, nx);
-      int k = fe_next_sig(r, last);
-      if (!tok_is(r, k, KW_ON) && !tok_is(r, k, KW_USING)) {
+    int kind = pv; /* the word before LEFT, RIGHT, FULL, INNER (OUTER): NATURAL, or not */
+    if (tok_is(r, kind, KW_OUTER)) kind = prev_sig(r, kind);
+    if (tok_is(r, kind, KW_LEFT) || tok_is(r, kind, KW_RIGHT) || tok_is(r, kind, KW_FULL) || tok_is(r, kind, KW_INNER))
+      kind = prev_sig(r, kind);
+    int natural = tok_is(r, kind, KW_NATURAL);
+    int last = nx < n ? from_item_end(r, nx) : -1;
+    int k = last >= 0 ? fe_next_sig(r, last) : -1;
+    int cond = tok_is(r, k, KW_ON) || tok_is(r, k, KW_USING);
+    if (tok_is(r, pv, KW_CROSS) && cond) {
+      /* CROSS JOIN t ON c: SQLite's inner join on c (PostgreSQL's CROSS takes no condition) */
+      p->repl[pv] = "";
+    } else if (!tok_is(r, pv, KW_CROSS) && !natural && nx < n) {
+      if (!cond) {
         int q = pv;
         if (tok_is(r, q, KW_OUTER)) q = prev_sig(r, q);
         if (tok_is(r, q, KW_LEFT) || tok_is(r, q, KW_RIGHT) || tok_is(r, q, KW_FULL)) {
@@ -678,6 +687,11 @@ static void emit_repeat(emitter *e, char ch, int n, int orig) {
 }
 
 int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err) {
+  return fe_translate_quoting(a, sql, len, NULL, 0, r, err);
+}
+
+int fe_translate_quoting(sqlsim_arena *a, const char *sql, int len, const int *quote_at, int nquote, fe_result *r,
+                         sqlsim_error *err) {
   int rc = fe_tokenize(a, sql, len, r, err);
   if (rc) return rc;
   int n = r->ntoks;
@@ -689,6 +703,11 @@ int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim
   p.order = arena_alloc_raw(a, sizeof *p.order * (size_t)(n + 1));
   for (int i = 0; i < n; i++) p.order[i] = i;
   plan_rewrites(a, r, &p);
+  for (int q = 0; q < nquote; q++) { /* words PostgreSQL read as keywords where SQLite reads names */
+    int i = quote_at[q] >= 0 && quote_at[q] < len ? r->tok_of[quote_at[q]] : -1;
+    if (i >= 0 && r->toks[i].type == FT_WORD)
+      p.repl[i] = quoted_copy(a, core_fold_dup(a, sql + r->toks[i].start, (size_t)r->toks[i].len));
+  }
 
   long total = 0;
   for (int i = 0; i < n; i++)

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <sqlite3.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sqlsim.h"
@@ -256,12 +258,73 @@ static void test_alias_spelling(void **state) {
   }
 }
 
+/* Forms SQLite runs that sqlsim once refused (issue 45): every one parses,
+ * and its printed SQL prepares in SQLite too. The keyword forms are made from
+ * words in every place SQLite reads a name (an alias with and without AS, a
+ * table alias, a CTE, a subquery's column, ORDER BY an alias): wherever SQLite
+ * prepares the text, sqlsim must read it. */
+static void test_sqlite_forms(void **state) {
+  (void)state;
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(db,
+                                "CREATE TABLE singer (singer_id INT PRIMARY KEY, name TEXT, age INT);"
+                                "CREATE TABLE sic (singer_id INT, concert_id INT);",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  static const char *fixed[] = {
+      "SELECT * FROM singer NATURAL LEFT JOIN sic",
+      "SELECT * FROM singer NATURAL LEFT OUTER JOIN sic",
+      "SELECT name FROM singer CROSS JOIN sic ON singer.singer_id = sic.singer_id",
+      "SELECT name FROM singer CROSS JOIN sic USING (singer_id)",
+      "SELECT x.name FROM (singer JOIN sic ON singer.singer_id = sic.singer_id) AS x",
+      "SELECT count(*) FROM (singer AS s JOIN sic AS c ON s.singer_id = c.singer_id) x WHERE x.age > 30",
+  };
+  static const char *words[] = {"day", "end", "do", "desc", "asc", "for", "cross", "left", "natural", "column",
+                                "analyze", "cast", "filter", "over", "window", "offset", "row", "rows", "key",
+                                "range", "first", "last", "current_date", "replace", "match", "year", "value"};
+  static const char *forms[] = {"SELECT name AS %s FROM singer", "SELECT name %s FROM singer",
+                                "SELECT %s.name FROM singer AS %s", "SELECT %s.name FROM singer %s",
+                                "WITH %s AS (SELECT name FROM singer) SELECT * FROM %s",
+                                "SELECT %s FROM (SELECT name AS %s FROM singer)",
+                                "SELECT count(*) AS %s FROM singer ORDER BY %s"};
+  char sql[256];
+  int checked = 0;
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] + sizeof words / sizeof words[0] * 7; i++) {
+    if (i < sizeof fixed / sizeof fixed[0]) {
+      snprintf(sql, sizeof sql, "%s", fixed[i]);
+    } else {
+      size_t k = i - sizeof fixed / sizeof fixed[0];
+      const char *w = words[k / 7];
+      snprintf(sql, sizeof sql, forms[k % 7], w, w);
+    }
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+      assert_true(i >= sizeof fixed / sizeof fixed[0]); /* the fixed forms all run */
+      continue;
+    }
+    sqlite3_finalize(st);
+    sqlsim_query *q = NULL;
+    sqlsim_error err = {0};
+    if (sqlsim_parse(sql, strlen(sql), NULL, 0, &q, &err)) fail_msg("%s: %s", sql, err.message);
+    char *printed = sqlsim_print_sql(q->root, 0);
+    if (sqlite3_prepare_v2(db, printed, -1, &st, NULL) != SQLITE_OK) fail_msg("%s printed as %s: %s", sql, printed, sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    free(printed);
+    sqlsim_query_free(q);
+    checked++;
+  }
+  assert_true(checked > 150);
+  sqlite3_close(db);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_same),       cmocka_unit_test(test_differ),
       cmocka_unit_test(test_resolution), cmocka_unit_test(test_unordered_lists),
       cmocka_unit_test(test_compound_associativity), cmocka_unit_test(test_errors),
       cmocka_unit_test(test_dialect_flags),    cmocka_unit_test(test_alias_spelling),
+      cmocka_unit_test(test_sqlite_forms),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

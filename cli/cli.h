@@ -86,6 +86,8 @@ int cli_now(const char *opt, const char *v);
                            "generated database found that tells gold and prediction apart (synth,\n"         \
                            "strict), as SQL text sqlite3 loads, with both answers; on a real database\n"      \
                            "the rows each query returned that the other did not"},                            \
+      {"assume-not-null", 0, NULL, "synth, strict: judge as if every column were NOT NULL (no generated\n"      \
+                                   "database holds a NULL), for data known to have none"},                       \
       {"extract", 0, NULL, "predictions are model answers: score the SQL read out of each (the last\n"        \
                            "```sql fence, an <answer> element, the text after \"Final answer:\" or\n"      \
                            "</think>, the query before trailing prose); an answer with none fails with\n"    \

@@ -114,6 +114,8 @@ static const cli_opt options[] = {
                          "they answer differently (SQL text sqlite3 loads) with both answers"},
     {"bird", 0, NULL, "--witness: compare answers as BIRD's evaluator does (sets of rows)"},
     {"keep-distinct", 0, NULL, "--witness: keep DISTINCT (Spider's comparison, the default, removes it)"},
+    {"assume-not-null", 0, NULL, "--witness: judge as if every column were NOT NULL (no generated database\n"
+                                 "holds a NULL)"},
     {"format", 0, "FORMAT", "text (default) or json"},
     {NULL, 0, NULL, NULL},
 };
@@ -139,8 +141,9 @@ typedef struct judged {
 } judged;
 
 static int judge(const sqlsim_schema *schema, const char *gold, const char *pred, int bird, int keep_distinct,
-                 judged *j) {
-  sqlsim_synth_opts o = {.strict = 1, .witness = 1, .bird = bird, .keep_distinct = keep_distinct};
+                 int not_null, judged *j) {
+  sqlsim_synth_opts o = {.strict = 1, .witness = 1, .bird = bird, .keep_distinct = keep_distinct,
+                         .assume_not_null = not_null};
   sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
   sqlsim_error err = {0};
   int rc = x ? 0 : error("diff: out of memory");
@@ -174,6 +177,11 @@ static void print_judged(const judged *j) {
          s->informative, s->why[0] ? "; " : "", s->why);
   printf("strict %s  (%d databases judged%s%s)\n", verdict(s->strict), s->strict_databases,
          s->strict_why[0] ? "; " : "", s->strict_why);
+  if (s->strict == 0 && s->needs_null == 1)
+    printf("  the difference needs a NULL: no database without one that tells them apart was found (on data with "
+           "no NULL there, --assume-not-null judges them)\n");
+  else if (s->strict == 0 && s->needs_null == 0)
+    printf("  the difference needs no NULL: the witness holds none\n");
   const sqlsim_suite_report *u = &j->suite;
   printf("the gold's suite: %d databases; they tell apart %d of its %d neighbors", u->databases, u->told, u->neighbors);
   if (u->neighbors) printf(" (coverage %.3f)", (double)u->told / u->neighbors);
@@ -206,6 +214,8 @@ static void json_judged(strbuf *sb, const judged *j) {
   else sb_puts(sb, "null");
   sb_puts(sb, "},\"strict\":{\"pass\":");
   sb_puts(sb, s->strict < 0 ? "null" : s->strict ? "true" : "false");
+  sb_puts(sb, ",\"needs_null\":");
+  sb_puts(sb, s->strict == 0 && s->needs_null >= 0 ? (s->needs_null ? "true" : "false") : "null");
   sb_printf(sb, ",\"databases\":%d,\"why\":", s->strict_databases);
   if (s->strict_why[0]) sb_json_str(sb, s->strict_why);
   else sb_puts(sb, "null");
@@ -225,7 +235,7 @@ static void json_judged(strbuf *sb, const judged *j) {
 
 static int cmd_diff(int argc, char **argv) {
   cli_schema_opts so = {0};
-  int json = 0, k, witness = 0, bird = 0, keep_distinct = 0;
+  int json = 0, k, witness = 0, bird = 0, keep_distinct = 0, not_null = 0;
   const char *sql[2] = {NULL, NULL}, *v;
   int nsql = 0;
   cli_parser ps = {.cmd = &cmd_diff_spec, .argc = argc, .argv = argv};
@@ -242,6 +252,8 @@ static int cmd_diff(int argc, char **argv) {
       bird = 1;
     } else if (!strcmp(options[k].name, "keep-distinct")) {
       keep_distinct = 1;
+    } else if (!strcmp(options[k].name, "assume-not-null")) {
+      not_null = 1;
     } else if (!cli_schema_opt(&so, options[k].name, v)) { /* --format */
       if (!strcmp(v, "json")) json = 1;
       else if (strcmp(v, "text")) bad = (error("diff: --format must be text or json, not '%s'", v), 1);
@@ -250,8 +262,9 @@ static int cmd_diff(int argc, char **argv) {
   }
   cli_parser_free(&ps);
   if (nsql != 2) return error("diff: give two queries, GOLD then PRED (see sqlsim help diff)"), CLI_EUSAGE;
-  if ((bird || keep_distinct) && !witness)
-    return error("diff: --%s goes with --witness", bird ? "bird" : "keep-distinct"), CLI_EUSAGE;
+  if ((bird || keep_distinct || not_null) && !witness)
+    return error("diff: --%s goes with --witness", bird ? "bird" : keep_distinct ? "keep-distinct" : "assume-not-null"),
+           CLI_EUSAGE;
   if (bird && keep_distinct) return error("diff: --bird and --keep-distinct: choose one"), CLI_EUSAGE;
   if (cli_schema_load(&so)) return -1;
   const sqlsim_schema *schema = cli_schema_for(&so, NULL);
@@ -269,7 +282,7 @@ static int cmd_diff(int argc, char **argv) {
     goto out;
   }
   /* the generated databases run the prediction as written, parsed or not */
-  if (witness && (rc = judge(schema, sql[0], sql[1], bird, keep_distinct, &j))) goto out;
+  if (witness && (rc = judge(schema, sql[0], sql[1], bird, keep_distinct, not_null, &j))) goto out;
   if (sqlsim_parse(sql[1], strlen(sql[1]), schema, 0, &p, &err)) {
     /* an unparseable prediction scores 0, with the reason */
     if (json) {

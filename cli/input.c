@@ -149,6 +149,7 @@ int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *name, const 
   else if (!strcmp(name, "synth-databases")) {
     if (cli_int("--synth-databases", v, 1, 64, &cfg->synth_databases)) return CLI_EUSAGE;
   } else if (!strcmp(name, "witness")) cfg->witness = 1;
+  else if (!strcmp(name, "assume-not-null")) cfg->assume_not_null = 1;
   else if (!strcmp(name, "extract")) cfg->extract = 1;
   else return 0;
   return 1;

@@ -127,12 +127,16 @@ static void fields_strict(const sqlsim_record *r, const sqlsim_sink *s, void *x)
     K("coverage");
     if (y->neighbors) s->number(x, (double)y->told / y->neighbors);
     else s->null(x);
+    K("needs_null");
+    if (y->strict == 0 && y->needs_null >= 0) s->boolean(x, y->needs_null);
+    else s->null(x);
   } else {
     K("strict"), s->null(x);
     K("strict_databases"), s->integer(x, 0);
     K("suite"), s->null(x);
     K("neighbors"), s->null(x);
     K("coverage"), s->null(x);
+    K("needs_null"), s->null(x);
   }
   K("strict_why"), str_or_null(s, x, r->has_synth && y->strict_why[0] ? y->strict_why : NULL);
 }

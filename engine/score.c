@@ -129,7 +129,8 @@ void engine_stage_synth(engine_pair *c) {
   if (!w->synth) {
     sqlsim_synth_opts o = {.databases = ev->cfg.synth_databases, .bird = ev->cfg.bird_semantics,
                            .keep_distinct = ev->cfg.keep_distinct, .fixed_now = ev->cfg.now,
-                           .strict = (ev->cfg.metrics & SQLSIM_M_STRICT) != 0, .witness = ev->cfg.witness};
+                           .strict = (ev->cfg.metrics & SQLSIM_M_STRICT) != 0, .witness = ev->cfg.witness,
+                           .assume_not_null = ev->cfg.assume_not_null};
     if (!(w->synth = sqlsim_synth_runner_new(&o))) {
       snprintf(r->synth_err, sizeof r->synth_err, "out of memory");
       return;

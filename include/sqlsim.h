@@ -97,6 +97,13 @@ typedef struct sqlsim_table {
   const char *key;        /* case-folded */
   int first_column;       /* columns are contiguous in sqlsim_schema.columns */
   int ncolumns;
+  /* The table's CHECK constraints (a SQLite file's; tables.json has none):
+   * each expression as its CREATE TABLE writes it, comments taken out. Text
+   * that could close the CHECK clause (a ';', parentheses that do not
+   * balance) is never kept, so sqlsim_schema_ddl writes each as
+   * CHECK (text) and SQLite enforces it; sqlsim never runs it otherwise. */
+  const char *const *checks;
+  int nchecks;
 } sqlsim_table;
 
 typedef struct sqlsim_fkey {
@@ -144,6 +151,12 @@ SQLSIM_API int sqlsim_schema_find_column(const sqlsim_schema *s, int table, cons
 SQLSIM_API char *sqlsim_schema_ddl(const sqlsim_schema *s);
 /* The same for the tables marked in tables[] (one byte per table; NULL: all). */
 SQLSIM_API char *sqlsim_schema_ddl_tables(const sqlsim_schema *s, const unsigned char *tables);
+/* Creates the tables marked in tables[] (NULL: all) in db (a sqlite3 *,
+ * writable), one statement at a time under an authorizer that allows
+ * creating tables and indexes and nothing else: what a schema file wrote
+ * (a type, a CHECK) can do no more. 0, or SQLSIM_ESQLITE with err set. */
+SQLSIM_API int sqlsim_schema_create_tables(void *db, const sqlsim_schema *s, const unsigned char *tables,
+                                           sqlsim_error *err);
 /* Creates a schema-only SQLite database at path (":memory:" allowed) and
  * returns the open handle in *db (a sqlite3 *). Refuses to touch an existing
  * file. */
@@ -553,6 +566,8 @@ typedef struct sqlsim_synth_opts {
   const char *fixed_now;
   int strict;            /* also the strict verdict, on the gold's distilled suite (below) */
   int witness;           /* a failing verdict comes with its witness (sqlsim_witness) */
+  int assume_not_null;   /* judge as if every column were NOT NULL: no database holds a NULL
+                            (for data known to have none) */
 } sqlsim_synth_opts;
 
 /* The evidence for a verdict: the smallest database found on which the two
@@ -600,6 +615,12 @@ typedef struct sqlsim_synth {
   int suite;             /* databases in the gold's suite */
   int neighbors, told;   /* the gold's neighbors (those found equivalent to it left out) and how
                             many its suite tells apart: told / neighbors is its coverage */
+  int needs_null;        /* strict refuted: 1 when no database without NULLs was found that refutes
+                            (within the budget; the witness then holds the NULL), 0 when one was
+                            (the witness is it), -1 not refuted */
+  int dropped;           /* refutations dropped because their database did not load into the
+                            declared schema with its constraints enforced (never expected: a
+                            regression shows here) */
   sqlsim_witness *witness; /* opts.witness and a failing verdict (strict's when it fails, else
                             synth's); owned by the caller: sqlsim_witness_free */
 } sqlsim_synth;
@@ -1076,6 +1097,8 @@ typedef struct sqlsim_config {
                               found in the answer" */
   int repair;              /* with categories: each wrong pair's repair (sqlsim_record.repair_sql),
                               the parts whose fix gives the gold's answer, checked by running */
+  int assume_not_null;     /* synth, strict: judge as if every column were NOT NULL (no generated
+                              database holds a NULL), for users whose data has none */
 } sqlsim_config;
 
 typedef struct sqlsim_evaluator sqlsim_evaluator;

@@ -133,19 +133,20 @@ static const char *opt_str(PyObject *o) {
 static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
                            "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
-                           "synth_databases", "auto_width", "noise_every", "connection", "witness", "extract", "repair", NULL};
+                           "synth_databases", "auto_width", "noise_every", "connection", "witness", "extract", "repair",
+                           "assume_not_null", NULL};
   PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
   int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0,
-      witness = 0, extract = 0, repair = 0;
+      witness = 0, extract = 0, repair = 0, assume_not_null = 0;
   const char *connection = "fresh";
   unsigned long long max_memory = 0;
   double auto_width = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidisppp", kwlist, &tables, &db_dir, &sqlite, &metrics,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidispppp", kwlist, &tables, &db_dir, &sqlite, &metrics,
                                    &mode, &semantics, &timeout, &iterations, &alternate, &now, &max_memory,
                                    &keep_distinct, &plug_value, &synth_databases, &auto_width, &noise_every,
-                                   &connection, &witness, &extract, &repair))
+                                   &connection, &witness, &extract, &repair, &assume_not_null))
     return -1;
   if (strcmp(connection, "fresh") && strcmp(connection, "reuse")) {
     PyErr_Format(ConfigError, "connection must be 'fresh' or 'reuse', not '%s'", connection);
@@ -155,7 +156,7 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
                        .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value,
                        .synth_databases = synth_databases, .noise_every = noise_every,
                        .reuse_connection = !strcmp(connection, "reuse"), .witness = witness, .extract = extract,
-                       .repair = repair};
+                       .repair = repair, .assume_not_null = assume_not_null};
   cfg.tables = opt_str(tables);
   cfg.db_dir = opt_str(db_dir);
   cfg.sqlite = opt_str(sqlite);

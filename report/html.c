@@ -61,8 +61,9 @@ static void repair_data(strbuf *sb, const sqlsim_record *r) {
 
 /* A witness for the page: {v: verdict, t: tables (JSON text) or null, g, p:
  * the answers' first rows (JSON text), gc, pc: counts (-1: failed), e: the
- * prediction's error}; 0 without one. */
-static void witness_data(strbuf *sb, const sqlsim_witness *w) {
+ * prediction's error, nn: strict's needs_null (1, 0; -1 not refuted)}; 0
+ * without one. */
+static void witness_data(strbuf *sb, const sqlsim_witness *w, int needs_null) {
   if (!w) {
     sb_putc(sb, '0');
     return;
@@ -79,7 +80,7 @@ static void witness_data(strbuf *sb, const sqlsim_witness *w) {
   sb_printf(sb, ",\"gc\":%ld,\"pc\":%ld,\"e\":", w->gold_count, w->pred_count);
   if (w->pred_error) sb_json_str_script(sb, w->pred_error);
   else sb_puts(sb, "null");
-  sb_putc(sb, '}');
+  sb_printf(sb, ",\"nn\":%d}", needs_null);
 }
 
 static const char *const CSS =
@@ -167,7 +168,8 @@ static const char *const JS =
     " rows.map(function(r){return '<tr>'+r.map(cell).join('')+'</tr>';}).join('')+'</table>';}\n"
     "function nrows(n){return n+(n===1?' row':' rows');}\n"
     "function witness(w){if(!w)return '';var g=JSON.parse(w.g),p=JSON.parse(w.p),s='<div><b>Evidence</b> ('+esc(w.v)+'): ';\n"
-    " if(w.t){var T=JSON.parse(w.t),n=0;T.forEach(function(t){n+=t.rows.length;});s+='a database of '+nrows(n)+' the schema allows, on which the two answer differently';}\n"
+    " if(w.t){var T=JSON.parse(w.t),n=0;T.forEach(function(t){n+=t.rows.length;});s+='a database of '+nrows(n)+' the schema allows, on which the two answer differently'+\n"
+    " (w.nn===1?'; <b>it needs a NULL</b> (no database without one was found that tells them apart)':w.nn===0?'; it holds no NULL':'');}\n"
     " else s+='the real database: the first rows each query returned that the other did not';\n"
     " s+='</div><div class=\\\"wit\\\">';if(w.t)JSON.parse(w.t).forEach(function(t){s+=tab(esc(t.name),t.columns,t.rows);});\n"
     " s+=tab('gold: '+nrows(w.gc),null,g);s+=w.pc<0?'<div><b>prediction fails:</b> '+esc(w.e)+'</div>':tab('prediction: '+nrows(w.pc),null,p);return s+'</div>';}\n"
@@ -249,7 +251,7 @@ int html_report(const char *path, const run *groups, int ngroups) {
             ef = 0;
           }
         sb_printf(&sb, "},%d,", r->analysis.cats.main);
-        witness_data(&sb, r->witness);
+        witness_data(&sb, r->witness, r->has_synth && r->synth.strict == 0 ? r->synth.needs_null : -1);
         sb_putc(&sb, ',');
         repair_data(&sb, r);
         sb_putc(&sb, ']');

@@ -155,7 +155,11 @@ static const char *json_str(const cJSON *o, const char *key) {
  * affinity as the real databases use. */
 static const char *coarse_type(sqlsim_arena *a, const char *t) {
   if (!t) return "";
-  if (!strcmp(t, "number") || !strcmp(t, "integer") || !strcmp(t, "real")) return "NUMERIC";
+  /* BIRD's tables.json says integer and real, as its databases declare them;
+   * Spider's says number for both */
+  if (!strcmp(t, "integer")) return "INTEGER";
+  if (!strcmp(t, "real")) return "REAL";
+  if (!strcmp(t, "number")) return "NUMERIC";
   if (!strcmp(t, "text")) return "TEXT";
   if (!strcmp(t, "time") || !strcmp(t, "date") || !strcmp(t, "datetime")) return "DATETIME";
   if (!strcmp(t, "boolean")) return "BOOLEAN";

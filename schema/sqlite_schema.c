@@ -3,8 +3,9 @@
  * sqlsim_catalog_load_sqlite() opens a database through the safe executor
  * (read-only, hardened, under a time limit and a memory budget: the file may
  * be hostile) and reads tables and views, declared types, primary keys, NOT
- * NULL, collations, UNIQUE indexes and foreign keys through PRAGMAs; schema
- * text is never run. sqlsim_schema_ddl() and
+ * NULL, collations, UNIQUE indexes and foreign keys through PRAGMAs, and the
+ * CHECK constraints out of each table's CREATE TABLE text (read_checks);
+ * schema text is never run but as a CHECK clause of a table sqlsim creates. sqlsim_schema_ddl() and
  * sqlsim_schema_create_sqlite() go the other way: a tables.json entry becomes
  * an empty database that later stages use to check that a query prepares. */
 #include "schema.h"
@@ -56,6 +57,116 @@ static int numeric_type(const char *t) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- CHECK constraints */
+
+/* The end of a quoted run starting at p (a string, or a name in "", ``
+ * or []): the byte after its closing quote, or NULL when it has none. */
+static const char *past_quote(const char *p) {
+  char close = *p == '[' ? ']' : *p;
+  for (p++; *p; p++)
+    if (*p == close) {
+      if (close != ']' && p[1] == close) p++; /* doubled: part of the text */
+      else return p + 1;
+    }
+  return NULL;
+}
+
+/* The text of the CHECK at p (just past its '('), to its matching ')':
+ * comments become a space, strings and names are kept whole. NULL when the
+ * parentheses do not close, a quote does not end, or a ';' stands outside a
+ * quote: such text is not kept, since written as CHECK (text) it could end
+ * the clause. *end gets the byte after the ')'. */
+static char *check_text(sqlsim_arena *a, const char *p, const char **end) {
+  strbuf sb = {0};
+  int depth = 1;
+  while (*p && depth) {
+    if (*p == '\'' || *p == '"' || *p == '`' || *p == '[') {
+      const char *q = past_quote(p);
+      if (!q) break;
+      sb_putn(&sb, p, (size_t)(q - p));
+      p = q;
+      continue;
+    }
+    if (p[0] == '-' && p[1] == '-') {
+      while (*p && *p != '\n') p++;
+      sb_putc(&sb, ' ');
+      continue;
+    }
+    if (p[0] == '/' && p[1] == '*') {
+      const char *q = strstr(p + 2, "*/");
+      if (!q) break;
+      p = q + 2;
+      sb_putc(&sb, ' ');
+      continue;
+    }
+    if (*p == ';') break;
+    if (*p == '(') depth++;
+    if (*p == ')' && --depth == 0) break;
+    sb_putc(&sb, *p++);
+  }
+  char *t = NULL;
+  if (depth == 0 && *p == ')' && sb.len) {
+    t = sqlsim_arena_strdup(a, sb.buf);
+    *end = p + 1;
+  }
+  sb_free(&sb);
+  return t;
+}
+
+static int word_at(const char *p, const char *w) {
+  size_t n = strlen(w);
+  return !sqlite3_strnicmp(p, w, (int)n) && !((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z') ||
+                                                (p[n] >= '0' && p[n] <= '9') || p[n] == '_');
+}
+
+/* The CHECK constraints of table `name`, from its CREATE TABLE text in
+ * sqlite_schema (column constraints and table constraints alike). */
+static void read_checks(sqlite3 *db, sqlsim_arena *a, sqlsim_table *t, const char *name) {
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", -1, &st, NULL) !=
+      SQLITE_OK)
+    return;
+  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+  const char *sql = sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+  const char *found[64];
+  int n = 0;
+  for (const char *p = sql; p && *p && n < 64;) {
+    if (*p == '\'' || *p == '"' || *p == '`' || *p == '[') {
+      p = past_quote(p);
+      continue;
+    }
+    if (p[0] == '-' && p[1] == '-') {
+      while (*p && *p != '\n') p++;
+      continue;
+    }
+    if (p[0] == '/' && p[1] == '*') {
+      const char *q = strstr(p + 2, "*/");
+      p = q ? q + 2 : NULL;
+      continue;
+    }
+    int start = p == sql || !((p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                              (p[-1] >= '0' && p[-1] <= '9') || p[-1] == '_');
+    if (start && word_at(p, "check")) {
+      const char *q = p + 5;
+      while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
+      const char *end;
+      char *text = *q == '(' ? check_text(a, q + 1, &end) : NULL;
+      if (text) {
+        found[n++] = text;
+        p = end;
+        continue;
+      }
+    }
+    p++;
+  }
+  sqlite3_finalize(st);
+  if (!n) return;
+  const char **v = sqlsim_arena_alloc(a, sizeof *v * (size_t)n);
+  memcpy(v, found, sizeof *v * (size_t)n);
+  t->checks = v;
+  t->nchecks = n;
+}
+
 /* Time allowed for reading a schema (a hostile one can make SQLite work). */
 #define SCHEMA_TIMEOUT 30.0
 
@@ -93,6 +204,7 @@ static int load_sqlite(sqlite3 *db, const char *path, sqlsim_catalog **out, sqls
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (s->ntables == tcap) s->tables = realloc(s->tables, sizeof *s->tables * (size_t)(tcap *= 2));
     sqlsim_table *t = &s->tables[s->ntables];
+    memset(t, 0, sizeof *t);
     const char *name = col_text(st, 0);
     t->name = sqlsim_arena_strdup(a, name);
     t->key = core_fold_dup(a, name, strlen(name));
@@ -146,6 +258,7 @@ static int load_sqlite(sqlite3 *db, const char *path, sqlsim_catalog **out, sqls
       if (n == 1 && cid >= 0 && cid < t->ncolumns) s->columns[t->first_column + cid].unique = 1;
     }
     sqlite3_finalize(il);
+    read_checks(db, a, t, name);
     s->ntables++;
   }
   sqlite3_finalize(st);
@@ -220,6 +333,61 @@ static int plain_type(const char *t) {
   return *p == '\0' && p - t <= 100;
 }
 
+/* The parent columns of a foreign key SQLite can enforce: its primary key
+ * whole, or one UNIQUE column. */
+static int enforceable(const sqlsim_schema *s, int pt, const int *cols, int n) {
+  if (n == 1 && s->columns[cols[0]].unique) return 1;
+  int npk = 0;
+  for (int i = 0; i < s->tables[pt].ncolumns; i++) npk += s->columns[s->tables[pt].first_column + i].pk;
+  if (npk != n) return 0;
+  for (int i = 0; i < n; i++)
+    if (!s->columns[cols[i]].pk) return 0;
+  return 1;
+}
+
+/* The FOREIGN KEY clauses of table t: the pairs to one parent table that
+ * cover its whole primary key as one key of several columns; each other
+ * pair alone. A key SQLite could not enforce (its parent columns neither
+ * the primary key nor UNIQUE: "foreign key mismatch" on every row once keys
+ * are enforced) is not written: the schema names it, SQLite cannot hold a
+ * database to it, and sqlsim checks it itself (synth/data.c). */
+static void fkey_clauses(strbuf *sb, const sqlsim_schema *s, int t) {
+  unsigned char *done = calloc((size_t)s->nfkeys + 1, 1);
+  if (!done) return;
+  for (int f = 0; f < s->nfkeys; f++) {
+    const sqlsim_column *from = &s->columns[s->fkeys[f].column], *to = &s->columns[s->fkeys[f].ref_column];
+    if (from->table != t || done[f]) continue;
+    int pt = to->table, idx[64], n = 0;
+    for (int g = f; g < s->nfkeys && n < 64; g++) /* the pairs to the same parent's primary key */
+      if (!done[g] && s->columns[s->fkeys[g].column].table == t &&
+          s->columns[s->fkeys[g].ref_column].table == pt && s->columns[s->fkeys[g].ref_column].pk)
+        idx[n++] = g;
+    int refs[64];
+    for (int i = 0; i < n; i++) refs[i] = s->fkeys[idx[i]].ref_column;
+    if (n < 2 || !enforceable(s, pt, refs, n)) { /* a key of one pair */
+      idx[0] = f;
+      n = 1;
+      refs[0] = s->fkeys[f].ref_column;
+    }
+    for (int i = 0; i < n; i++) done[idx[i]] = 1;
+    if (!enforceable(s, pt, refs, n)) continue;
+    sb_puts(sb, ", FOREIGN KEY (");
+    for (int i = 0; i < n; i++) {
+      if (i) sb_puts(sb, ", ");
+      sb_ident(sb, s->columns[s->fkeys[idx[i]].column].name);
+    }
+    sb_puts(sb, ") REFERENCES ");
+    sb_ident(sb, s->tables[pt].name);
+    sb_putc(sb, '(');
+    for (int i = 0; i < n; i++) {
+      if (i) sb_puts(sb, ", ");
+      sb_ident(sb, s->columns[refs[i]].name);
+    }
+    sb_putc(sb, ')');
+  }
+  free(done);
+}
+
 char *sqlsim_schema_ddl(const sqlsim_schema *s) { return sqlsim_schema_ddl_tables(s, NULL); }
 
 char *sqlsim_schema_ddl_tables(const sqlsim_schema *s, const unsigned char *tables) {
@@ -255,18 +423,8 @@ char *sqlsim_schema_ddl_tables(const sqlsim_schema *s, const unsigned char *tabl
       }
       sb_putc(&sb, ')');
     }
-    for (int f = 0; f < s->nfkeys; f++) {
-      const sqlsim_column *from = &s->columns[s->fkeys[f].column];
-      const sqlsim_column *to = &s->columns[s->fkeys[f].ref_column];
-      if (from->table != t) continue;
-      sb_puts(&sb, ", FOREIGN KEY (");
-      sb_ident(&sb, from->name);
-      sb_puts(&sb, ") REFERENCES ");
-      sb_ident(&sb, s->tables[to->table].name);
-      sb_putc(&sb, '(');
-      sb_ident(&sb, to->name);
-      sb_putc(&sb, ')');
-    }
+    fkey_clauses(&sb, s, t);
+    for (int k = 0; k < tab->nchecks; k++) sb_printf(&sb, ", CHECK (%s)", tab->checks[k]);
     sb_puts(&sb, ");\n");
   }
   return sb_take(&sb);
@@ -303,20 +461,40 @@ int sqlsim_schema_create_sqlite(const sqlsim_schema *s, const char *path, void *
     sqlite3_close(db);
     return rc;
   }
-  char *ddl = sqlsim_schema_ddl(s);
-  char *msg = NULL;
   sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
-  sqlite3_set_authorizer(db, ddl_only, NULL);
-  int rc = sqlite3_exec(db, ddl, NULL, NULL, &msg);
-  sqlite3_set_authorizer(db, NULL, NULL);
-  free(ddl);
-  if (rc != SQLITE_OK) {
-    sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "db_id %s: schema DDL failed: %s", s->db_id,
-                     msg ? msg : "?");
-    sqlite3_free(msg);
+  int rc = sqlsim_schema_create_tables(db, s, NULL, err);
+  if (rc) {
     sqlite3_close(db);
-    return SQLSIM_ESQLITE;
+    return rc;
   }
   *out = db;
   return 0;
+}
+
+int sqlsim_schema_create_tables(void *handle, const sqlsim_schema *s, const unsigned char *tables,
+                                sqlsim_error *err) {
+  sqlite3 *db = handle;
+  unsigned char *one = calloc((size_t)s->ntables + 1, 1);
+  if (!one) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  int rc = 0;
+  sqlite3_set_authorizer(db, ddl_only, NULL);
+  for (int t = 0; t < s->ntables && !rc; t++) {
+    if ((tables && !tables[t]) || !strncmp(s->tables[t].key, "sqlite_", 7)) continue;
+    one[t] = 1;
+    char *ddl = sqlsim_schema_ddl_tables(s, one);
+    one[t] = 0;
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    if (!ddl || sqlite3_prepare_v2(db, ddl, -1, &st, &tail) != SQLITE_OK || (tail && tail[strspn(tail, " \n")]) ||
+        sqlite3_step(st) != SQLITE_DONE)
+      rc = sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "db_id %s: table %s: schema DDL failed: %s",
+                            s->db_id ? s->db_id : "?", s->tables[t].name,
+                            !ddl ? "out of memory" : tail && tail[strspn(tail, " \n")] ? "more than one statement"
+                                                                                       : sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+    free(ddl);
+  }
+  sqlite3_set_authorizer(db, NULL, NULL);
+  free(one);
+  return rc;
 }

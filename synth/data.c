@@ -105,19 +105,6 @@ long synth_data_size(const synth_data *d) {
   return n;
 }
 
-int synth_val_eq(const synth_val *a, const synth_val *b) {
-  if (a->kind != b->kind) {
-    if ((a->kind == 'i' && b->kind == 'r') || (a->kind == 'r' && b->kind == 'i'))
-      return (a->kind == 'i' ? (double)a->i : a->r) == (b->kind == 'i' ? (double)b->i : b->r);
-    return 0;
-  }
-  switch (a->kind) {
-  case 'i': return a->i == b->i;
-  case 'r': return a->r == b->r;
-  case 't': return !strcmp(a->t, b->t);
-  default: return 1; /* NULL is NULL here: a key comparison never sees one */
-  }
-}
 
 /* A child's key value against its parent's as SQLite compares them in a join
  * (a numeric column's affinity turns the other side's numeric text into a
@@ -264,16 +251,6 @@ int synth_data_load(sqlite3 *db, const synth_data *d, const unsigned char *keep,
 
 /* ---------------------------------------------------------------- what the schema allows */
 
-int synth_numeric_column(const sqlsim_column *c) { return c->numeric; }
-
-int synth_numeric_text(const char *t) {
-  char *end;
-  if (!t || !*t) return 0;
-  strtod(t, &end);
-  while (*end == ' ') end++;
-  return end != t && !*end;
-}
-
 static int not_null(const sqlsim_column *c) { return c->notnull || c->pk; }
 
 int synth_fkey_groups_of(const sqlsim_schema *s, synth_fkey_groups *g) {
@@ -366,6 +343,9 @@ int synth_data_valid(const synth_data *d, char *why, size_t wn) {
         } else if (v->kind == 't' && synth_numeric_column(c) && !synth_numeric_text(v->t)) {
           snprintf(why, wn, "text '%.40s' in %s.%s, declared %s", v->t, tab->name, c->name, c->type);
           bad = 1;
+        } else if (v->kind == 'r' && v->r != floor(v->r) && core_type_affinity(c->type) == 'I') {
+          snprintf(why, wn, "%g in %s.%s, declared %s", v->r, tab->name, c->name, c->type);
+          bad = 1;
         }
       }
       if (c->unique && !c->pk) { /* UNIQUE: no value twice (NULLs are all distinct) */
@@ -431,25 +411,85 @@ static void sql_value(strbuf *sb, const synth_val *v) {
   }
 }
 
+/* The tables synth_data_sql writes, in the order it writes them: those
+ * marked on and the tables their foreign keys lead to (empty when they hold
+ * no row: foreign keys enforced, a child needs its parent's table), parents
+ * before children as far as the keys allow. *cycle is 1 when some key leads
+ * back to its own table (rows must then wait for the commit). Returns the
+ * number of tables in order[]. */
+static int sql_order(const synth_data *d, int *order, unsigned char *on, int *cycle) {
+  const sqlsim_schema *s = d->s;
+  int nt = s->ntables, n = 0;
+  *cycle = 0;
+  for (int t = 0; t < nt; t++) on[t] = d->on[t] || d->nrows[t] > 0;
+  for (int changed = 1; changed;) { /* the parents of the tables written */
+    changed = 0;
+    for (int k = 0; k < s->nfkeys; k++) {
+      int ct = s->columns[s->fkeys[k].column].table, pt = s->columns[s->fkeys[k].ref_column].table;
+      if (on[ct] && !on[pt] && strncmp(s->tables[pt].key, "sqlite_", 7)) changed = on[pt] = 1;
+    }
+  }
+  unsigned char *placed = calloc((size_t)nt + 1, 1);
+  if (!placed) return -1;
+  while (n < nt) { /* a table whose parents are placed; on a cycle, the first left */
+    int pick = -1, any = -1;
+    for (int t = 0; t < nt && pick < 0; t++) {
+      if (!on[t] || placed[t]) continue;
+      if (any < 0) any = t;
+      int ready = 1;
+      for (int k = 0; k < s->nfkeys && ready; k++) {
+        int ct = s->columns[s->fkeys[k].column].table, pt = s->columns[s->fkeys[k].ref_column].table;
+        if (ct == t && pt != t && on[pt] && !placed[pt]) ready = 0;
+        if (ct == t && pt == t) *cycle = 1;
+      }
+      if (ready) pick = t;
+    }
+    if (any < 0) break;
+    if (pick < 0) {
+      pick = any;
+      *cycle = 1;
+    }
+    placed[pick] = 1;
+    order[n++] = pick;
+  }
+  free(placed);
+  return n;
+}
+
 char *synth_data_sql(const synth_data *d) {
+  const sqlsim_schema *s = d->s;
+  int *order = malloc(sizeof *order * (size_t)(s->ntables + 1)), cycle = 0;
+  unsigned char *on = calloc((size_t)s->ntables + 1, 1), *one = calloc((size_t)s->ntables + 1, 1);
+  int n = order && on && one ? sql_order(d, order, on, &cycle) : -1;
   strbuf sb = {0};
-  char *ddl = sqlsim_schema_ddl_tables(d->s, d->on);
-  if (ddl) sb_puts(&sb, ddl);
-  free(ddl);
-  for (int t = 0; t < d->s->ntables; t++) {
-    int nc = ncols(d, t);
+  for (int i = 0; i < n; i++) { /* CREATE TABLE, parents first */
+    one[order[i]] = 1;
+    char *ddl = sqlsim_schema_ddl_tables(s, one);
+    one[order[i]] = 0;
+    if (ddl) sb_puts(&sb, ddl);
+    free(ddl);
+  }
+  /* a key that leads back to its own table: the rows are checked at the
+   * commit (the keys enforced, as `PRAGMA foreign_keys = ON` does) */
+  if (cycle) sb_puts(&sb, "BEGIN;\nPRAGMA defer_foreign_keys = ON;\n");
+  for (int i = 0; i < n; i++) {
+    int t = order[i], nc = ncols(d, t);
     for (int r = 0; r < d->nrows[t]; r++) {
       sb_puts(&sb, "INSERT INTO ");
-      sb_ident(&sb, d->s->tables[t].name);
+      sb_ident(&sb, s->tables[t].name);
       sb_puts(&sb, " VALUES (");
       const synth_val *row = synth_data_row(d, t, r);
-      for (int i = 0; i < nc; i++) {
-        if (i) sb_puts(&sb, ", ");
-        sql_value(&sb, &row[i]);
+      for (int c = 0; c < nc; c++) {
+        if (c) sb_puts(&sb, ", ");
+        sql_value(&sb, &row[c]);
       }
       sb_puts(&sb, ");\n");
     }
   }
+  if (cycle) sb_puts(&sb, "COMMIT;\n");
+  free(order);
+  free(on);
+  free(one);
   return sb_take(&sb);
 }
 
@@ -533,6 +573,21 @@ int synth_nullable(const sqlsim_schema *s, int col) {
   return !x->pk && !x->notnull && !referenced(s, col);
 }
 
+int synth_data_holds_null(const synth_data *d, const unsigned char *tables) {
+  for (int t = 0; t < d->s->ntables; t++) {
+    if (tables && !tables[t]) continue;
+    int n = d->nrows[t] * ncols(d, t);
+    for (int i = 0; i < n; i++)
+      if (d->rows[t][i].kind == 'n') return 1;
+  }
+  return 0;
+}
+
+int synth_may_null(const synth_facts *f, int col) {
+  const synth_val null = {.kind = 'n'};
+  return !f->no_nulls && synth_nullable(f->schema, col) && synth_check_allows(f->checks, col, &null);
+}
+
 synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int parity, int only) {
   const sqlsim_schema *s = d->s;
   synth_data *c = NULL;
@@ -540,7 +595,7 @@ synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int pari
     if (!f->tables[t]) continue;
     for (int i = 0; i < s->tables[t].ncolumns; i++) {
       int col = s->tables[t].first_column + i;
-      if ((only >= 0 && col != only) || !synth_nullable(s, col)) continue;
+      if ((only >= 0 && col != only) || !synth_may_null(f, col)) continue;
       for (int r = parity & 1; r < d->nrows[t]; r += parity == 2 ? 1 : 2) {
         if (synth_data_row(d, t, r)[i].kind == 'n') continue;
         if (!c && !(c = synth_data_copy(d))) return NULL;
@@ -562,7 +617,8 @@ synth_data *synth_vary_zeros(const synth_data *d, const synth_facts *f, int pari
       if (x->pk || x->unique || !synth_numeric_column(x) || referenced(s, col)) continue;
       int is_fk = 0;
       for (int k = 0; k < s->nfkeys; k++) is_fk |= s->fkeys[k].column == col;
-      if (is_fk) continue;
+      const synth_val zero = {.kind = 'i', .i = 0};
+      if (is_fk || !synth_check_allows(f->checks, col, &zero)) continue;
       for (int r = parity; r < d->nrows[t]; r += 2) {
         const synth_val *v = &synth_data_row(d, t, r)[i];
         if (v->kind == 'n' || (v->kind == 'i' && v->i == 0)) continue;
@@ -627,6 +683,52 @@ static int names_literal(const synth_facts *f, int col, const synth_val *v) {
   return 0;
 }
 
+/* An integer column's values moved apart within its type: the rows sorted
+ * by value, each tie moved up to the next integer free, never past a
+ * literal the queries name for the column (nor onto one) nor past the next
+ * value held: every comparison with a literal and every order between
+ * unequal values as it was. 1 when a value moved. */
+static int spread_integers(synth_data *c, const synth_facts *f, int t, int i, int col) {
+  int n = c->nrows[t], *order = malloc(sizeof *order * (size_t)(n + 1)), moved = 0;
+  if (!order) return 0;
+  int m = 0;
+  for (int r = 0; r < n; r++)
+    if (synth_data_row(c, t, r)[i].kind == 'i') order[m++] = r;
+  for (int a = 1; a < m; a++) /* insertion sort by value, then row: at most 120 */
+    for (int b = a; b > 0; b--) {
+      const synth_val *x = &synth_data_row(c, t, order[b - 1])[i], *y = &synth_data_row(c, t, order[b])[i];
+      if (x->i < y->i || (x->i == y->i && order[b - 1] < order[b])) break;
+      int tmp = order[b];
+      order[b] = order[b - 1];
+      order[b - 1] = tmp;
+    }
+  for (int a = 1; a < m; a++) {
+    synth_val *prev = &synth_data_row(c, t, order[a - 1])[i], *v = &synth_data_row(c, t, order[a])[i];
+    if (v->i != prev->i || names_literal(f, col, v) || v->i > LLONG_MAX - 1000) continue;
+    long long want = prev->i + 1, next = LLONG_MAX; /* the next distinct value held */
+    for (int b = a + 1; b < m; b++) {
+      long long w = synth_data_row(c, t, order[b])[i].i;
+      if (w > v->i) {
+        next = w;
+        break;
+      }
+    }
+    int ok = want < next;
+    for (int k = 0; ok && k < f->nfacts; k++) { /* no literal in (old, new] */
+      const synth_fact *x = &f->facts[k];
+      if (x->column != col || !x->num) continue;
+      double lit = strtod(x->text, NULL);
+      if (lit > (double)v->i && lit <= (double)want) ok = 0;
+    }
+    synth_val w = {.kind = 'i', .i = want};
+    if (!ok || !synth_check_allows(f->checks, col, &w)) continue;
+    *v = w;
+    moved = 1;
+  }
+  free(order);
+  return moved;
+}
+
 synth_data *synth_vary_spread(const synth_data *d, const synth_facts *f) {
   const sqlsim_schema *s = d->s;
   synth_data *c = NULL;
@@ -638,13 +740,90 @@ synth_data *synth_vary_spread(const synth_data *d, const synth_facts *f) {
       int is_fk = 0;
       for (int k = 0; k < s->nfkeys; k++) is_fk |= s->fkeys[k].column == col;
       if (x->pk || x->unique || is_fk || referenced(s, col) || !synth_numeric_column(x)) continue;
+      if (core_type_affinity(x->type) == 'I') { /* ties broken within the type */
+        if (!c && !(c = synth_data_copy(d))) return NULL;
+        spread_integers(c, f, t, i, col);
+        continue;
+      }
       for (int r = 0; r < d->nrows[t]; r++) {
         const synth_val *v = &synth_data_row(d, t, r)[i];
         if ((v->kind != 'i' && v->kind != 'r') || names_literal(f, col, v)) continue;
         double base = v->kind == 'i' ? (double)v->i : v->r;
         if (!isfinite(base) || fabs(base) > 1e12) continue;
+        synth_val w = {.kind = 'r', .r = base + (r + 1) * 1e-6 * (fabs(base) + 1)};
+        if (!synth_check_allows(f->checks, col, &w)) continue;
         if (!c && !(c = synth_data_copy(d))) return NULL;
-        synth_data_row(c, t, r)[i] = (synth_val){.kind = 'r', .r = base + (r + 1) * 1e-6 * (fabs(base) + 1)};
+        synth_data_row(c, t, r)[i] = w;
+      }
+    }
+  }
+  return c;
+}
+
+/* Column col may take v in a change: no key, no unique, v of its type and
+ * allowed by its CHECKs. */
+static int may_take(const synth_data *d, const synth_facts *f, int col, const synth_val *v) {
+  const sqlsim_schema *s = d->s;
+  const sqlsim_column *x = &s->columns[col];
+  if (x->pk || x->unique || referenced(s, col)) return 0;
+  for (int k = 0; k < s->nfkeys; k++)
+    if (s->fkeys[k].column == col) return 0;
+  if (v->kind == 't' && synth_numeric_column(x) && !synth_numeric_text(v->t)) return 0;
+  if (v->kind == 'r' && v->r != floor(v->r) && core_type_affinity(x->type) == 'I') return 0;
+  return synth_check_allows(f->checks, col, v);
+}
+
+synth_data *synth_vary_equal(const synth_data *d, const synth_facts *f, int k) {
+  if (k < 0 || k >= f->ncompared) return NULL;
+  const sqlsim_schema *s = d->s;
+  int a = f->compared[k].a, b = f->compared[k].b;
+  int ta = s->columns[a].table, tb = s->columns[b].table;
+  int ia = a - s->tables[ta].first_column, ib = b - s->tables[tb].first_column;
+  if (!d->nrows[ta] || !d->nrows[tb]) return NULL;
+  synth_data *c = NULL;
+  if (a == b) { /* each value twice: row r takes row r - 1's */
+    if (!may_take(d, f, b, &(synth_val){.kind = 'n'}) && s->columns[b].unique) return NULL;
+    for (int r = 1; r < d->nrows[tb]; r += 2) {
+      const synth_val *v = &synth_data_row(d, tb, r - 1)[ib];
+      if (v->kind == 'n' || synth_val_eq(v, &synth_data_row(d, tb, r)[ib]) || !may_take(d, f, b, v)) continue;
+      if (!c && !(c = synth_data_copy(d))) return NULL;
+      synth_val w = *v; /* text into the copy's own arena: d may go first */
+      if (w.kind == 't') w.t = sqlsim_arena_strdup(c->a, w.t);
+      synth_data_row(c, tb, r)[ib] = w;
+    }
+    return c;
+  }
+  for (int r = 0; r < d->nrows[tb]; r += 2) {
+    const synth_val *v = &synth_data_row(d, ta, ta == tb ? r : r % d->nrows[ta])[ia];
+    if (v->kind == 'n' || synth_val_eq(v, &synth_data_row(d, tb, r)[ib]) || !may_take(d, f, b, v)) continue;
+    if (!c && !(c = synth_data_copy(d))) return NULL;
+    synth_val w = *v;
+    if (w.kind == 't') w.t = sqlsim_arena_strdup(c->a, w.t);
+    synth_data_row(c, tb, r)[ib] = w;
+  }
+  return c;
+}
+
+synth_data *synth_vary_negatives(const synth_data *d, const synth_facts *f, int parity) {
+  const sqlsim_schema *s = d->s;
+  synth_data *c = NULL;
+  for (int t = 0; t < s->ntables; t++) {
+    if (!f->tables[t]) continue;
+    for (int i = 0; i < s->tables[t].ncolumns; i++) {
+      int col = s->tables[t].first_column + i;
+      const sqlsim_column *x = &s->columns[col];
+      int is_fk = 0;
+      for (int k = 0; k < s->nfkeys; k++) is_fk |= s->fkeys[k].column == col;
+      if (x->pk || x->unique || is_fk || !synth_numeric_column(x) || referenced(s, col)) continue;
+      for (int r = parity; r < d->nrows[t]; r += 2) {
+        const synth_val *v = &synth_data_row(d, t, r)[i];
+        synth_val w;
+        if (v->kind == 'i' && v->i > LLONG_MIN + 2) w = (synth_val){.kind = 'i', .i = v->i > 0 ? -v->i : v->i - 1};
+        else if (v->kind == 'r' && isfinite(v->r)) w = (synth_val){.kind = 'r', .r = v->r > 0 ? -v->r : v->r - 1};
+        else continue;
+        if (names_literal(f, col, v) || !synth_check_allows(f->checks, col, &w)) continue;
+        if (!c && !(c = synth_data_copy(d))) return NULL;
+        synth_data_row(c, t, r)[i] = w;
       }
     }
   }

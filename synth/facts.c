@@ -16,6 +16,7 @@
 
 #include "parser/tree.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,7 @@ typedef struct walk_ctx {
 } walk_ctx;
 
 static int column_of(const sqlsim_node *n, int depth);
+static const char *literal_of(synth_facts *f, const sqlsim_node *n, int *num);
 
 static uint64_t fact_hash(const synth_fact *x) {
   uint64_t h = FNV_OFFSET ^ ((uint64_t)(unsigned)x->column << 32 | (unsigned)x->op);
@@ -106,6 +108,42 @@ static void add_fact(walk_ctx *c, const sqlsim_node *operand, int op, int num, c
       f->role[y.column] |= SYNTH_TIME;
   }
   add_fact_as(f, y);
+  /* one column in arithmetic with a number, compared with the literal (x / 60
+   * <= 5, x * 2 > 100, x - 1 = 9): the column's own boundary planted too,
+   * where the arithmetic meets the literal (300, and 359 where an integer
+   * division still gives 5), so that a query writing the boundary out (x <=
+   * 300) meets a value on each side of it */
+  const sqlsim_node *ar = operand;
+  while (ar && (ar->kind == SQLSIM_N_CAST || ar->kind == SQLSIM_N_COLLATE) && ar->nkids) ar = ar->kids[0];
+  if (num && ar && ar->kind == SQLSIM_N_BINOP && ar->nkids == 2 && ar->op >= SQLSIM_OP_ADD && ar->op <= SQLSIM_OP_DIV &&
+      y.column >= 0) {
+    int at = column_of(ar->kids[0], 0) == y.column && ar->kids[0]->kind == SQLSIM_N_COLUMN ? 1 : 0;
+    int other_num = 0;
+    const char *k = at == 1 || ar->kids[0]->kind != SQLSIM_N_COLUMN ? literal_of(f, ar->kids[at], &other_num) : NULL;
+    double L = strtod(text, NULL), K = k ? strtod(k, NULL) : 0;
+    if (k && other_num && at == 1 && isfinite(L) && isfinite(K) && fabs(L) < 1e15 && fabs(K) < 1e15) {
+      double b[2];
+      int nb = 1;
+      switch (ar->op) {
+      case SQLSIM_OP_ADD: b[0] = L - K; break;
+      case SQLSIM_OP_SUB: b[0] = L + K; break;
+      case SQLSIM_OP_MUL: if (K == 0) nb = 0; else b[0] = L / K; break;
+      default: /* division: the bucket's two ends, as integers divide */
+        if (K == 0) nb = 0;
+        else {
+          b[0] = L * K;
+          b[1] = L * K + (K > 0 ? K - 1 : K + 1);
+          nb = 2;
+        }
+      }
+      for (int i = 0; i < nb; i++) {
+        char *t = b[i] == floor(b[i]) && fabs(b[i]) < 9e15 ? sqlsim_arena_printf(f->arena, "%lld", (long long)b[i])
+                                                            : sqlsim_arena_printf(f->arena, "%.17g", b[i]);
+        add_fact_as(f, (synth_fact){.column = y.column, .op = op, .num = 1, .text = t, .group = group,
+                                    .gold = c->is_gold});
+      }
+    }
+  }
   /* two columns in arithmetic compared with the literal (a / b > 29, a - b >
    * 30): the second takes the operator's identity in the same row (b = 1
    * for * and /, 0 for + and -), so the literal planted on the first decides
@@ -215,6 +253,19 @@ static void add_link(synth_facts *f, const sqlsim_node *l, const sqlsim_node *r,
   f->keys[f->nkeys++] = (sqlsim_fkey){.column = child, .ref_column = parent};
 }
 
+/* Two columns compared with each other (a.t < b.t, first_name = last_name,
+ * through casts and functions): the search makes them equal (ties on a
+ * timestamp, two columns of a row coinciding). */
+static void add_compared(synth_facts *f, const sqlsim_node *l, const sqlsim_node *r) {
+  int a = column_of(l, 0), b = column_of(r, 0);
+  if (a < 0 || b < 0 || a >= f->schema->ncolumns || b >= f->schema->ncolumns) return;
+  for (int i = 0; i < f->ncompared; i++)
+    if ((f->compared[i].a == a && f->compared[i].b == b) || (f->compared[i].a == b && f->compared[i].b == a)) return;
+  if (f->ncompared >= 32) return;
+  f->compared = arena_array_grow(f->arena, f->compared, f->ncompared, &f->compared_cap, sizeof *f->compared, 4);
+  f->compared[f->ncompared++] = (struct synth_compared){a, b};
+}
+
 static void count_threshold(synth_facts *f, const sqlsim_node *lit) {
   int num = 0;
   const char *t = literal_of(f, lit, &num);
@@ -294,6 +345,7 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
     break;
   case SQLSIM_N_BINOP:
     if (n->op == SQLSIM_OP_EQ && n->nkids >= 2) add_link(f, n->kids[0], n->kids[1], c->is_gold);
+    if (comparison(n->op) && n->nkids >= 2) add_compared(f, n->kids[0], n->kids[1]);
     if (comparison(n->op) && n->nkids >= 2) {
       int num = 0, op = n->op == SQLSIM_OP_IS ? SQLSIM_OP_EQ : n->op == SQLSIM_OP_ISNOT ? SQLSIM_OP_NE : n->op;
       const char *lit;

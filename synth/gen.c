@@ -406,7 +406,9 @@ static int group_index(gen *g, int r, int pool) {
  * not declared NOT NULL). */
 static int nulls_in(const gen *g, int c) {
   const sqlsim_column *col = &g->s->columns[c];
-  return (g->f->role[c] & SYNTH_NULLS) && !col->notnull && !col->unique && !col->pk;
+  const synth_val null = {.kind = 'n'};
+  return (g->f->role[c] & SYNTH_NULLS) && !g->f->no_nulls && !col->notnull && !col->unique && !col->pk &&
+         synth_check_allows(g->f->checks, c, &null);
 }
 
 /* floor(v) as an integer, held within +-2^61 (a literal of a hundred digits
@@ -700,9 +702,15 @@ static void fill_free(gen *g, int t) {
         if (hi < 0 || a > val_num(cell(g, t, hi, c))) hi = r;
         if (lo < 0 || a < val_num(cell(g, t, lo, c))) lo = r;
       }
-      int a = x->nrows - 1, b = x->nrows - 2;
-      if (hi >= 0 && a != hi && a != lo && cell(g, t, a, c)->kind != 'n') *cell(g, t, a, c) = *cell(g, t, hi, c);
-      if (lo >= 0 && b != hi && b != lo && cell(g, t, b, c)->kind != 'n') *cell(g, t, b, c) = *cell(g, t, lo, c);
+      /* the copies go to the last rows that hold neither extreme (nor NULL) */
+      int a = -1, b = -1;
+      for (int r = x->nrows - 1; r >= 0 && b < 0; r--) {
+        if (r == hi || r == lo || cell(g, t, r, c)->kind == 'n') continue;
+        if (a < 0) a = r;
+        else b = r;
+      }
+      if (hi >= 0 && a >= 0) *cell(g, t, a, c) = *cell(g, t, hi, c);
+      if (lo >= 0 && b >= 0) *cell(g, t, b, c) = *cell(g, t, lo, c);
     }
   }
 }
@@ -870,6 +878,34 @@ static int rows_wanted(gen *g, int t) {
   return n > MAX_ROWS ? MAX_ROWS : n;
 }
 
+/* ---------------------------------------------------------------- what the schema declares */
+
+/* Every value made to fit what the schema declares: a column of INTEGER
+ * affinity holds integers (a real value there is rounded to the nearest, so
+ * equal values stay equal: ties the shape made stay ties); the CHECK rules synth_checks
+ * reads (a list, a range, a length). Key columns keep what the keys made: a
+ * row they do not fit is left out when loaded. */
+static void conform(gen *g) {
+  const sqlsim_schema *s = g->s;
+  const synth_checks *k = g->f->checks;
+  for (int t = 0; t < s->ntables; t++) {
+    gtab *x = &g->t[t];
+    if (!x->on) continue;
+    for (int i = 0; i < x->ncols; i++) {
+      int c = x->cls_first + i;
+      const sqlsim_column *col = &s->columns[c];
+      int integer = core_type_affinity(col->type) == 'I';
+      int rules = k && k->col[c].any && !col->pk && !col->unique && fk_of(g, c) < 0;
+      if (!integer && !rules) continue;
+      for (int r = 0; r < x->nrows; r++) {
+        val *v = cell(g, t, r, c);
+        if (integer && v->kind == 'r' && isfinite(v->r) && fabs(v->r) < 9e15) *v = v_int(llround(v->r));
+        if (rules) synth_check_conform(k, c, r, integer, g->a, v);
+      }
+    }
+  }
+}
+
 /* ---------------------------------------------------------------- loading */
 
 /* The generated rows into db (synth_rows_load): a row a constraint refuses
@@ -957,6 +993,15 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
       g.hi[c] = ylo >= 0 ? yhi : NAN;
     }
   }
+  /* a key between a number column and a text column (tables.json has them):
+   * the text side holds numbers written as text, which the number side can
+   * hold too, so a child row can have its parent in a database the schema
+   * allows */
+  for (int k = 0; k < s->nfkeys; k++) {
+    int a = s->fkeys[k].column, b = s->fkeys[k].ref_column;
+    int na = synth_numeric_column(&s->columns[a]), nb = synth_numeric_column(&s->columns[b]);
+    if (na != nb && (g.cls[na ? b : a] == C_TEXT || g.cls[na ? b : a] == C_DATE)) g.cls[na ? b : a] = C_NUMTEXT;
+  }
   for (int t = 0; t < s->ntables; t++) {
     gtab *x = &g.t[t];
     x->cls_first = s->tables[t].first_column;
@@ -1004,6 +1049,7 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
         if (!v->kind) *v = free_value(&g, x->cls_first + i, r, x->nrows);
       }
   }
+  conform(&g);
   long rows = 0;
   int rc = load(&g, db, filled, why, wn, &rows);
   sqlsim_arena_free(g.a);

@@ -122,7 +122,7 @@ static void set_goals(search *x) {
     x->ngoals++;
     for (int i = 0; i < s->tables[t].ncolumns; i++) {
       int c = s->tables[t].first_column + i;
-      if (!synth_nullable(s, c)) continue;
+      if (!synth_may_null(x->f, c)) continue;
       x->goal_null[c] = 1;
       x->ngoals++;
     }
@@ -246,6 +246,7 @@ synth_suite *synth_suite_build(synth_env *e, const sqlsim_query *gold, const cha
   x.goal_null = calloc((size_t)e->s->ncolumns + 1, 1);
   x.goal_table = calloc((size_t)e->s->ntables + 1, 1);
   synth_facts *f = synth_facts_read(e->s, gold, NULL);
+  if (f) f->checks = e->checks, f->no_nulls = e->no_nulls;
   x.f = f;
   if (!st->gold_text || !st->dbs || !st->gold || !st->survivors || !x.text || !x.alive || !x.broken || !f ||
       !x.goal_null || !x.goal_table) {
@@ -282,6 +283,8 @@ synth_suite *synth_suite_build(synth_env *e, const sqlsim_query *gold, const cha
     if (!d) continue;
     for (int parity = 0; parity < 2; parity++) try_candidate(&x, synth_vary_nulls(d, f, parity, -1), 0);
     for (int parity = 0; parity < 2; parity++) try_candidate(&x, synth_vary_zeros(d, f, parity), 0);
+    for (int parity = 0; parity < 2; parity++) try_candidate(&x, synth_vary_negatives(d, f, parity), 0);
+    for (int j = 0; j < f->ncompared; j++) try_candidate(&x, synth_vary_equal(d, f, j), 0);
     try_candidate(&x, synth_vary_unplanted(d, f), 0);
     try_candidate(&x, synth_vary_spread(d, f), 0);
     for (int t = 0; t < e->s->ntables && (x.nalive || x.ngoals); t++) {
@@ -291,7 +294,7 @@ synth_suite *synth_suite_build(synth_env *e, const sqlsim_query *gold, const cha
       if (v) try_candidate(&x, v, 0);
     }
     for (int c = 0; c < e->s->ncolumns && x.nalive; c++) /* a NULL beside the row's other values */
-      if (f->tables[e->s->columns[c].table] && synth_nullable(e->s, c))
+      if (f->tables[e->s->columns[c].table] && synth_may_null(f, c))
         try_candidate(&x, synth_vary_nulls(d, f, c & 1, c), 0);
   }
   for (int k = 0; k < SUITE_SEEDS; k++) synth_data_free(seeds[k]);
@@ -402,6 +405,7 @@ static int try_pair(synth_env *e, synth_data *v, const char *gold_text, const ch
 
 /* The k-th variation of d for the pair's own search (NULL when it changes
  * nothing), in the order tried: NULLs in whole rows, zeros, ties broken,
+ * negatives, the columns compared with each other made equal,
  * each table twice, a NULL in one column (in every other row of the first seed, in
  * every row of the second: a column of NULLs sorts and aggregates alone). (Tables emptied and the gold's literals
  * removed are left to the suite: on the Spider files they told no pair apart
@@ -412,11 +416,14 @@ static synth_data *pair_variant(const synth_data *d, int seed, const synth_facts
   if (k < 2) return synth_vary_nulls(d, f, k, -1);
   if (k < 4) return synth_vary_zeros(d, f, k - 2);
   if (k == 4) return synth_vary_spread(d, f);
-  k -= 5;
+  if (k < 7) return synth_vary_negatives(d, f, k - 5);
+  k -= 7;
+  if (k < f->ncompared) return synth_vary_equal(d, f, k);
+  k -= f->ncompared;
   if (k < s->ntables) return f->tables[k] ? synth_vary_twice(d, k) : NULL;
   k -= s->ntables;
   if (k < s->ncolumns) {
-    if (!f->tables[s->columns[k].table] || !synth_nullable(s, k)) return NULL;
+    if (!f->tables[s->columns[k].table] || !synth_may_null(f, k)) return NULL;
     return synth_vary_nulls(d, f, seed ? 2 : k & 1, k); /* on the second seed, in every row */
   }
   *more = 0;

@@ -31,6 +31,7 @@
 #define VERDICT_SLOTS 16 /* verdicts kept per runner (the last pairs) */
 #define DEFAULT_K 6
 #define PAIR_SEEDS 2 /* the pair's databases its own search varies (strict) */
+#define EXTRA_DATABASES 6 /* strict: databases of other seeds when nothing else told them apart */
 #define DEFAULT_SEED 0x5eed5eedULL
 #define DEFAULT_TIMEOUT 2.0
 #define MAX_ROWS_RESULT 200000L
@@ -41,6 +42,7 @@ typedef struct slot {
   int ntables;
   sqlsim_db *db;
   unsigned char *filled; /* [ntables] tables holding rows now */
+  synth_checks *checks;  /* the schema's CHECK rules (NULL: none) */
   unsigned long used;
 } slot;
 
@@ -100,6 +102,7 @@ sqlsim_synth_runner *sqlsim_synth_runner_new(const sqlsim_synth_opts *opts) {
 
 static void slot_clear(slot *s) {
   sqlsim_db_close(s->db);
+  synth_checks_free(s->checks);
   free(s->filled);
   free(s->ddl);
   memset(s, 0, sizeof *s);
@@ -215,15 +218,14 @@ static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_err
   }
   void *saved;
   exec_enter(db, 10, &saved);
+  sqlsim_error made = {0};
   int bad = exec_writable(db, 1);
-  char *msg = NULL;
-  bad |= sqlite3_exec(exec_handle(db), ddl, NULL, NULL, &msg) != SQLITE_OK;
+  bad |= sqlsim_schema_create_tables(exec_handle(db), s, NULL, &made) != 0;
   bad |= exec_writable(db, 0);
   exec_leave(db, saved);
   if (bad) {
     sqlsim_error_set(err, SQLSIM_ESQLITE, -1, "cannot create the tables of '%s' in memory: %s",
-                     s->db_id ? s->db_id : "?", msg ? msg : "out of memory");
-    sqlite3_free(msg);
+                     s->db_id ? s->db_id : "?", made.message[0] ? made.message : "the connection cannot be written");
     free(ddl);
     sqlsim_db_close(db);
     return NULL;
@@ -231,6 +233,7 @@ static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_err
   lru->ddl = ddl;
   lru->ntables = s->ntables;
   lru->db = db;
+  lru->checks = synth_checks_make(s);
   lru->filled = calloc((size_t)s->ntables + 1, 1);
   lru->used = ++x->tick;
   if (!lru->filled) {
@@ -432,7 +435,7 @@ static void judge_empty_gold(pair_run *pr, int k, const sqlsim_result *g) {
  * disagreement is looked at again through the sort keys (the gold's, and the
  * prediction's where it takes one top row of the gold's top rows). */
 static int agrees(pair_run *pr, const sqlsim_result *g, const sqlsim_result *p, int *set_aside, int *stop) {
-  int ok = p->status == SQLSIM_EXEC_OK && (pr->bird ? sqlsim_ex_bird(g, p) : sqlsim_ex_spider(g, p, pr->ordered));
+  int ok = p->status == SQLSIM_EXEC_OK && synth_same_answer(pr->bird, pr->ordered, g, p);
   *set_aside = 0;
   if (ok || p->status != SQLSIM_EXEC_OK) return ok;
   if (!pr->keyed_done) {
@@ -445,7 +448,7 @@ static int agrees(pair_run *pr, const sqlsim_result *g, const sqlsim_result *p, 
   double spent;
   int tie = pr->keyed ? synth_tie_kind(pr->sl->db, pr->keyed, pr->limit, pr->offset, pr->nkeys, &spent) : TIE_NONE;
   if (tie == TIE_LIMIT) *set_aside = 1;
-  else if (tie == TIE_ORDER && !pr->bird) ok = sqlsim_ex_spider(g, p, 0);
+  else if (tie == TIE_ORDER && !pr->bird) ok = synth_same_answer(0, 0, g, p);
   /* the top row for the rows at the top (synth_top_row_of_top_rows), where
    * several rows share the top; this run of the prediction's own SQL counts
    * towards its time like the other */
@@ -464,7 +467,7 @@ static int judge_database(pair_run *pr, int k, const sqlsim_result *g) {
   sqlsim_synth *out = pr->out;
   sqlsim_synth_runner *x = pr->x;
   sqlsim_result p;
-  sqlsim_exec(pr->sl->db, pr->ptext, &p);
+  sqlsim_exec_flags(pr->sl->db, pr->ptext, SQLSIM_EXEC_VALUES, &p);
   pr->pred_s += p.total_s;
   /* a prediction past its limits, or past the time limit over all databases
    * together, is not run on the next ones: one pair costs about two limits
@@ -574,6 +577,131 @@ static void synth_verdict(pair_run *pr) {
   }
 }
 
+/* d with its NULLs (in the tables tables[] marks) given values: each the
+ * value of its column in the nearest row that holds one, else 0, '0' or a
+ * CHECK's first value; NULL when some NULL cannot be given one. */
+static synth_data *nulls_filled(const synth_data *d, const synth_facts *f) {
+  const sqlsim_schema *s = d->s;
+  synth_data *c = synth_data_copy(d);
+  for (int t = 0; c && t < s->ntables; t++) {
+    int nc = s->tables[t].ncolumns;
+    for (int i = 0; i < nc; i++) {
+      int col = s->tables[t].first_column + i, integer = core_type_affinity(s->columns[col].type) == 'I';
+      for (int r = 0; r < c->nrows[t]; r++) {
+        synth_val *v = &synth_data_row(c, t, r)[i];
+        if (v->kind != 'n') continue;
+        for (int k = 1; k < c->nrows[t] && v->kind == 'n'; k++) {
+          const synth_val *w = &synth_data_row(c, t, (r + k) % c->nrows[t])[i];
+          if (w->kind != 'n') *v = *w;
+        }
+        if (v->kind == 'n') *v = synth_numeric_column(&s->columns[col]) || integer ? (synth_val){.kind = 'i', .i = 0}
+                                                                               : (synth_val){.kind = 't', .t = "0"};
+        if (!synth_check_conform(f->checks, col, r, integer, c->a, v) || v->kind == 'n') {
+          synth_data_free(c);
+          return NULL;
+        }
+      }
+    }
+  }
+  return c;
+}
+
+/* Strict refuted through a database holding a NULL: a refutation without
+ * one, looked for in turn on that database with its NULLs given values, on
+ * the gold's suite's databases that hold none, and by the pair's own search
+ * with NULLs ruled out (on its databases that hold none). 1 with it in
+ * pr->strict_data (the witness is made from it); 0 when none is found: the
+ * refutation needs a NULL. */
+static int refute_without_nulls(pair_run *pr) {
+  synth_env *e = &pr->env;
+  const unsigned char *read = pr->f->tables;
+  synth_data *d = nulls_filled(pr->strict_data, pr->f);
+  if (d && synth_env_tells(e, d, pr->gtext, pr->ptext) == 1) goto found;
+  synth_data_free(d);
+  d = NULL;
+  synth_suite *st = suite_for(pr->x, pr->sl, e, pr->gold, pr->gtext);
+  for (int i = 0; st && i < st->ndbs; i++) {
+    if (synth_data_holds_null(st->dbs[i], read)) continue;
+    st->dbs[i]->s = pr->s;
+    if (synth_env_tells(e, st->dbs[i], pr->gtext, pr->ptext) == 1) {
+      d = synth_data_copy(st->dbs[i]);
+      if (d) goto found;
+    }
+  }
+  synth_data *seeds[PAIR_SEEDS];
+  int n = 0;
+  for (int i = 0; i < pr->nown; i++)
+    if (!synth_data_holds_null(pr->own[i], read)) seeds[n++] = pr->own[i];
+  int judged, with_rows, was = pr->f->no_nulls;
+  char why[256];
+  pr->f->no_nulls = 1;
+  int hit = synth_search_pair(e, seeds, n, pr->f, pr->gtext, pr->ptext, &d, &judged, &with_rows, why, sizeof why);
+  pr->f->no_nulls = was;
+  if (!hit) return 0;
+found:
+  for (int t = 0; t < pr->s->ntables; t++) d->on[t] |= read[t];
+  synth_data_free(pr->strict_data);
+  pr->strict_data = d;
+  snprintf(pr->strict_runaway, sizeof pr->strict_runaway, "%s", e->runaway);
+  return 1;
+}
+
+/* Strict with nothing found on the pair's databases, the suite or the pair's
+ * own search: EXTRA_DATABASES more databases generated for the pair (the
+ * same shapes, other seeds: the gold may have matched nothing on the first
+ * ones, or the coincidence that tells them apart not have come up), each
+ * judged as the pair's own are; those where the gold returned a row then
+ * seed one more search of the pair's own. 1 when a database refutes
+ * (pr->strict_data). Within the strict stages' time. */
+static int extra_databases(pair_run *pr) {
+  sqlsim_synth_runner *x = pr->x;
+  sqlsim_synth *out = pr->out;
+  synth_data *seeds[PAIR_SEEDS] = {0};
+  int nseeds = 0, found = 0;
+  sqlsim_error err = {0};
+  for (int k = x->o.databases; k < x->o.databases + EXTRA_DATABASES && !found; k++) {
+    if (pr->env.strict_s > SYNTH_STRICT_TIME * x->o.timeout_s) break;
+    if (make_database(x, pr->sl, pr->f, k, 0, NULL, NULL, &err)) break;
+    synth_env_forget(&pr->env);
+    sqlsim_result g, p;
+    sqlsim_exec_flags(pr->sl->db, pr->gtext, SQLSIM_EXEC_VALUES, &g);
+    pr->env.strict_s += g.total_s;
+    if (g.status != SQLSIM_EXEC_OK) {
+      sqlsim_result_free(&g);
+      continue;
+    }
+    sqlsim_exec_flags(pr->sl->db, pr->ptext, SQLSIM_EXEC_VALUES, &p);
+    pr->env.strict_s += p.total_s;
+    int v = synth_judge_strict(&pr->env, &g, &p);
+    out->strict_databases += v != SYNTH_TIED;
+    pr->answered += v != SYNTH_TIED && g.nrows > 0;
+    if (v == SYNTH_DIFFER) {
+      strict_found_here(pr, k, &g, &p, !synth_informative(&g));
+      found = pr->strict_found;
+    }
+    if (!found && nseeds < PAIR_SEEDS && synth_informative(&g) &&
+        !synth_data_read(exec_handle(pr->sl->db), pr->s, pr->sl->filled, &seeds[nseeds]))
+      nseeds++;
+    sqlsim_result_free(&g);
+    sqlsim_result_free(&p);
+  }
+  if (!found && nseeds) {
+    int judged, with_rows;
+    synth_data *d;
+    if (synth_search_pair(&pr->env, seeds, nseeds, pr->f, pr->gtext, pr->ptext, &d, &judged, &with_rows,
+                          out->strict_why, sizeof out->strict_why)) {
+      found = pr->strict_found = 1;
+      snprintf(pr->strict_runaway, sizeof pr->strict_runaway, "%s", pr->env.runaway);
+      pr->strict_data = d;
+      for (int t = 0; t < pr->s->ntables; t++) d->on[t] |= pr->f->tables[t];
+    }
+    out->strict_databases += judged;
+    pr->answered += with_rows;
+  }
+  for (int i = 0; i < nseeds; i++) synth_data_free(seeds[i]);
+  return found;
+}
+
 /* The strict stages after the pair's databases: the gold's distilled suite,
  * then the pair's own search; the strict verdict. */
 static void strict_verdict(pair_run *pr) {
@@ -590,7 +718,7 @@ static void strict_verdict(pair_run *pr) {
     if (at >= 0) {
       pr->strict_found = 1;
       snprintf(pr->strict_runaway, sizeof pr->strict_runaway, "%s", pr->env.runaway);
-      pr->strict_data = pr->wit ? synth_data_copy(st->dbs[at]) : NULL;
+      pr->strict_data = synth_data_copy(st->dbs[at]); /* the witness's start, and whether a NULL is needed */
       if (pr->strict_data)
         for (int t = 0; t < s->ntables; t++) pr->strict_data->on[t] |= pr->f->tables[t];
     }
@@ -610,6 +738,10 @@ static void strict_verdict(pair_run *pr) {
     out->strict_databases += judged;
     pr->answered += with_rows;
   }
+  /* more databases, other seeds: not for the gold's own text or form either */
+  if (!pr->strict_found && strcmp(pr->gtext, pr->ptext) &&
+      !same_form(pr->gold, pr->pred, pr->bird, x->o.keep_distinct))
+    extra_databases(pr);
   if (st || pr->strict_found) {
     st = st ? st : suite_for(x, pr->sl, &pr->env, pr->gold, pr->gtext);
     if (st) {
@@ -622,6 +754,12 @@ static void strict_verdict(pair_run *pr) {
    * everywhere is no evidence), and the stages run to their end */
   int stopped = !pr->strict_found && pr->env.strict_s > SYNTH_STRICT_TIME * x->o.timeout_s;
   out->strict = pr->strict_found ? 0 : pr->answered && !stopped ? 1 : -1;
+  /* is a NULL needed? (the refuting database is kept only with witnesses) */
+  out->needs_null = -1;
+  if (pr->strict_found)
+    out->needs_null = pr->strict_data && synth_data_holds_null(pr->strict_data, pr->f->tables) ? !refute_without_nulls(pr)
+                      : pr->strict_data ? 0
+                                        : -1;
   if (stopped)
     snprintf(out->strict_why, sizeof out->strict_why,
              "stopped: the strict stages ran queries for %.1f s, past %g times the %g s limit", pr->env.strict_s,
@@ -675,14 +813,17 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
                  .wit = x->o.witness, .out = out};
   if (!(pr.f = synth_facts_read(s, gold, pr.pred)))
     return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  pr.f->checks = sl->checks;
+  pr.f->no_nulls = x->o.assume_not_null;
   pr.gtext = pr.bird ? strdup(gold_sql) : sqlsim_spider_exec_text_opts(gold_sql, x->o.keep_distinct);
   pr.ptext = pr.bird ? strdup(pred_sql) : sqlsim_spider_exec_text_opts(pred_sql, x->o.keep_distinct);
   pr.ordered = !pr.bird && sqlsim_spider_order_matters(pr.gtext);
   pr.gold_agg = synth_one_row_aggregate(gold);
   pr.limit = pr.offset = pr.plimit = pr.poffset = -1;
   pr.env = (synth_env){.db = sl->db, .filled = sl->filled, .s = s, .bird = pr.bird,
-                       .keep_distinct = x->o.keep_distinct, .gold = gold, .ordered = pr.ordered,
-                       .limit_s = x->o.timeout_s};
+                       .keep_distinct = x->o.keep_distinct, .checks = sl->checks,
+                       .no_nulls = x->o.assume_not_null, .gold = gold,
+                       .ordered = pr.ordered, .limit_s = x->o.timeout_s};
   out->strict = -1;
   int rc = run_databases(&pr, err);
   if (!rc) {
@@ -723,6 +864,7 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
   int kept = kp->gold && pred_sql && kp->n == x->o.databases && !strcmp(kp->ddl, sl->ddl) &&
              !strcmp(kp->gold, gold_sql) && !strcmp(kp->pred, pred_sql);
   synth_facts *f = kept ? NULL : synth_facts_read(s, gold, pred && pred->schema == s ? pred : NULL);
+  if (f) f->checks = sl->checks, f->no_nulls = x->o.assume_not_null;
   int *agree = calloc((size_t)n, sizeof *agree), *counted = calloc((size_t)n, sizeof *counted);
   int *failed = calloc((size_t)n, sizeof *failed), *fixed = calloc((size_t)n, sizeof *fixed);
   char **texts = calloc((size_t)n, sizeof *texts);
@@ -773,10 +915,10 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
           continue;
         }
         sqlsim_result p;
-        sqlsim_exec(sl->db, texts[i], &p);
+        sqlsim_exec_flags(sl->db, texts[i], SQLSIM_EXEC_VALUES, &p);
         spent[i] += p.total_s;
         if (p.status == SQLSIM_EXEC_TIMEOUT || p.status == SQLSIM_EXEC_TOO_BIG) spent[i] += x->o.timeout_s + 1;
-        int ok = p.status == SQLSIM_EXEC_OK && (bird ? sqlsim_ex_bird(&g, &p) : sqlsim_ex_spider(&g, &p, ordered));
+        int ok = p.status == SQLSIM_EXEC_OK && synth_same_answer(bird, ordered, &g, &p);
         if (!ok && p.status == SQLSIM_EXEC_OK) {
           if (tie < 0) {
             if (!keyed_done) {
@@ -786,7 +928,7 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
             double t;
             tie = keyed ? synth_tie_kind(sl->db, keyed, limit, offset, nkeys, &t) : TIE_NONE;
           }
-          if (tie == TIE_ORDER && !bird) ok = sqlsim_ex_spider(&g, &p, 0);
+          if (tie == TIE_ORDER && !bird) ok = synth_same_answer(0, 0, &g, &p);
         }
         sqlsim_result_free(&p);
         if ((!ok && tie == TIE_LIMIT) || (ok && nothing)) continue; /* set aside */
@@ -844,7 +986,8 @@ int sqlsim_synth_suite(sqlsim_synth_runner *x, const sqlsim_schema *schema, cons
   slot *sl = slot_for(x, schema, err);
   char *gtext = synth_run_text(gold, x->o.bird, x->o.keep_distinct);
   synth_env env = {.s = schema, .bird = x->o.bird, .keep_distinct = x->o.keep_distinct, .gold = g, .limit_s = x->o.timeout_s,
-                   .ordered = !x->o.bird && gtext && sqlsim_spider_order_matters(gtext)};
+                   .ordered = !x->o.bird && gtext && sqlsim_spider_order_matters(gtext), .checks = sl ? sl->checks : NULL,
+                   .no_nulls = x->o.assume_not_null};
   synth_suite *st = NULL;
   if (!sl) rc = err ? err->code : SQLSIM_ESQLITE;
   else if (!gtext) rc = sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
@@ -883,6 +1026,8 @@ int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char 
   if (rc) return rc;
   if (pred && sqlsim_parse(pred, strlen(pred), schema, 0, &p, NULL)) p = NULL;
   synth_facts *f = synth_facts_read(schema, g, p);
+  synth_checks *checks = synth_checks_make(schema);
+  if (f) f->checks = checks;
   void *h = NULL;
   rc = f ? sqlsim_schema_create_sqlite(schema, path, &h, err) : sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
   if (!rc) {
@@ -895,6 +1040,7 @@ int sqlsim_synth_dump(const sqlsim_schema *schema, const char *gold, const char 
     sqlite3_close(h);
   }
   synth_facts_free(f);
+  synth_checks_free(checks);
   sqlsim_query_free(g);
   sqlsim_query_free(p);
   return rc;

@@ -87,6 +87,41 @@ char *synth_data_sql(const synth_data *d);
  * (malloc'd). */
 char *synth_data_json(const synth_data *d);
 
+/* ---------------------------------------------------------------- CHECK constraints (checks.c) */
+
+/* What a schema's CHECKs say of one column, in forms obeyed directly. */
+typedef struct synth_colcheck {
+  unsigned char any;          /* some rule below */
+  unsigned char not_null;     /* IS NOT NULL */
+  unsigned char other;        /* named by a CHECK of another form (SQLite enforces it) */
+  const synth_val *set;       /* the values allowed (IN, =), nset of them; 0: any */
+  int nset;
+  const synth_val *out;       /* values not allowed (<>, NOT IN) */
+  int nout;
+  double lo, hi;              /* a numeric range, where has_lo / has_hi */
+  unsigned char has_lo, has_hi, lo_open, hi_open;
+  int min_len, max_len;       /* length bounds (max -1: none) */
+} synth_colcheck;
+
+typedef struct synth_checks {
+  const sqlsim_schema *s;
+  synth_colcheck *col;        /* per schema column */
+  int nchecks, other;         /* CHECKs in all; of them, not read whole (SQLite's alone) */
+  sqlsim_arena *a;
+} synth_checks;
+
+/* The CHECKs of schema s read (NULL when it has none, or out of memory):
+ * each parsed with s as a condition on its table. */
+synth_checks *synth_checks_make(const sqlsim_schema *s);
+void synth_checks_free(synth_checks *k);
+/* Whether column col may hold v under the rules read (k NULL: yes). */
+int synth_check_allows(const synth_checks *k, int col, const synth_val *v);
+/* v changed, when it must be, into a value column col may hold (a value of
+ * its list by the row's turn, a number inside its range, an integer for an
+ * integer column, text of its length): 1, or 0 when none could be made.
+ * Text made goes into a. */
+int synth_check_conform(const synth_checks *k, int col, int row, int integer, sqlsim_arena *a, synth_val *v);
+
 /* A query one change away from the gold (synth/neighbors.c). */
 typedef struct synth_neighbor {
   char *sql;         /* printed SQLite SQL (malloc'd) */
@@ -144,8 +179,13 @@ typedef struct synth_facts {
   struct synth_pair { int outer, inner; } *sub; /* those subquery joins, while reading */
   int nsub, sub_cap;
   int count_threshold;    /* the largest number compared with COUNT(..) (HAVING count(*) > N) */
+  struct synth_compared { int a, b; } *compared; /* columns compared with each other (a.t < b.t) */
+  int ncompared, compared_cap;
   struct synth_null { int column, group, isnull; } *nulls; /* the gold's x IS [NOT] NULL tests, per SELECT */
   int nnulls, nulls_cap;
+  const synth_checks *checks; /* the schema's CHECK rules (the runner's; NULL: none), set by the caller */
+  int no_nulls;           /* no database holds a NULL (assume_not_null, or the search for a
+                             refutation without one), set by the caller */
   sqlsim_fkey *keys;      /* the schema's foreign keys, then the joins the queries make between
                              columns no foreign key links (a = b: the unique side is the parent) */
   int nkeys;
@@ -191,6 +231,8 @@ typedef struct synth_env {
   unsigned char *filled;
   const sqlsim_schema *s;
   int bird, keep_distinct;
+  const synth_checks *checks; /* the schema's CHECK rules (the slot's; NULL: none) */
+  int no_nulls;             /* the runner's assume_not_null: databases hold no NULL */
   const sqlsim_query *gold; /* for its sort keys: ties at a LIMIT, or under a full ORDER BY */
   int ordered;              /* Spider compares the gold's rows in order */
   char *keyed;              /* the gold with its sort keys returned (made when first needed) */
@@ -242,6 +284,11 @@ int synth_differs_however_tied(const synth_env *e, const sqlsim_result *g, const
 /* The prediction ran past its limits (a time, a size). */
 int synth_ran_away(const sqlsim_result *p);
 
+/* p's answer is the gold's g, by the semantics (BIRD's sets; Spider's rows,
+ * in order when ordered), reals agreeing to 12 significant digits when both
+ * were run with SQLSIM_EXEC_VALUES (judge.c says why). */
+int synth_same_answer(int bird, int ordered, const sqlsim_result *g, const sqlsim_result *p);
+
 /* The text a query runs as: as written for BIRD, Spider's execution text
  * otherwise (malloc'd). */
 char *synth_run_text(const char *sql, int bird, int keep_distinct);
@@ -254,6 +301,12 @@ int synth_judge(synth_env *e, const sqlsim_result *g, const sqlsim_result *p);
 int synth_judge_strict(synth_env *e, const sqlsim_result *g, const sqlsim_result *p);
 /* d loaded on the connection (its tables emptied first): 0, or -1 with why. */
 int synth_env_load(synth_env *e, const synth_data *d, char *why, size_t wn);
+/* Whether d, a database the schema allows, tells the prediction (pred_text)
+ * from the gold (gold_text) by the strict comparison: 1 it does, 0 they
+ * agree, -1 not judged (not allowed, not loaded, the gold failed, ties). */
+int synth_env_tells(synth_env *e, const synth_data *d, const char *gold_text, const char *pred_text);
+/* Whether d holds a NULL in a table marked in tables[]. */
+int synth_data_holds_null(const synth_data *d, const unsigned char *tables);
 /* Whether the gold's answer counts for the synth verdict: a row holding a
  * value that is not NULL. */
 int synth_informative(const sqlsim_result *r);
@@ -317,14 +370,30 @@ synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int pari
 /* Column col may hold NULL: not in the primary key, not declared NOT NULL,
  * no foreign key points at it. */
 int synth_nullable(const sqlsim_schema *s, int col);
+/* ... and may hold one under the facts' rules: nullable, NULLs not ruled out
+ * (no_nulls), no CHECK IS NOT NULL. */
+int synth_may_null(const synth_facts *f, int col);
 synth_data *synth_vary_zeros(const synth_data *d, const synth_facts *f, int parity);
 synth_data *synth_vary_twice(const synth_data *d, int t);
 synth_data *synth_vary_unplanted(const synth_data *d, const synth_facts *f);
-/* The number values of the tables the queries read that no literal names,
- * each moved up by a millionth of itself and its row (no key, no foreign
- * key): ties at an ORDER BY's LIMIT broken, every comparison with a literal
- * as it was. */
+/* The number values of the tables the queries read that no literal names
+ * moved apart (no key, no foreign key): a real each up by a millionth of
+ * itself and its row; an integer column's tied values within the type, each
+ * to the next integer free below the next value held and the next literal:
+ * ties at an ORDER BY's LIMIT broken, every comparison with a literal as it
+ * was. */
 synth_data *synth_vary_spread(const synth_data *d, const synth_facts *f);
+/* The columns of pair k of f->compared made equal: in every other row of a
+ * column compared with one of its own table, the other's value; across two
+ * tables, each row of the second (every other one) takes a value of the
+ * first's; a column compared with itself (a self-join) holds each value
+ * twice. Keys and unique columns, and values a CHECK or the column's type
+ * refuses, are left. NULL when nothing changes or past the last pair. */
+synth_data *synth_vary_equal(const synth_data *d, const synth_facts *f, int k);
+/* The number values of the tables the queries read (no key) made negative
+ * in every other row (parity 0 or 1), where their column's CHECK allows:
+ * a filter or an ABS the other query lacks. */
+synth_data *synth_vary_negatives(const synth_data *d, const synth_facts *f, int parity);
 
 /* ---------------------------------------------------------------- witnesses (witness.c) */
 

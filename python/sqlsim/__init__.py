@@ -83,6 +83,9 @@ class Evaluator:
             those parts' categories (docs/error-categories.md, "Repair"). It needs
             ``categories`` and something to run on: an execution metric with databases,
             or ``synth`` with a schema (else ConfigError).
+        assume_not_null: ``synth`` and ``strict`` judge as if every column were NOT NULL
+            (no generated database holds a NULL), for data known to have none; without it,
+            a strict refutation's record says whether it needed a NULL ("needs_null").
 
     Raises:
         ConfigError: a configuration sqlsim cannot use (missing files, a metric
@@ -98,7 +101,7 @@ class Evaluator:
                  now: Optional[str] = None, max_memory: int = 0, keep_distinct: bool = False,
                  plug_value: bool = False, synth_databases: int = 0, auto_width: float = 0.0,
                  noise_every: int = 0, connection: str = "fresh", witness: bool = False,
-                 extract: bool = False, repair: bool = False) -> None:
+                 extract: bool = False, repair: bool = False, assume_not_null: bool = False) -> None:
         if not isinstance(metrics, str):
             metrics = ",".join(metrics)
         if iterations == "auto":
@@ -111,7 +114,7 @@ class Evaluator:
                             keep_distinct=bool(keep_distinct), plug_value=bool(plug_value),
                             synth_databases=int(synth_databases), auto_width=float(auto_width),
                             noise_every=int(noise_every), connection=connection, witness=bool(witness),
-                            extract=bool(extract), repair=bool(repair))
+                            extract=bool(extract), repair=bool(repair), assume_not_null=bool(assume_not_null))
         self._c = _sqlsim.Evaluator(**self._config)
 
     @property

@@ -561,8 +561,8 @@ class TestStreamHostile(unittest.TestCase):
         self.assertEqual((answers[7]["id"], answers[7]["score"], answers[7]["error"]), ("ok", 1, None))
 
     def test_bad_configuration_exits_non_zero(self):
-        # 2: an option's value is refused as it is read; 1: the evaluator cannot be made
-        for args, want, code in ((["--metrics", "exec"], "databases", 1), (["--db-dir", "/nonexistent"], "/nonexistent", 2),
+        # 2: an option's value, or the configuration, is refused (as eval does); 1: a file cannot be read
+        for args, want, code in ((["--metrics", "exec"], "databases", 2), (["--db-dir", "/nonexistent"], "/nonexistent", 2),
                                  (["--metrics", "nope"], "nope", 2), (["--tables", "/nonexistent.json"], "nonexistent", 1)):
             p = subprocess.run([SQLSIM_BIN, "stream"] + args, input="", capture_output=True, text=True)
             self.assertEqual(p.returncode, code, args)

@@ -17,6 +17,14 @@ void schema_index_build(sqlsim_schema *s, sqlsim_arena *a);
 /* Frees the uthash buckets of a schema's lookup tables (not the arena). */
 void schema_index_clear(sqlsim_schema *s);
 
+/* The CHECK constraints of a CREATE TABLE text (sql may be NULL): each
+ * expression's text, comments taken out, at most SCHEMA_MAX_CHECKS; text
+ * that could close a CHECK clause (a ';', parentheses that do not balance, a
+ * quote that does not end) is left out. *out in the arena; returns the
+ * number. sqlite_schema.c, fuzz_readers. */
+#define SCHEMA_MAX_CHECKS 64
+int schema_checks_of(const char *sql, sqlsim_arena *a, const char ***out);
+
 sqlsim_catalog *catalog_new(void);
 void catalog_add(sqlsim_catalog *c, sqlsim_schema *s);
 

@@ -119,18 +119,11 @@ static int word_at(const char *p, const char *w) {
                                                 (p[n] >= '0' && p[n] <= '9') || p[n] == '_');
 }
 
-/* The CHECK constraints of table `name`, from its CREATE TABLE text in
- * sqlite_schema (column constraints and table constraints alike). */
-static void read_checks(sqlite3 *db, sqlsim_arena *a, sqlsim_table *t, const char *name) {
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", -1, &st, NULL) !=
-      SQLITE_OK)
-    return;
-  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-  const char *sql = sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-  const char *found[64];
+int schema_checks_of(const char *sql, sqlsim_arena *a, const char ***out) {
+  const char *found[SCHEMA_MAX_CHECKS];
   int n = 0;
-  for (const char *p = sql; p && *p && n < 64;) {
+  *out = NULL;
+  for (const char *p = sql; p && *p && n < SCHEMA_MAX_CHECKS;) {
     if (*p == '\'' || *p == '"' || *p == '`' || *p == '[') {
       p = past_quote(p);
       continue;
@@ -159,12 +152,26 @@ static void read_checks(sqlite3 *db, sqlsim_arena *a, sqlsim_table *t, const cha
     }
     p++;
   }
-  sqlite3_finalize(st);
-  if (!n) return;
+  if (!n) return 0;
   const char **v = sqlsim_arena_alloc(a, sizeof *v * (size_t)n);
   memcpy(v, found, sizeof *v * (size_t)n);
+  *out = v;
+  return n;
+}
+
+/* The CHECK constraints of table `name`, from its CREATE TABLE text in
+ * sqlite_schema (column constraints and table constraints alike). */
+static void read_checks(sqlite3 *db, sqlsim_arena *a, sqlsim_table *t, const char *name) {
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(db, "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?", -1, &st, NULL) !=
+      SQLITE_OK)
+    return;
+  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+  const char *sql = sqlite3_step(st) == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+  const char **v;
+  t->nchecks = schema_checks_of(sql, a, &v);
   t->checks = v;
-  t->nchecks = n;
+  sqlite3_finalize(st);
 }
 
 /* Time allowed for reading a schema (a hostile one can make SQLite work). */
@@ -441,6 +448,7 @@ static int ddl_only(void *ctx, int action, const char *a1, const char *a2, const
   case SQLITE_CREATE_TABLE:
   case SQLITE_CREATE_INDEX:
   case SQLITE_READ:
+  case SQLITE_FUNCTION: /* named in a CHECK (length, ...): SQLite takes only deterministic ones there */
     return SQLITE_OK;
   case SQLITE_INSERT:
   case SQLITE_UPDATE:

@@ -116,16 +116,15 @@ int synth_tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, in
   int kind = TIE_NONE;
   if (r.status == SQLSIM_EXEC_OK && r.ncols >= nkeys) {
     long o = offset > 0 ? offset : 0;
-    if (limit >= 0) {
-      long end = limit > LONG_MAX - o ? LONG_MAX : o + limit; /* rows [o, end) are the answer */
-      if ((end > 0 && end < r.nrows && tied_apart(&r, end - 1, end, nkeys)) ||
-          (o > 0 && o < r.nrows && tied_apart(&r, o - 1, o, nkeys)))
-        kind = TIE_LIMIT;
-    } else {
-      for (long i = o + 1; i < r.nrows && kind == TIE_NONE; i++)
-        if (same_cells(&r, i - 1, i, r.ncols - nkeys, r.ncols) && !same_cells(&r, i - 1, i, 0, r.ncols - nkeys))
-          kind = TIE_ORDER;
-    }
+    long end = limit < 0 ? r.nrows : limit > LONG_MAX - o ? LONG_MAX : o + limit; /* rows [o, end) are the answer */
+    if (limit >= 0 && ((end > 0 && end < r.nrows && tied_apart(&r, end - 1, end, nkeys)) ||
+                       (o > 0 && o < r.nrows && tied_apart(&r, o - 1, o, nkeys))))
+      kind = TIE_LIMIT;
+    /* ties inside the answer: their order is free (with a LIMIT too, where
+     * the cut keeps every row of the tie) */
+    for (long i = o + 1; i < r.nrows && i < end && kind == TIE_NONE; i++)
+      if (same_cells(&r, i - 1, i, r.ncols - nkeys, r.ncols) && !same_cells(&r, i - 1, i, 0, r.ncols - nkeys))
+        kind = TIE_ORDER;
   }
   sqlsim_result_free(&r);
   return kind;

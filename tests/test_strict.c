@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sqlsim.h"
 
@@ -305,8 +306,180 @@ static void test_hostile(void **state) {
   sqlsim_synth_runner_free(x);
 }
 
+/* ---------------------------------------------------------------- the classes (issue 45) */
+
+/* The textbook's EMP and DEPT (Oracle's SCOTT schema), declared as a SQLite
+ * file declares them: INTEGER and REAL, keys, and CHECKs. */
+static const char *SCOTT =
+    "CREATE TABLE dept (deptno INTEGER PRIMARY KEY, dname TEXT, loc TEXT);"
+    "CREATE TABLE emp (empno INTEGER PRIMARY KEY, ename TEXT NOT NULL,"
+    " job TEXT CHECK (job IN ('CLERK', 'SALESMAN', 'MANAGER', 'ANALYST', 'PRESIDENT')),"
+    " mgr INTEGER REFERENCES emp (empno), hiredate TEXT, sal INTEGER CHECK (sal > 0),"
+    " comm INTEGER CHECK (comm >= 0), bonus INTEGER, deptno INTEGER REFERENCES dept (deptno));"
+    "CREATE TABLE ops (id INTEGER PRIMARY KEY, op TEXT NOT NULL CHECK (op IN ('<', '>', '=')),"
+    " code TEXT CHECK (length(code) BETWEEN 2 AND 4));"
+    "CREATE TABLE meas (id INTEGER PRIMARY KEY, x REAL);";
+
+static sqlsim_catalog *scott_catalog(char *path, size_t n) {
+  snprintf(path, n, "/tmp/sqlsim_scott_XXXXXX");
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(db, SCOTT, NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+  sqlsim_catalog *c = NULL;
+  sqlsim_error err = {0};
+  if (sqlsim_catalog_load_sqlite(path, &c, &err)) fail_msg("%s", err.message);
+  return c;
+}
+
+/* The witness as the declared schema holds it: loaded with foreign keys
+ * enforced (its CREATE TABLE carries the file's CHECKs), integers in the
+ * INTEGER columns. */
+static void check_declared(const sqlsim_witness *w, const char *what) {
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+  char *msg = NULL;
+  sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+  if (sqlite3_exec(db, w->database, NULL, NULL, &msg) != SQLITE_OK)
+    fail_msg("%s: the witness breaks the declared schema: %s\n%s", what, msg, w->database);
+  if (!strstr(w->database, "CHECK")) fail_msg("%s: the witness's tables lost their CHECKs:\n%s", what, w->database);
+  sqlite3_stmt *st;
+  const char *q = "SELECT count(*) FROM emp WHERE typeof(sal) = 'real' OR typeof(comm) = 'real'";
+  if (strstr(w->database, "\"emp\"") && sqlite3_prepare_v2(db, q, -1, &st, NULL) == SQLITE_OK) {
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    if (sqlite3_column_int(st, 0)) fail_msg("%s: a real in an INTEGER column:\n%s", what, w->database);
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+}
+
+/* One pair of each class of wrong query strict must refute (docs/synthetic.md,
+ * "The classes"), each a textbook question on EMP and DEPT, and its witness
+ * a database the declared schema allows. */
+static void test_classes(void **state) {
+  (void)state;
+  char path[64];
+  sqlsim_catalog *c = scott_catalog(path, sizeof path);
+  const sqlsim_schema *s = sqlsim_catalog_at(c, 0);
+  static const char *pairs[][4] = {
+      /* class, gold, prediction, needs a NULL */
+      {"duplicates through a join: departments with employees",
+       "SELECT dname FROM dept WHERE deptno IN (SELECT deptno FROM emp)",
+       "SELECT dname FROM dept JOIN emp ON emp.deptno = dept.deptno", "0"},
+      {"ties on a timestamp: employees hired before their manager",
+       "SELECT e.ename FROM emp AS e JOIN emp AS m ON e.mgr = m.empno WHERE e.hiredate < m.hiredate",
+       "SELECT e.ename FROM emp AS e JOIN emp AS m ON e.mgr = m.empno WHERE e.hiredate <= m.hiredate", "0"},
+      {"a threshold after arithmetic: monthly pay over 250", "SELECT ename FROM emp WHERE sal / 12 > 250",
+       "SELECT ename FROM emp WHERE sal > 3000", "0"},
+      {"a value on the threshold", "SELECT count(*) FROM emp WHERE sal > 1000",
+       "SELECT count(*) FROM emp WHERE sal >= 1000", "0"},
+      {"negative numbers where the schema allows them", "SELECT count(*) FROM emp WHERE bonus > 0",
+       "SELECT count(*) FROM emp WHERE bonus <> 0", "0"},
+      {"0 as a sentinel: employees who earn a commission", "SELECT count(*) FROM emp WHERE comm > 0",
+       "SELECT count(comm) FROM emp", "0"},
+      {"two columns coinciding: commission above salary", "SELECT ename FROM emp WHERE comm > sal",
+       "SELECT ename FROM emp WHERE comm >= sal", "0"},
+      {"a gold that returns rows only where everything meets",
+       "SELECT e.ename FROM emp AS e JOIN dept AS d ON e.deptno = d.deptno WHERE d.loc = 'DALLAS' AND "
+       "e.job = 'CLERK' AND e.sal = 800",
+       "SELECT e.ename FROM emp AS e JOIN dept AS d ON e.deptno = d.deptno WHERE d.loc = 'DALLAS' AND "
+       "e.job = 'CLERK' AND e.sal = 950", "0"},
+      {"an empty table: the highest salary", "SELECT max(sal) FROM emp",
+       "SELECT sal FROM emp ORDER BY sal DESC LIMIT 1", "0"},
+      {"a NULL: employees with a manager counted", "SELECT count(*) FROM emp", "SELECT count(mgr) FROM emp", "1"},
+      {"a value of a CHECK's list: the operators that are not =", "SELECT count(*) FROM ops WHERE op IN ('<', '>')",
+       "SELECT count(*) FROM ops WHERE op = '<'", "0"},
+  };
+  sqlsim_synth_opts o = {.strict = 1, .witness = 1};
+  sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    sqlsim_synth r;
+    sqlsim_error err = {0};
+    if (sqlsim_synth_pair(x, s, pairs[i][1], pairs[i][2], &r, &err)) fail_msg("%s: %s", pairs[i][0], err.message);
+    if (r.strict != 0)
+      fail_msg("%s: strict %d (%d databases judged): %s", pairs[i][0], r.strict, r.strict_databases, r.strict_why);
+    if (r.needs_null != atoi(pairs[i][3])) fail_msg("%s: needs_null %d", pairs[i][0], r.needs_null);
+    check_witness(r.witness, pairs[i][0]);
+    check_declared(r.witness, pairs[i][0]);
+    assert_int_equal(r.dropped, 0);
+    sqlsim_witness_free(r.witness);
+  }
+  sqlsim_synth_runner_free(x);
+  sqlsim_catalog_free(c);
+  unlink(path);
+}
+
+/* Pairs equal on every database the declared schema allows, which a
+ * database it forbids, or the last bits of a float sum, would tell apart. */
+static void test_declared_equivalent(void **state) {
+  (void)state;
+  char path[64];
+  sqlsim_catalog *c = scott_catalog(path, sizeof path);
+  const sqlsim_schema *s = sqlsim_catalog_at(c, 0);
+  static const char *pairs[][3] = {
+      {"CHECK (op IN ('<', '>', '=')): not '=' is '<' or '>'", "SELECT count(*) FROM ops WHERE op IN ('<', '>')",
+       "SELECT count(*) FROM ops WHERE op <> '='"},
+      {"CHECK (comm >= 0): no negative commission", "SELECT count(*) FROM emp WHERE comm > 0",
+       "SELECT count(*) FROM emp WHERE comm <> 0"},
+      {"CHECK (sal > 0): every salary positive", "SELECT count(sal) FROM emp", "SELECT count(*) FROM emp WHERE sal > 0"},
+      {"CHECK (length(code) BETWEEN 2 AND 4)", "SELECT count(code) FROM ops",
+       "SELECT count(*) FROM ops WHERE length(code) >= 2"},
+      {"INTEGER: nothing between 1000 and 1001", "SELECT count(*) FROM emp WHERE sal > 1000",
+       "SELECT count(*) FROM emp WHERE sal >= 1001"},
+      {"INTEGER ties broken within the type: the top salaries", "SELECT ename FROM emp ORDER BY sal DESC LIMIT 2",
+       "SELECT ename FROM emp ORDER BY sal DESC, ename LIMIT 2"},
+      {"a float sum in another order", "SELECT sum(x) FROM meas", "SELECT sum(x) FROM (SELECT x FROM meas ORDER BY x DESC)"},
+      {"an average written out", "SELECT avg(x) FROM meas", "SELECT sum(x) / count(x) FROM meas"},
+  };
+  sqlsim_synth_opts o = {.strict = 1, .witness = 1, .keep_distinct = 1};
+  sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    sqlsim_synth r;
+    sqlsim_error err = {0};
+    if (sqlsim_synth_pair(x, s, pairs[i][1], pairs[i][2], &r, &err)) fail_msg("%s: %s", pairs[i][0], err.message);
+    if (r.strict == 0)
+      fail_msg("%s: refuted: %s\n%s", pairs[i][0], r.strict_why, r.witness ? r.witness->database : "(no witness)");
+    assert_null(r.witness);
+  }
+  sqlsim_synth_runner_free(x);
+  sqlsim_catalog_free(c);
+  unlink(path);
+}
+
+/* --assume-not-null: the pair a NULL alone tells apart is judged equal; one
+ * a value tells apart is still refuted, with a witness that holds no NULL. */
+static void test_assume_not_null(void **state) {
+  (void)state;
+  char path[64];
+  sqlsim_catalog *c = scott_catalog(path, sizeof path);
+  const sqlsim_schema *s = sqlsim_catalog_at(c, 0);
+  sqlsim_synth_opts o = {.strict = 1, .witness = 1, .assume_not_null = 1};
+  sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
+  sqlsim_synth r;
+  assert_int_equal(sqlsim_synth_pair(x, s, "SELECT count(*) FROM emp", "SELECT count(mgr) FROM emp", &r, NULL), 0);
+  assert_int_equal(r.strict, 1);
+  assert_int_equal(sqlsim_synth_pair(x, s, "SELECT count(*) FROM emp WHERE sal > 1000",
+                                     "SELECT count(*) FROM emp WHERE sal >= 1000", &r, NULL),
+                   0);
+  assert_int_equal(r.strict, 0);
+  assert_int_equal(r.needs_null, 0);
+  assert_non_null(r.witness);
+  if (strstr(r.witness->database, ", NULL") || strstr(r.witness->database, "(NULL")) fail_msg("a NULL in the witness:\n%s", r.witness->database);
+  assert_null(strstr(r.witness->database, "NULL)"));
+  sqlsim_witness_free(r.witness);
+  sqlsim_synth_runner_free(x);
+  sqlsim_catalog_free(c);
+  unlink(path);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_classes),
+      cmocka_unit_test(test_declared_equivalent),
+      cmocka_unit_test(test_assume_not_null),
       cmocka_unit_test(test_refuted),
       cmocka_unit_test(test_equivalent),
       cmocka_unit_test(test_suite),

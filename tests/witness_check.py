@@ -8,7 +8,8 @@ Scores the bundled corpus without databases (`sqlsim eval --metrics strict --wit
 item whose synth or strict verdict fails, its witness must:
   - exist;
   - load into a fresh in-memory database with Python's sqlite3 (SQLite without sqlsim's
-    functions or sandbox), and be no larger than 40 rows;
+    functions or sandbox) with foreign keys enforced (PRAGMA foreign_keys = ON; its CREATE
+    TABLE carries the schema's keys and CHECKs), and be no larger than 40 rows;
   - answer as it says: the gold's and the prediction's queries (as run) return the counts it
     reports and begin with the rows it shows (a prediction it reports failing fails here;
     a query that reads the clock, 'now', is checked for its counts only);
@@ -91,6 +92,7 @@ def check(item, bird):
         return "%d rows" % w["rows"]
     db = sqlite3.connect(":memory:")
     try:
+        db.execute("PRAGMA foreign_keys = ON")  # the declared schema's keys enforced, as its CHECKs are
         db.executescript(w["database"])
     except sqlite3.Error as e:
         return "does not load: %s" % e

@@ -122,8 +122,8 @@ int synth_tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, in
       kind = TIE_LIMIT;
     /* ties inside the answer: their order is free (with a LIMIT too, where
      * the cut keeps every row of the tie) */
-    for (long i = o + 1; i < r.nrows && i < end && kind == TIE_NONE; i++)
-      if (same_cells(&r, i - 1, i, r.ncols - nkeys, r.ncols) && !same_cells(&r, i - 1, i, 0, r.ncols - nkeys))
+    for (long i = o; i < r.nrows - 1 && i < end - 1 && kind == TIE_NONE; i++)
+      if (same_cells(&r, i, i + 1, r.ncols - nkeys, r.ncols) && !same_cells(&r, i, i + 1, 0, r.ncols - nkeys))
         kind = TIE_ORDER;
   }
   sqlsim_result_free(&r);

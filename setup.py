@@ -68,7 +68,7 @@ v = version()
 ext = Extension(
     "sqlsim._sqlsim",
     sources=["python/_sqlsim.c"] + sources(),
-    include_dirs=["include", "core", "."],
+    include_dirs=["include", "core", ".", "/usr/include/postgresql", "/usr/include/mariadb"],
     define_macros=[("_GNU_SOURCE", None), ("SQLSIM_VERSION", '"%s"' % v)],
     extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden", "-Wno-missing-field-initializers",
                         "-Wno-cast-function-type", "-Wno-unused-parameter"],

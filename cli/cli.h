@@ -61,6 +61,12 @@ int cli_now(const char *opt, const char *v);
                            "DIR/<db_id>/ is a test-suite database: a prediction is correct only if it\n"         \
                            "matches on all of them"},                                                             \
       {"sqlite", 0, "FILE", "one SQLite database for every item (its schema too, without --tables)"},               \
+      {"engine", 0, "URL", "run on a server instead: postgresql://[user@][host]/DB[?host=/socket/dir] or\n"       \
+                           "mysql://user@[host]/DB[?socket=PATH]; {db_id} in it names a database per db_id,\n"  \
+                           "else one database holds every db_id's tables (BIRD's layout); password from the\n" \
+                           "URL, password_file=PATH, PGPASSWORD or MYSQL_PWD (docs/engines.md)"},                   \
+      {"dialect", 0, "D", "the SQL's dialect: sqlite, postgres or mysql (default: the engine's; SQLite's\n"      \
+                          "for files)"},                                                                       \
       {"mode", 0, "MODE", "Spider matching: compatible (the official evaluator, bugs included; default)\n"          \
                           "or corrected"},                                                                         \
       {"jobs", 'j', "N", "worker threads (default 1); timing always runs one pair at a time"},                       \
@@ -156,7 +162,7 @@ void cli_sink_progress(void *sink, const char *phase, size_t done, size_t total)
 
 extern const char *const cli_exit_status;
 
-extern const cli_command cmd_parse_spec, cmd_eval_spec, cmd_diff_spec, cmd_analyze_spec, cmd_rewrite_spec,
+extern const cli_command cmd_parse_spec, cmd_load_spec, cmd_eval_spec, cmd_diff_spec, cmd_analyze_spec, cmd_rewrite_spec,
     cmd_stream_spec;
 
 #endif

@@ -34,7 +34,7 @@ static void print_result(strbuf *sb, int index, const sqlsim_query *q, const sql
   sb_putc(sb, '\n');
 }
 
-static int parse_stream(cli_schema_opts *so, int fmt) {
+static int parse_stream(cli_schema_opts *so, int fmt, unsigned popts) {
   cli_lines in;
   if (cli_read_lines("-", &in)) return -1;
   strbuf sb = {0};
@@ -52,7 +52,7 @@ static int parse_stream(cli_schema_opts *so, int fmt) {
     sqlsim_error err = {0};
     if (so->catalog && db_id && *db_id && !schema && !so->sqlite) {
       sqlsim_error_set(&err, SQLSIM_ENOTFOUND, -1, "line %d: unknown db_id '%s'", i + 1, db_id);
-    } else if (sqlsim_parse(sql, strlen(sql), schema, 0, &q, &err)) {
+    } else if (sqlsim_parse(sql, strlen(sql), schema, popts, &q, &err)) {
       q = NULL;
     }
     failed += q == NULL;
@@ -73,6 +73,7 @@ static int parse_stream(cli_schema_opts *so, int fmt) {
 static const cli_opt options[] = {
     CLI_SCHEMA_OPTS,
     {"format", 0, "FORMAT", "sql (the canonical SQL; default), tree, or json"},
+    {"dialect", 0, "D", "the SQL's dialect: sqlite (default), postgres or mysql"},
     {NULL, 0, NULL, NULL},
 };
 
@@ -83,7 +84,7 @@ const cli_command cmd_parse_spec = {
     .fn = cmd_parse,
     .summary = "one query to sqlsim's normalized tree (canonical SQL, tree or JSON), or a stream of\n"
                "them from stdin",
-    .synopsis = "[--tables FILE [--db ID] | --sqlite FILE] [--format sql|tree|json] SQL|-",
+    .synopsis = "[--tables FILE [--db ID] | --sqlite FILE] [--format sql|tree|json] [--dialect D] SQL|-",
     .opts = options,
     .details = "With -, lines \"SQL\" or \"SQL<TAB>db_id\" are read from stdin and one JSON object is written\n"
                "per line; a line that fails says why in its object and the rest go on.\n",
@@ -91,7 +92,7 @@ const cli_command cmd_parse_spec = {
 
 static int cmd_parse(int argc, char **argv) {
   cli_schema_opts so = {0};
-  int fmt = FMT_SQL, k;
+  int fmt = FMT_SQL, k, dialect = SQLSIM_DIALECT_SQLITE;
   const char *sql = NULL, *v;
   cli_parser ps = {.cmd = &cmd_parse_spec, .argc = argc, .argv = argv};
   while ((k = cli_next(&ps, &v)) != CLI_END) {
@@ -101,6 +102,9 @@ static int cmd_parse(int argc, char **argv) {
     else if (k == CLI_ARG) {
       if (sql) bad = (error("parse: one SQL argument (quote it), or - for stdin; got a second: '%.40s'", v), 1);
       sql = v;
+    } else if (!strcmp(options[k].name, "dialect")) {
+      sqlsim_error e = {0};
+      if (sqlsim_dialect_parse(v, &dialect, &e)) bad = (error("parse: --dialect: %s", e.message), 1);
     } else if (!cli_schema_opt(&so, options[k].name, v)) { /* --format */
       if (!strcmp(v, "sql")) fmt = FMT_SQL;
       else if (!strcmp(v, "tree")) fmt = FMT_TREE;
@@ -113,12 +117,13 @@ static int cmd_parse(int argc, char **argv) {
   if (!sql) return error("parse: no SQL given (use - to read lines from stdin)"), CLI_EUSAGE;
   if (cli_schema_load(&so)) return -1;
   int rc = 0;
+  unsigned popts = sqlsim_dialect_parse_options(dialect);
   if (!strcmp(sql, "-")) {
-    rc = parse_stream(&so, fmt);
+    rc = parse_stream(&so, fmt, popts);
   } else {
     sqlsim_query *q;
     sqlsim_error err = {0};
-    if (sqlsim_parse(sql, strlen(sql), cli_schema_for(&so, NULL), 0, &q, &err)) {
+    if (sqlsim_parse(sql, strlen(sql), cli_schema_for(&so, NULL), popts, &q, &err)) {
       rc = error("at offset %d: %s", err.offset, err.message);
     } else {
       char *out = fmt == FMT_SQL    ? sqlsim_print_sql(q->root, 0)

@@ -118,7 +118,16 @@ int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *name, const 
     if (cli_dir("--db-dir", v)) return CLI_EUSAGE;
     cfg->db_dir = v;
   } else if (!strcmp(name, "sqlite")) cfg->sqlite = v;
-  else if (!strcmp(name, "jobs")) {
+  else if (!strcmp(name, "engine")) {
+    if (sqlsim_engine_of(v) == SQLSIM_ENGINE_SQLITE)
+      return error("%s: --engine takes a postgresql:// or mysql:// URL, not '%.60s' (SQLite: --db-dir or --sqlite)",
+                   cmd, v),
+             CLI_EUSAGE;
+    cfg->engine = v;
+  } else if (!strcmp(name, "dialect")) {
+    sqlsim_error e = {0};
+    if (sqlsim_dialect_parse(v, &cfg->dialect, &e)) return error("%s: --dialect: %s", cmd, e.message), CLI_EUSAGE;
+  } else if (!strcmp(name, "jobs")) {
     if (cli_int("-j", v, 1, 1024, &o->jobs)) return CLI_EUSAGE;
   } else if (!strcmp(name, "iterations")) {
     if (!strcmp(v, "auto")) o->iterations_auto = 1;

@@ -23,7 +23,9 @@ typedef struct worker worker;
 
 struct sqlsim_evaluator {
   sqlsim_config cfg;         /* strings point at the copies below */
-  char *tables, *db_dir, *sqlite, *now;
+  char *tables, *db_dir, *sqlite, *now, *engine;
+  int dialect;               /* SQLSIM_DIALECT_*, the engine's resolved */
+  unsigned parse_options;    /* sqlsim_parse's for gold and predictions: the dialect, MySQL's sql_mode */
   sqlsim_catalog *catalog;
   int spider;                /* Spider matching and hardness are possible (tables.json, per db_id) */
   pthread_mutex_t mu;
@@ -33,7 +35,8 @@ struct sqlsim_evaluator {
 /* ---------------------------------------------------------------- evaluator.c */
 
 /* The database of a db_id, if it can be read: the --sqlite file, or
- * DIR/<db_id>/<db_id>.sqlite written into buf; NULL when there is none. */
+ * DIR/<db_id>/<db_id>.sqlite written into buf, or the engine's URL with
+ * {db_id} replaced; NULL when there is none. */
 const char *engine_db_path(const sqlsim_evaluator *ev, const char *db_id, char *buf, size_t n);
 /* The schema a db_id is read with, or NULL. */
 const sqlsim_schema *engine_schema(const sqlsim_evaluator *ev, const char *db_id);

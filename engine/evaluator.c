@@ -8,6 +8,7 @@
  * runner. A call borrows a worker, so any number of threads may score on
  * one evaluator (score.c, batch.c). */
 #include "engine.h"
+#include "exec/server.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,24 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
   if (c.now && sqlsim_check_now(c.now, err)) return SQLSIM_ECONFIG;
   if (c.db_dir && c.sqlite)
     return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "give a database directory or one SQLite file, not both");
+  if (c.dialect < SQLSIM_DIALECT_ENGINE || c.dialect > SQLSIM_DIALECT_MYSQL)
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "dialect %d: engine, sqlite, postgres or mysql", c.dialect);
+  if (c.engine) {
+    if (!srv_url_kind(c.engine))
+      return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
+                              "engine '%.80s': give a postgresql:// or mysql:// URL (SQLite databases are given as a "
+                              "directory or a file)",
+                              c.engine);
+    if (c.db_dir || c.sqlite)
+      return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
+                              "give the databases as a server (engine) or as SQLite files (db_dir, sqlite), not both");
+    if (c.now)
+      return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
+                              "a fixed 'now' is SQLite's (its date functions); a server keeps its own clock");
+    srv_url u;
+    if (srv_url_parse(c.engine, "db_id", &u, err)) return SQLSIM_ECONFIG;
+    srv_url_clear(&u);
+  }
   int rc = engine_metrics_check(&c, err);
   if (rc) return rc;
   if (c.repair && !(c.metrics & SQLSIM_M_CATEGORIES))
@@ -70,6 +89,18 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
   c.db_dir = ev->db_dir = dup_or_null(c.db_dir);
   c.sqlite = ev->sqlite = dup_or_null(c.sqlite);
   c.now = ev->now = dup_or_null(c.now);
+  c.engine = ev->engine = dup_or_null(c.engine);
+  ev->dialect = c.dialect != SQLSIM_DIALECT_ENGINE ? c.dialect
+                : !c.engine                          ? SQLSIM_DIALECT_SQLITE
+                : srv_url_kind(c.engine) == SRV_POSTGRES ? SQLSIM_DIALECT_POSTGRES
+                                                     : SQLSIM_DIALECT_MYSQL;
+  ev->parse_options = sqlsim_dialect_parse_options(ev->dialect);
+  char mode[512];
+  if (ev->dialect == SQLSIM_DIALECT_MYSQL && c.engine && srv_url_kind(c.engine) == SRV_MYSQL &&
+      srv_mysql_mode(c.engine, mode, sizeof mode) == 0) { /* the server's reading of || and "x" */
+    if (strstr(mode, "PIPES_AS_CONCAT") || strstr(mode, "ANSI")) ev->parse_options |= SQLSIM_PARSE_PIPES_AS_CONCAT;
+    if (strstr(mode, "ANSI_QUOTES") || strstr(mode, "ANSI")) ev->parse_options |= SQLSIM_PARSE_ANSI_QUOTES;
+  }
   ev->cfg = c;
   /* Spider matching and hardness need a tables.json schema per db_id. */
   ev->spider = c.tables && !c.sqlite;
@@ -89,20 +120,33 @@ void sqlsim_evaluator_free(sqlsim_evaluator *ev) {
   free(ev->db_dir);
   free(ev->sqlite);
   free(ev->now);
+  free(ev->engine);
   pthread_mutex_destroy(&ev->mu);
   free(ev);
 }
 
 const sqlsim_config *sqlsim_evaluator_config(const sqlsim_evaluator *ev) { return &ev->cfg; }
 
+unsigned sqlsim_evaluator_parse_options(const sqlsim_evaluator *ev) { return ev->parse_options; }
+
 void sqlsim_config_for_benchmark(sqlsim_config *cfg, const sqlsim_itemset *gold) {
   if (!gold || !gold->format) return;
-  if (!cfg->now && !strcmp(gold->format, "bis-json")) cfg->now = "2023-01-17 00:00:00";
+  if (!cfg->now && !cfg->engine && !strcmp(gold->format, "bis-json")) cfg->now = "2023-01-17 00:00:00";
   if (!strcmp(gold->format, "bird-json")) cfg->bird_semantics = 1;
 }
 
 const char *engine_db_path(const sqlsim_evaluator *ev, const char *db_id, char *buf, size_t n) {
   if (ev->sqlite) return ev->sqlite;
+  if (ev->engine) {
+    char *u = srv_url_expand(ev->engine, db_id, NULL);
+    if (!u || strlen(u) >= n) {
+      free(u);
+      return NULL;
+    }
+    snprintf(buf, n, "%s", u);
+    free(u);
+    return buf;
+  }
   if (!ev->db_dir || !db_id) return NULL;
   char *p = sqlsim_db_path(ev->db_dir, db_id, NULL);
   if (!p) return NULL;
@@ -126,7 +170,7 @@ int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gol
   int n = gold->n;
   if (!name) name = gold->path ? gold->path : "the gold set";
   if (n == 0) return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "%s: no gold queries in it, so nothing to score", name);
-  if (!ev->sqlite && (ev->db_dir || ev->spider))
+  if (!ev->sqlite && (ev->db_dir || ev->spider || (ev->engine && strstr(ev->engine, "{db_id}"))))
     for (int i = 0; i < n; i++)
       if (!gold->items[i].db_id)
         return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "%s: item %d (line %d) has no db_id", name, i,
@@ -146,6 +190,32 @@ int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gol
       free(eg);
       return SQLSIM_ENOTFOUND;
     }
+  }
+  if ((ev->cfg.metrics & SQLSIM_M_DB) && ev->engine) { /* the server answers for some item, or nothing runs */
+    char buf[1024], last[400] = "";
+    const char *tried[5];
+    int ntried = 0;
+    for (int i = 0; i < n && ntried < 5; i++) {
+      const char *id = gold->items[i].db_id;
+      int seen = 0;
+      for (int k = 0; k < ntried; k++) seen |= engine_same_db_id(tried[k], id);
+      if (seen) continue;
+      tried[ntried++] = id;
+      const char *url = engine_db_path(ev, id, buf, sizeof buf);
+      if (!url) continue;
+      sqlsim_db *db;
+      sqlsim_error e = {0};
+      sqlsim_exec_opts o = {.timeout_s = ev->cfg.timeout_s};
+      if (sqlsim_db_open(url, &o, &db, &e) == 0) {
+        sqlsim_db_close(db);
+        last[0] = '\0';
+        break;
+      }
+      snprintf(last, sizeof last, "%.390s", e.message);
+    }
+    if (last[0])
+      return sqlsim_error_set(err, SQLSIM_EIO, -1, "the engine answers for none of the first %d db_ids: %s", ntried,
+                              last);
   }
   if (ev->catalog && !ev->sqlite && (ev->cfg.metrics & (SQLSIM_M_MATCH | SQLSIM_M_BIS))) {
     int found = 0, first = -1;

@@ -148,6 +148,20 @@ static void fields_result(const sqlsim_record *r, const sqlsim_sink *s, void *x)
   K("result_f1"), has ? s->number(x, r->exec.rsim.f1) : s->null(x);
 }
 
+/* Soft F1 with every digit (the per-item lines' numbers have six): the
+ * figure is mini-dev's to the last bit, and checked so. */
+static void fields_soft_f1(const sqlsim_record *r, const sqlsim_sink *s, void *x) {
+  K("soft_f1");
+  if (!r->exec.has_soft_f1) {
+    s->null(x);
+    return;
+  }
+  strbuf t = {0};
+  sb_json_real(&t, r->exec.soft_f1);
+  s->json(x, t.buf);
+  sb_free(&t);
+}
+
 /* With config.extract: where the answer's SQL was found, and the SQL. */
 static void fields_answer(const sqlsim_record *r, const sqlsim_sink *s, void *x) {
   if (!r->answer.sql && r->answer.from != SQLSIM_FROM_NONE) return;
@@ -259,6 +273,8 @@ const engine_metric engine_metrics[] = {
      .help = "equivalence under the schema: the gold's distilled suite and the pair's own search"},
     {"result", SQLSIM_M_RESULT, .needs = ENGINE_NEEDS_DATABASES, .fields = fields_result,
      .help = "BIS result similarity (exec's stage)"},
+    {"soft_f1", SQLSIM_M_SOFT_F1, .needs = ENGINE_NEEDS_DATABASES, .fields = fields_soft_f1,
+     .help = "BIRD mini-dev's Soft F1-Score (exec's stage)"},
     {.fields = fields_answer},
     {.fields = fields_witness},
     {"categories", SQLSIM_M_CATEGORIES, .implies = SQLSIM_M_BIS, .score = engine_stage_analysis,
@@ -354,7 +370,7 @@ static void make_help(void) {
     sb_printf(&sb, "  %-11s %s", e->name, e->help ? e->help : "");
     if (e->needs & ENGINE_NEEDS_TABLES) sb_puts(&sb, "; needs --tables");
     if (e->needs & ENGINE_NEEDS_SCHEMA) sb_puts(&sb, "; needs a schema (--tables or --sqlite)");
-    if (e->needs & ENGINE_NEEDS_DATABASES) sb_puts(&sb, "; needs databases (--db-dir or --sqlite)");
+    if (e->needs & ENGINE_NEEDS_DATABASES) sb_puts(&sb, "; needs databases (--db-dir, --sqlite or --engine)");
     for (unsigned b = 1; b && e->implies; b <<= 1)
       if (e->implies & b) sb_printf(&sb, "; implies %s", sqlsim_metric_name(b));
     sb_putc(&sb, '\n');
@@ -380,7 +396,7 @@ unsigned engine_metrics_closure(unsigned m) {
 }
 
 int engine_metrics_check(const sqlsim_config *c, sqlsim_error *err) {
-  int schema = c->tables || c->sqlite, tables = c->tables != NULL, databases = c->db_dir || c->sqlite;
+  int schema = c->tables || c->sqlite, tables = c->tables != NULL, databases = c->db_dir || c->sqlite || c->engine;
   for (const engine_metric *e = engine_metrics; e->fields || e->name; e++) {
     if (!e->flag || !(c->metrics & e->flag)) continue;
     if ((e->needs & ENGINE_NEEDS_TABLES) && !tables)
@@ -393,8 +409,9 @@ int engine_metrics_check(const sqlsim_config *c, sqlsim_error *err) {
                               e->name);
     if ((e->needs & ENGINE_NEEDS_DATABASES) && !databases)
       return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
-                              "the %s metric runs queries: it needs databases, a directory (--db-dir DIR) or one "
-                              "SQLite file (--sqlite FILE; in Python db_dir= or sqlite=)",
+                              "the %s metric runs queries: it needs databases, a directory (--db-dir DIR), one "
+                              "SQLite file (--sqlite FILE) or a server (--engine URL; in Python db_dir=, sqlite= "
+                              "or engine=)",
                               e->name);
   }
   return 0;

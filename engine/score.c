@@ -30,7 +30,8 @@ sqlsim_query *engine_pred(engine_pair *c) {
   c->pred_offset = -1;
   sqlsim_error err = {0};
   const char *sql = c->p->pred;
-  if (!c->g->tree || !sqlsim_parse(sql, strlen(sql), c->g->schema, 0, &c->pred, &err)) return c->pred;
+  if (!c->g->tree || !sqlsim_parse(sql, strlen(sql), c->g->schema, c->ev->parse_options, &c->pred, &err))
+    return c->pred;
   c->pred = NULL;
   c->pred_offset = err.offset;
   snprintf(c->r->structure.err, sizeof c->r->structure.err, "the prediction does not parse (offset %d): %.200s",
@@ -67,12 +68,13 @@ void engine_stage_exec(engine_pair *c) {
   if (!c->g->ran) return;
   ex_opts o = {.keep_distinct = ev->cfg.keep_distinct, .plug_value = ev->cfg.plug_value,
                .result = (ev->cfg.metrics & SQLSIM_M_RESULT) != 0, .witness = ev->cfg.witness,
-               .bird = ev->cfg.bird_semantics};
+               .bird = ev->cfg.bird_semantics, .soft_f1 = (ev->cfg.metrics & SQLSIM_M_SOFT_F1) != 0};
   engine_pool pool = {ev, c->w};
   ex_verdict v;
   ex_score(&c->g->ex, c->g->sql, c->p->pred, &o, engine_pool_open, &pool, &v);
   sqlsim_exec_part x = {.spider = v.spider, .bird = v.bird, .databases = v.databases, .gold_rows = v.gold_rows,
-                        .pred_rows = v.pred_rows, .has_rsim = v.has_rsim, .rsim = v.rsim};
+                        .pred_rows = v.pred_rows, .has_rsim = v.has_rsim, .rsim = v.rsim,
+                        .has_soft_f1 = v.has_soft_f1, .soft_f1 = v.soft_f1};
   memcpy(x.err, v.err, sizeof x.err);
   explain_answer(c, x.err, sizeof x.err);
   c->r->exec = x;

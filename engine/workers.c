@@ -7,6 +7,7 @@
  * question prepares each gold once. A call borrows a worker from the pool
  * and gives it back; workers are freed with the evaluator. */
 #include "engine.h"
+#include "exec/server.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,8 @@ static void gold_prepare(sqlsim_evaluator *ev, worker *w, gold_prep *g, const ch
   }
   if (m & SQLSIM_M_BIS) { /* synth too: it implies BIS */
     sqlsim_error err = {0};
-    if (sqlsim_parse(sql, strlen(sql), g->schema, 0, &g->tree, &err) || !(g->tree_eq = sqlsim_query_clone(g->tree))) {
+    if (sqlsim_parse(sql, strlen(sql), g->schema, ev->parse_options, &g->tree, &err) ||
+        !(g->tree_eq = sqlsim_query_clone(g->tree))) {
       snprintf(g->gold_err, sizeof g->gold_err, "the gold query does not parse (offset %d): %.400s", err.offset,
                err.message);
       sqlsim_query_free(g->tree);
@@ -121,7 +123,10 @@ static void gold_prepare(sqlsim_evaluator *ev, worker *w, gold_prep *g, const ch
     if (!path) {
       char why[480];
       sqlsim_error e = {0};
-      if (ev->db_dir && db_id && sqlsim_check_db_id(db_id, &e)) snprintf(why, sizeof why, "%.400s", e.message);
+      char *u = ev->engine ? srv_url_expand(ev->engine, db_id, &e) : NULL;
+      free(u);
+      if (ev->engine) snprintf(why, sizeof why, "%.400s", e.message[0] ? e.message : "the engine URL is too long");
+      else if (ev->db_dir && db_id && sqlsim_check_db_id(db_id, &e)) snprintf(why, sizeof why, "%.400s", e.message);
       else snprintf(why, sizeof why, "no database for db_id '%.200s'", db_id ? db_id : "");
       if (!g->gold_err[0]) snprintf(g->gold_err, sizeof g->gold_err, "%s", why);
       return;

@@ -15,7 +15,7 @@
  * deadline. Arming the watchdog links the connection into its list under a
  * mutex; the thread polls every 50 ms and leaves when nothing has been armed
  * for a second. Rows are hashed cell by cell as they stream (cells[]). */
-#include "exec.h"
+#include "db.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -25,23 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_TIMEOUT 30.0
-#define DEFAULT_MAX_ROWS 10000000L
-#define DEFAULT_RESULT_BYTES ((size_t)256 << 20)
-
-struct sqlsim_db {
-  sqlite3 *db;
-  sbx_guard guard;       /* the deadline the progress handler and functions read */
-  sbx_account *acct;     /* the connection's memory budget */
-  size_t mem_cap;
-  double timeout;
-  long max_rows;
-  volatile int timed_out;
-  char denied[200];
-  /* the watchdog's list of armed connections */
-  struct sqlsim_db *wd_prev, *wd_next;
-  int wd_armed;
-};
 
 static double cpu_s(void) {
   struct timespec t;
@@ -126,7 +109,8 @@ static void *watchdog_main(void *arg) {
     for (sqlsim_db *d = wd.head; d; d = d->wd_next)
       if (t > d->guard.deadline && !d->timed_out) {
         d->timed_out = 1;
-        sqlite3_interrupt(d->db);
+        if (d->srv) d->srv->cancel(d->sc);
+        else sqlite3_interrupt(d->db);
       }
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -153,7 +137,7 @@ static void wd_after_fork(void) {
 static pthread_once_t wd_once = PTHREAD_ONCE_INIT;
 static void wd_setup(void) { pthread_atfork(NULL, NULL, wd_after_fork); }
 
-static void wd_arm(sqlsim_db *d) {
+void exec_wd_arm(sqlsim_db *d) {
   pthread_once(&wd_once, wd_setup);
   pthread_mutex_lock(&wd.mu);
   d->wd_prev = NULL;
@@ -172,7 +156,7 @@ static void wd_arm(sqlsim_db *d) {
   pthread_mutex_unlock(&wd.mu);
 }
 
-static void wd_disarm(sqlsim_db *d) {
+void exec_wd_disarm(sqlsim_db *d) {
   if (!d->wd_armed) return;
   pthread_mutex_lock(&wd.mu);
   if (d->wd_prev) d->wd_prev->wd_next = d->wd_next;
@@ -185,17 +169,17 @@ static void wd_disarm(sqlsim_db *d) {
 /* ---------------------------------------------------------------- connections */
 
 static int db_finish_open(sqlsim_db *d, const sqlsim_exec_opts *opts) {
-  d->timeout = opts && opts->timeout_s > 0 ? opts->timeout_s : DEFAULT_TIMEOUT;
-  d->max_rows = opts && opts->max_rows > 0 ? opts->max_rows : DEFAULT_MAX_ROWS;
   sqlite3_set_authorizer(d->db, authorize, d);
   sqlite3_progress_handler(d->db, 1000, progress, d);
   return 0;
 }
 
-static sqlsim_db *db_new(const sqlsim_exec_opts *opts) {
+sqlsim_db *exec_db_new(const sqlsim_exec_opts *opts) {
   sqlsim_db *d = calloc(1, sizeof *d);
   if (!d) return NULL;
   d->mem_cap = opts && opts->max_memory > 0 ? opts->max_memory : SBX_DEFAULT_MEM;
+  d->timeout = opts && opts->timeout_s > 0 ? opts->timeout_s : DEFAULT_TIMEOUT;
+  d->max_rows = opts && opts->max_rows > 0 ? opts->max_rows : DEFAULT_MAX_ROWS;
   d->acct = sbx_account_new(d->mem_cap);
   if (!d->acct) {
     free(d);
@@ -204,19 +188,20 @@ static sqlsim_db *db_new(const sqlsim_exec_opts *opts) {
   return d;
 }
 
-static void db_free(sqlsim_db *d) {
+void exec_db_free(sqlsim_db *d) {
   sbx_account_release(d->acct);
   free(d);
 }
 
 int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **out, sqlsim_error *err) {
   *out = NULL;
-  sqlsim_db *d = db_new(opts);
+  if (srv_url_kind(path)) return exec_server_open(path, NULL, opts, out, err);
+  sqlsim_db *d = exec_db_new(opts);
   if (!d) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
   sbx_limits lim = {d->mem_cap, 0, 0};
   int rc = sbx_open(path, opts ? opts->fixed_now : NULL, &lim, d->acct, &d->guard, &d->db, err);
   if (rc) {
-    db_free(d);
+    exec_db_free(d);
     return rc;
   }
   db_finish_open(d, opts);
@@ -224,10 +209,31 @@ int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **o
   return 0;
 }
 
+int sqlsim_engine_of(const char *target) {
+  int k = srv_url_kind(target);
+  return k == SRV_POSTGRES ? SQLSIM_ENGINE_POSTGRES : k == SRV_MYSQL ? SQLSIM_ENGINE_MYSQL : SQLSIM_ENGINE_SQLITE;
+}
+
+int sqlsim_db_connect(const char *target, const char *db_id, const sqlsim_exec_opts *opts, sqlsim_db **out,
+                      sqlsim_error *err) {
+  if (srv_url_kind(target)) return exec_server_open(target, db_id, opts, out, err);
+  return sqlsim_db_open(target, opts, out, err);
+}
+
+char *sqlsim_engine_redacted(const char *target) {
+  return srv_url_kind(target) ? srv_url_redact(target) : strdup(target);
+}
+
+int sqlsim_db_engine(const sqlsim_db *d) {
+  return !d->srv ? SQLSIM_ENGINE_SQLITE : d->url.kind == SRV_POSTGRES ? SQLSIM_ENGINE_POSTGRES : SQLSIM_ENGINE_MYSQL;
+}
+
+int sqlsim_db_reconnects(const sqlsim_db *d) { return d->reconnects; }
+
 int exec_open_image(unsigned char *image, size_t n, const sqlsim_exec_opts *opts, sqlsim_db **out,
                     sqlsim_error *err) {
   *out = NULL;
-  sqlsim_db *d = db_new(opts);
+  sqlsim_db *d = exec_db_new(opts);
   if (!d) {
     sqlite3_free(image);
     return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
@@ -235,7 +241,7 @@ int exec_open_image(unsigned char *image, size_t n, const sqlsim_exec_opts *opts
   sbx_limits lim = {d->mem_cap, 0, 0};
   int rc = sbx_open_image(image, n, opts ? opts->fixed_now : NULL, &lim, d->acct, &d->guard, &d->db, err);
   if (rc) {
-    db_free(d);
+    exec_db_free(d);
     return rc;
   }
   db_finish_open(d, opts);
@@ -245,12 +251,12 @@ int exec_open_image(unsigned char *image, size_t n, const sqlsim_exec_opts *opts
 
 int exec_open_scratch(const sqlsim_exec_opts *opts, sqlsim_db **out, sqlsim_error *err) {
   *out = NULL;
-  sqlsim_db *d = db_new(opts);
+  sqlsim_db *d = exec_db_new(opts);
   if (!d) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
   sbx_limits lim = {d->mem_cap, 0, 0};
   int rc = sbx_open_memory(opts ? opts->fixed_now : NULL, &lim, d->acct, &d->guard, &d->db, err);
   if (rc) {
-    db_free(d);
+    exec_db_free(d);
     return rc;
   }
   db_finish_open(d, opts);
@@ -259,6 +265,7 @@ int exec_open_scratch(const sqlsim_exec_opts *opts, sqlsim_db **out, sqlsim_erro
 }
 
 int exec_writable(sqlsim_db *d, int on) {
+  if (!d->db) return -1;
   if (on) {
     sqlite3_set_authorizer(d->db, NULL, NULL);
     return sqlite3_exec(d->db, "PRAGMA query_only = 0", NULL, NULL, NULL) != SQLITE_OK;
@@ -283,53 +290,36 @@ void exec_leave(sqlsim_db *d, void *saved) {
 }
 
 void exec_trust(sqlsim_db *d, int trusted) {
+  if (!d->db) return;
   if (trusted) sqlite3_set_authorizer(d->db, NULL, NULL);
   else sqlite3_set_authorizer(d->db, authorize, d);
 }
 
 void sqlsim_db_close(sqlsim_db *d) {
   if (!d) return;
-  wd_disarm(d);
+  exec_wd_disarm(d);
+  if (d->srv) {
+    exec_server_close(d);
+    return;
+  }
   sbx_account *prev = sbx_enter(d->acct);
   sqlite3_close(d->db);
   sbx_leave(prev);
-  db_free(d);
+  exec_db_free(d);
 }
 
 /* ---------------------------------------------------------------- hashing */
 
-static uint64_t hash_bytes(uint64_t seed, const unsigned char *p, int n) {
-  uint64_t h = seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(n + 1));
-  int i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t w;
-    memcpy(&w, p + i, 8);
-    h = (h ^ mix64(w)) * 0x9e3779b97f4a7c15ULL;
-  }
-  uint64_t tail = 0;
-  for (int k = 0; i < n; i++, k++) tail |= (uint64_t)p[i] << (8 * k);
-  return mix64(h ^ tail);
-}
-
-/* One cell: numbers by value (an integral REAL hashes as the integer, as
- * Python's 1 == 1.0), TEXT and BLOB by bytes under different seeds, NULL. */
+/* One cell, in cells.c's families: numbers by value (an integral REAL
+ * hashes as the integer, as Python's 1 == 1.0), TEXT and BLOB by bytes
+ * apart, NULL. */
 static uint64_t hash_cell(sqlite3_stmt *st, int i) {
   switch (sqlite3_column_type(st, i)) {
-  case SQLITE_NULL: return 0x6e756c6c6e756c6cULL;
-  case SQLITE_INTEGER: return mix64((uint64_t)sqlite3_column_int64(st, i) ^ 0x1111111111111111ULL);
-  case SQLITE_FLOAT: {
-    double x = sqlite3_column_double(st, i);
-    if (x == x && x >= -9.2e18 && x <= 9.2e18 && (double)(sqlite3_int64)x == x)
-      return mix64((uint64_t)(sqlite3_int64)x ^ 0x1111111111111111ULL);
-    if (x == 0) x = 0; /* -0.0 == 0.0 */
-    uint64_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    return mix64(bits ^ 0x2222222222222222ULL);
-  }
-  case SQLITE_TEXT:
-    return hash_bytes(0x7465787474657874ULL, sqlite3_column_text(st, i), sqlite3_column_bytes(st, i));
-  default:
-    return hash_bytes(0x626c6f62626c6f62ULL, sqlite3_column_blob(st, i), sqlite3_column_bytes(st, i));
+  case SQLITE_NULL: return cell_hash_null();
+  case SQLITE_INTEGER: return cell_hash_int(sqlite3_column_int64(st, i));
+  case SQLITE_FLOAT: return cell_hash_real(sqlite3_column_double(st, i));
+  case SQLITE_TEXT: return cell_hash_text(sqlite3_column_text(st, i), (size_t)sqlite3_column_bytes(st, i));
+  default: return cell_hash_blob(sqlite3_column_blob(st, i), (size_t)sqlite3_column_bytes(st, i));
   }
 }
 
@@ -378,7 +368,7 @@ static void fail_from(sqlsim_db *d, sqlsim_result *r, int rc) {
 
 /* Grows the result arrays to hold cap cells; 0 when that would pass the
  * result budget or memory runs out. */
-static int grow_cells(sqlsim_result *r, long cap, unsigned flags) {
+int exec_grow_cells(sqlsim_result *r, long cap, unsigned flags) {
   size_t per = sizeof(uint64_t) + ((flags & SQLSIM_EXEC_VALUES) ? sizeof(double) + 1 : 0);
   if ((size_t)cap * per > DEFAULT_RESULT_BYTES) return 0;
   uint64_t *p = realloc(r->cells, sizeof *p * (size_t)cap);
@@ -396,12 +386,16 @@ static int grow_cells(sqlsim_result *r, long cap, unsigned flags) {
 }
 
 void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_result *r) {
+  if (d->srv) {
+    exec_server_run(d, sql, flags, r);
+    return;
+  }
   memset(r, 0, sizeof *r);
   d->denied[0] = '\0';
   double t0 = sbx_clock(), c0 = cpu_s();
   void *saved;
   exec_enter(d, d->timeout, &saved);
-  wd_arm(d);
+  exec_wd_arm(d);
   sqlite3_stmt *st = NULL;
   const char *tail = NULL;
   int rc = sqlite3_prepare_v2(d->db, sql, -1, &st, &tail);
@@ -443,7 +437,7 @@ void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_res
     }
     if ((r->nrows + 1) * nc > cap) {
       cap = cap ? cap * 2 : 64 * (nc ? nc : 1);
-      if (!grow_cells(r, cap, flags)) {
+      if (!exec_grow_cells(r, cap, flags)) {
         char m[32];
         snprintf(m, sizeof m, "%zu", DEFAULT_RESULT_BYTES >> 20);
         fail(r, SQLSIM_EXEC_TOO_BIG, "stopped: the result is over %s MiB", m);
@@ -467,7 +461,7 @@ done:
   r->total_s = sbx_clock() - t0;
   r->cpu_s = cpu_s() - c0;
   if (r->first_row_s == 0) r->first_row_s = r->total_s;
-  wd_disarm(d);
+  exec_wd_disarm(d);
   sqlite3_finalize(st);
   exec_leave(d, saved);
 }
@@ -501,13 +495,14 @@ static void json_cell(strbuf *sb, sqlite3_stmt *st, int i) {
 
 char *exec_rows_json(sqlsim_db *d, const char *sql, const long *want, int nwant, int first_n, long *count,
                      char **err) {
+  if (d->srv) return exec_server_rows_json(d, sql, want, nwant, first_n, count, err);
   strbuf sb = {0};
   *count = -1;
   *err = NULL;
   d->denied[0] = '\0';
   void *saved;
   exec_enter(d, d->timeout, &saved);
-  wd_arm(d);
+  exec_wd_arm(d);
   sqlite3_stmt *st = NULL;
   const char *tail = NULL;
   sb_putc(&sb, '[');
@@ -538,7 +533,7 @@ char *exec_rows_json(sqlsim_db *d, const char *sql, const long *want, int nwant,
     else *err = strdup(d->timed_out ? "stopped: over the time limit" : sqlite3_errmsg(d->db));
   }
   sb_putc(&sb, ']');
-  wd_disarm(d);
+  exec_wd_disarm(d);
   sqlite3_finalize(st);
   exec_leave(d, saved);
   return sb_take(&sb);

@@ -43,8 +43,9 @@ enum {
   SQLSIM_ESQLITE = -6,  /* SQLite reported an error */
   SQLSIM_EMULTI = -7,   /* more than one statement where one was expected */
   SQLSIM_ENOMEM = -8,
-  SQLSIM_ECONFIG = -9   /* a configuration that cannot score as given (a metric without what it
+  SQLSIM_ECONFIG = -9,  /* a configuration that cannot score as given (a metric without what it
                            needs, an option out of range): the caller's to fix */
+  SQLSIM_EEXISTS = -10  /* what would be written exists and was left as it is (sqlsim_load) */
 };
 
 typedef struct sqlsim_error {
@@ -253,7 +254,8 @@ enum {
   SQLSIM_SEL_WITH, SQLSIM_SEL_TARGETS, SQLSIM_SEL_FROM, SQLSIM_SEL_WHERE,
   SQLSIM_SEL_GROUP, SQLSIM_SEL_HAVING, SQLSIM_SEL_ORDER, SQLSIM_SEL_LIMIT,
   SQLSIM_SEL_OFFSET, SQLSIM_SEL_LARG, SQLSIM_SEL_RARG, SQLSIM_SEL_WINDOW,
-  SQLSIM_SEL_VALUES, SQLSIM_SEL__COUNT
+  SQLSIM_SEL_VALUES, SQLSIM_SEL_DISTINCT_ON, /* PostgreSQL's DISTINCT ON (list) */
+  SQLSIM_SEL__COUNT
 };
 
 enum { SQLSIM_SET_NONE, SQLSIM_SET_UNION, SQLSIM_SET_INTERSECT, SQLSIM_SET_EXCEPT };
@@ -358,11 +360,25 @@ SQLSIM_API int sqlsim_extract_sql(const char *text, size_t len, sqlsim_extract *
 
 /* Parse options. */
 enum {
-  SQLSIM_PARSE_NO_NORMALIZE = 1u << 0  /* build the tree, skip normalization */
+  SQLSIM_PARSE_NO_NORMALIZE = 1u << 0, /* build the tree, skip normalization */
+  /* The dialect the text is written in (default: SQLite's, with the MySQL
+   * forms models mix into it: backticks, LIMIT a, b). */
+  SQLSIM_PARSE_POSTGRES = 1u << 1,     /* PostgreSQL's: read as PostgreSQL reads it, nothing rewritten */
+  SQLSIM_PARSE_MYSQL = 1u << 2,        /* MySQL's: backslash escapes, "..." strings, # comments, || as
+                                          OR, <=>, DIV, MOD, INTERVAL 1 DAY, CAST(x AS SIGNED) ... */
+  SQLSIM_PARSE_PIPES_AS_CONCAT = 1u << 3, /* MySQL under sql_mode PIPES_AS_CONCAT (or ANSI): || joins text */
+  SQLSIM_PARSE_ANSI_QUOTES = 1u << 4   /* MySQL under sql_mode ANSI_QUOTES (or ANSI): "x" is a name */
 };
+/* The parse options of a dialect (SQLSIM_DIALECT_*; ENGINE: the engine's
+ * own, SQLite's for files). */
+enum { SQLSIM_DIALECT_ENGINE, SQLSIM_DIALECT_SQLITE, SQLSIM_DIALECT_POSTGRES, SQLSIM_DIALECT_MYSQL };
+SQLSIM_API unsigned sqlsim_dialect_parse_options(int dialect);
+/* Reads a dialect's name (sqlite, postgres or postgresql, mysql or mariadb):
+ * 0 and *out, or SQLSIM_EFORMAT. */
+SQLSIM_API int sqlsim_dialect_parse(const char *name, int *out, sqlsim_error *err);
 
-/* Parses one SQLite/MySQL-flavoured SQL statement (a trailing ';' and
- * comments allowed) into a normalized tree. schema may be NULL. On success
+/* Parses one SQL statement (a trailing ';' and comments allowed), in the
+ * dialect the options name, into a normalized tree. schema may be NULL. On success
  * *out owns an arena the caller frees with sqlsim_query_free(). On failure
  * returns a negative code, *out is NULL and err says what and where (a byte
  * offset in sql). */
@@ -495,12 +511,65 @@ typedef struct sqlsim_result {
   double total_s;        /* prepare through the last row, wall clock */
   double cpu_s;          /* the same span in this thread's CPU time */
   unsigned has_order_by : 1; /* the statement has a top-level ORDER BY (sqlite3 says so) */
+  unsigned reconnected : 1;  /* a server's connection was lost and opened again for this statement */
 } sqlsim_result;
 
 typedef struct sqlsim_db sqlsim_db;
-/* Opens path read-only under the safety rules. Returns 0 or a negative code. */
+/* Opens path read-only under the safety rules. Returns 0 or a negative code.
+ * A server's URL (below) opens that server's database. */
 SQLSIM_API int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **out,
                    sqlsim_error *err);
+
+/* Engines (docs/engines.md). SQLite runs in process; PostgreSQL (libpq) and
+ * MySQL/MariaDB (the MariaDB client library) are servers named by a URL:
+ *   postgresql://[user[:password]@][host][:port]/dbname[?param=value&..]
+ *   mysql://[user[:password]@][host][:port]/dbname[?socket=PATH]
+ * where {db_id} anywhere is replaced by an item's db_id (one database per
+ * db_id; without it, one database holds every db_id's tables). The password
+ * comes from the URL, a password_file=PATH parameter, or the environment
+ * (PGPASSWORD, MYSQL_PWD); sqlsim never prints it. On a server, model SQL is
+ * checked before it is sent (one statement that reads; no function that
+ * reaches outside the query) and runs in a read-only transaction under the
+ * server's statement time limit and the client's cancel; rows are streamed,
+ * hashed and capped as they arrive; a lost connection is opened again once.
+ * Cells hash as the Python drivers' values compare (psycopg2, PyMySQL): a
+ * Decimal equals a number only when exactly equal, dates only dates. */
+enum { SQLSIM_ENGINE_SQLITE, SQLSIM_ENGINE_POSTGRES, SQLSIM_ENGINE_MYSQL };
+/* The engine a target names: a postgresql:// or postgres:// URL, a mysql://
+ * or mariadb:// one, else SQLite (a file). */
+SQLSIM_API int sqlsim_engine_of(const char *target);
+/* Opens the database of db_id at target: a server's URL with {db_id}
+ * replaced, or a SQLite file as sqlsim_db_open. 0, or a negative code with
+ * err saying why (the URL shown without its password). */
+SQLSIM_API int sqlsim_db_connect(const char *target, const char *db_id, const sqlsim_exec_opts *opts,
+                                 sqlsim_db **out, sqlsim_error *err);
+/* target as it may be printed: a URL's password replaced by *** (malloc'd). */
+SQLSIM_API char *sqlsim_engine_redacted(const char *target);
+/* The engine of an open connection, and how many times it reconnected. */
+SQLSIM_API int sqlsim_db_engine(const sqlsim_db *db);
+SQLSIM_API int sqlsim_db_reconnects(const sqlsim_db *db);
+
+/* Copies the SQLite database at sqlite_path into the server database target
+ * names (a URL as above; {db_id} replaced by db_id, the database created when
+ * it does not exist) (load/load.c): each table created with types chosen
+ * from what its columns hold (BIGINT, DOUBLE, DATE, TIMESTAMP, bytes, text),
+ * its rows streamed in one transaction (COPY in PostgreSQL, INSERTs of a
+ * megabyte in MySQL), then its keys (primary, unique, foreign) added, each
+ * one the data breaks left out and said in the report. PostgreSQL folds plain
+ * names to lower case as it folds unquoted names in queries. A table that
+ * exists is SQLSIM_EEXISTS and nothing is loaded, unless replace (it is
+ * dropped first). The source file is only read. */
+typedef struct sqlsim_load_opts {
+  int replace;
+} sqlsim_load_opts;
+typedef struct sqlsim_load_report {
+  int tables;
+  long rows;
+  char *notes;             /* lines: columns loaded as text, keys not kept, databases created (malloc'd) */
+} sqlsim_load_report;
+SQLSIM_API int sqlsim_load(const char *sqlite_path, const char *target, const char *db_id,
+                           const sqlsim_load_opts *opts, sqlsim_load_report *out, sqlsim_error *err);
+SQLSIM_API void sqlsim_load_report_free(sqlsim_load_report *r);
 SQLSIM_API void sqlsim_db_close(sqlsim_db *db);
 /* Runs one statement to completion. Never fails as a call: what went wrong is
  * out->status and out->reason. A cell's hash is equal for values Python
@@ -524,6 +593,11 @@ SQLSIM_API int sqlsim_same_rows(const sqlsim_result *a, const sqlsim_result *b, 
  * multisets. */
 SQLSIM_API int sqlsim_same_rows_ties(const sqlsim_result *a, const sqlsim_result *b, int nkeys);
 SQLSIM_API int sqlsim_ex_spider(const sqlsim_result *gold, const sqlsim_result *pred, int ordered);
+/* BIRD mini-dev's Soft F1-Score (evaluation_f1.py) to the last bit: rows
+ * de-duplicated in order, the i-th of each side paired, per pair the shares
+ * of values found in the other row; 1 when both are empty, 0 when either
+ * failed (metrics/soft_f1.c). */
+SQLSIM_API double sqlsim_soft_f1(const sqlsim_result *gold, const sqlsim_result *pred);
 /* The official Spider evaluator's preparation of a query for execution:
  * "> =" joined, and every DISTINCT token removed (its keep_distinct off).
  * Returns a malloc'd string. */
@@ -1046,14 +1120,15 @@ enum {
   SQLSIM_M_CATEGORIES = 64, /* error categories, evidence and spans (implies BIS) */
   SQLSIM_M_SYNTH = 128,    /* synthetic execution on databases made from the schema (implies BIS;
                               the calibrated score then combines both, docs/synthetic.md) */
-  SQLSIM_M_STRICT = 256    /* the strict verdict: equivalence under the schema, on the gold's distilled
+  SQLSIM_M_STRICT = 256,   /* the strict verdict: equivalence under the schema, on the gold's distilled
                               suite and the pair's own databases (implies synth) */
+  SQLSIM_M_SOFT_F1 = 512   /* BIRD mini-dev's Soft F1-Score (sqlsim_soft_f1) */
 };
-#define SQLSIM_M_DB (SQLSIM_M_EXEC | SQLSIM_M_VES | SQLSIM_M_RVES | SQLSIM_M_RESULT)
+#define SQLSIM_M_DB (SQLSIM_M_EXEC | SQLSIM_M_VES | SQLSIM_M_RVES | SQLSIM_M_RESULT | SQLSIM_M_SOFT_F1)
 #define SQLSIM_M_TIMING (SQLSIM_M_VES | SQLSIM_M_RVES)
 /* The metrics, one bit each; the engine's metric table (engine/metrics.c)
  * names them. */
-#define SQLSIM_NMETRICS 9
+#define SQLSIM_NMETRICS 10
 /* The name of a metric's flag ("match", "exec", ...), NULL for none. */
 SQLSIM_API const char *sqlsim_metric_name(unsigned flag);
 /* Every metric, one line each ("  name  what it is; needs ...; implies ..."),
@@ -1067,6 +1142,10 @@ typedef struct sqlsim_config {
   const char *tables;      /* tables.json: schemas (names, hardness, Spider matching) */
   const char *db_dir;      /* databases as DIR/<db_id>/<db_id>.sqlite */
   const char *sqlite;      /* or one database for every pair (its schema when no tables) */
+  const char *engine;      /* or a server: a postgresql:// or mysql:// URL ({db_id}: a database per
+                              db_id; without it one database holds every db_id's tables) */
+  int dialect;             /* SQLSIM_DIALECT_*: the dialect gold and predictions are read in
+                              (default ENGINE: the engine's; MySQL's sql_mode read from its server) */
   unsigned metrics;        /* SQLSIM_M_*; 0 means SQLSIM_M_BIS */
   int mode;                /* SQLSIM_SPIDER_COMPATIBLE (default) or CORRECTED */
   int bird_semantics;      /* categories: BIRD's EX decides "correct" (else Spider's) */
@@ -1108,6 +1187,9 @@ typedef struct sqlsim_evaluator sqlsim_evaluator;
  * saying what to fix. The evaluator copies every string it keeps. */
 SQLSIM_API int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsim_error *err);
 SQLSIM_API void sqlsim_evaluator_free(sqlsim_evaluator *ev);
+/* The sqlsim_parse options the evaluator reads gold and predictions with
+ * (its dialect, and a MySQL server's sql_mode). */
+SQLSIM_API unsigned sqlsim_evaluator_parse_options(const sqlsim_evaluator *ev);
 /* The configuration as the evaluator uses it (defaults filled in). */
 SQLSIM_API const sqlsim_config *sqlsim_evaluator_config(const sqlsim_evaluator *ev);
 /* Settings a benchmark file implies where the caller left them unset: BIS
@@ -1142,6 +1224,8 @@ typedef struct sqlsim_exec_part {
   long gold_rows, pred_rows; /* -1 when not run */
   int has_rsim;
   sqlsim_result_sim rsim;
+  int has_soft_f1;
+  double soft_f1;          /* mini-dev's Soft F1-Score on the item's database (0 when the prediction failed) */
   char err[256];           /* why the prediction did not run */
 } sqlsim_exec_part;
 

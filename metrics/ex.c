@@ -548,12 +548,17 @@ void ex_score(const ex_gold *g, const char *gold_sql, const char *pred, const ex
   if (praw.status != SQLSIM_EXEC_OK) {
     snprintf(v->err, sizeof v->err, "%s", praw.reason);
     if (o->result) v->has_rsim = 1; /* all zero */
+    if (o->soft_f1) v->has_soft_f1 = 1;
     if (o->witness) v->witness = ex_witness(db, gold_sql, pred, &main->raw, &praw);
     sqlsim_result_free(&praw);
     if (o->plug_value) plug_values(g, gold_sql, pred, o, open, ctx, v);
     return;
   }
   v->bird = sqlsim_ex_bird(&main->raw, &praw);
+  if (o->soft_f1) {
+    v->soft_f1 = sqlsim_soft_f1(&main->raw, &praw);
+    v->has_soft_f1 = 1;
+  }
   if (o->result) {
     sqlsim_result_similarity(&main->raw, &praw, main->raw.nrows > 1 && g->ordered, &v->rsim);
     v->has_rsim = 1;

@@ -54,6 +54,7 @@ typedef struct ex_opts {
   int keep_distinct;     /* Spider: DISTINCT kept in both texts */
   int plug_value;        /* Spider: the gold's values also tried in the prediction's value slots */
   int result;            /* BIS result similarity on the item's database too */
+  int soft_f1;           /* mini-dev's Soft F1-Score there too */
   int witness;           /* a wrong prediction's answers shown (ex_verdict.witness) */
   int bird;              /* the evaluator's semantics, for witness: BIRD's, else Spider's */
 } ex_opts;
@@ -65,6 +66,8 @@ typedef struct ex_verdict {
   long gold_rows, pred_rows; /* on the item's database; pred_rows -1 when it failed there */
   int has_rsim;
   sqlsim_result_sim rsim;
+  int has_soft_f1;
+  double soft_f1;
   char err[256];         /* why the prediction did not run ("" when it did) */
   sqlsim_witness *witness; /* with opts.witness, for a prediction wrong under the semantics on the
                             item's database: the first rows each returned that the other did not

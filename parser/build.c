@@ -251,8 +251,10 @@ static sqlsim_node *build_columnref(build_ctx *c, const pj *b) {
     for (int k = 1; k < nf && lastt >= 0 && lastt < c->fe->ntoks; k++) lastt = fe_next_sig(c->fe, fe_next_sig(c->fe, lastt));
     n->raw = sqlsim_arena_strdup(c->a, spelled(c, lastt, name));
     n->text = fold(c, name);
-    /* A lone "word" in double quotes may be a string (SQLite's fallback). */
-    if (nf == 1 && t >= 0 && c->fe->toks[t].type == FT_QUOTED && c->fe->toks[t].quote == '"')
+    /* A lone "word" in double quotes may be a string (SQLite's fallback;
+     * PostgreSQL and MySQL under ANSI_QUOTES have none: a name it is) */
+    if (nf == 1 && t >= 0 && c->fe->toks[t].type == FT_QUOTED && c->fe->toks[t].quote == '"' &&
+        (c->fe->dialect & FE_DIALECT) == FE_SQLITE)
       n->flags |= SQLSIM_F_DQSTRING;
   }
   if (qual) n->alias = fold(c, raw_name(c, qual));
@@ -389,7 +391,7 @@ static sqlsim_node *build_aexpr(build_ctx *c, const pj *b) {
   if (ak == AK_NOT_DISTINCT) op = SQLSIM_OP_IS;
   else if (ak == AK_DISTINCT) op = SQLSIM_OP_ISNOT;
   else if (ak == AK_NULLIF) {
-    sqlsim_node *f = tree_node_new(c->a, SQLSIM_N_FUNC, 1);
+    sqlsim_node *f = tree_node_new(c->a, SQLSIM_N_FUNC, 3); /* args, filter, window: a call as any other */
     f->text = "nullif";
     f->kids[0] = tree_node_new(c->a, SQLSIM_N_LIST, 2);
     f->kids[0]->kids[0] = l;
@@ -975,9 +977,9 @@ static sqlsim_node *build_select(build_ctx *c, const pj *b, int start) {
   if (dc) {
     n->flags |= SQLSIM_F_DISTINCT;
     const pj *first = pj_item(dc, 0);
-    if (pj_size(dc) > 1 || (first && first->child)) {
-      build_fail(c, SQLSIM_EUNSUPPORTED, start, "unsupported DISTINCT ON (PostgreSQL only)", NULL);
-      return NULL;
+    if (pj_size(dc) > 1 || (first && first->child)) { /* DISTINCT ON (..): PostgreSQL's */
+      n->kids[SQLSIM_SEL_DISTINCT_ON] = build_list(c, dc, build_expr);
+      if (c->rc) return NULL;
     }
   }
   if (jget(b, "intoClause") || jget(b, "lockingClause")) {
@@ -1001,8 +1003,12 @@ static sqlsim_node *build_select(build_ctx *c, const pj *b, int start) {
   if (n->op == SQLSIM_SET_NONE && !n->kids[SQLSIM_SEL_TARGETS] && !jget(b, "valuesLists")) {
     /* PostgreSQL reads "SELECT" alone (or "SELECT FROM t") as a query of no
      * columns; SQLite and MySQL refuse it */
-    build_fail(c, SQLSIM_ESYNTAX, start, "a SELECT with no columns: not SQLite syntax", NULL);
-    return NULL;
+    if ((c->fe->dialect & FE_DIALECT) != FE_POSTGRES) {
+      build_fail(c, SQLSIM_ESYNTAX, start, "a SELECT with no columns: not SQLite syntax", NULL);
+      return NULL;
+    }
+    n->kids[SQLSIM_SEL_TARGETS] = tree_node_new(c->a, SQLSIM_N_LIST, 0);
+    n->kids[SQLSIM_SEL_TARGETS]->start = start;
   }
   if (jget(b, "fromClause"))
     n->kids[SQLSIM_SEL_FROM] = build_list(c, jget(b, "fromClause"), build_from);
@@ -1013,7 +1019,13 @@ static sqlsim_node *build_select(build_ctx *c, const pj *b, int start) {
   }
   if (jget(b, "havingClause")) n->kids[SQLSIM_SEL_HAVING] = build_expr(c, jget(b, "havingClause"));
   if (jget(b, "sortClause")) n->kids[SQLSIM_SEL_ORDER] = build_list(c, jget(b, "sortClause"), build_expr);
-  if (jget(b, "limitCount")) n->kids[SQLSIM_SEL_LIMIT] = build_expr(c, jget(b, "limitCount"));
+  if (jget(b, "limitCount")) {
+    sqlsim_node *l = build_expr(c, jget(b, "limitCount"));
+    /* PostgreSQL's LIMIT ALL (and LIMIT NULL): no limit */
+    if ((c->fe->dialect & FE_DIALECT) == FE_POSTGRES && l && l->kind == SQLSIM_N_CONST && l->op == SQLSIM_CONST_NULL)
+      l = NULL;
+    n->kids[SQLSIM_SEL_LIMIT] = l;
+  }
   if (jget(b, "limitOffset")) n->kids[SQLSIM_SEL_OFFSET] = build_expr(c, jget(b, "limitOffset"));
   if (jget(b, "valuesLists")) {
     const pj *vl = jget(b, "valuesLists"), *it;

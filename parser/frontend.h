@@ -26,7 +26,17 @@ typedef struct fe_seg {
   int verbatim; /* out text equals the original: offsets map one to one */
 } fe_seg;
 
+/* The dialect a text is read in (fe_result.dialect): SQLite's (with MySQL's
+ * backticks and LIMIT a, b, as models write it), PostgreSQL's (passed to
+ * libpg_query as written), MySQL's; for MySQL, flags of its sql_mode. */
+enum {
+  FE_SQLITE = 0, FE_POSTGRES = 1, FE_MYSQL = 2, FE_DIALECT = 3,
+  FE_PIPES_CONCAT = 4, /* MySQL: || concatenates (PIPES_AS_CONCAT), else it is OR */
+  FE_ANSI_QUOTES = 8   /* MySQL: "x" is a name (ANSI_QUOTES), else a string */
+};
+
 typedef struct fe_result {
+  int dialect;  /* FE_* */
   const char *orig;
   int orig_len;
   char *out; /* text handed to libpg_query */
@@ -60,6 +70,10 @@ typedef struct fe_result {
  * bound) checked, tokens, parentheses paired. Returns 0 or the error
  * fe_translate would give for those. r->out is not set. */
 int fe_tokenize(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err);
+/* The same in a dialect (FE_*): its strings (MySQL's backslashes and "..",
+ * PostgreSQL's E'..' and $tag$..$tag$), comments (MySQL's # and -- only
+ * before a space) and operators (MySQL's <=> and &&). */
+int fe_tokenize_dialect(sqlsim_arena *a, const char *sql, int len, int dialect, fe_result *r, sqlsim_error *err);
 /* Tokenizes sql and rewrites the SQLite/MySQL forms libpg_query does not
  * accept (parser/translate.c). Returns 0, or SQLSIM_ESYNTAX with err at the original offset
  * (unterminated literal or comment), or SQLSIM_EUNSUPPORTED when the text is
@@ -71,6 +85,13 @@ int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim
  * PostgreSQL reads a keyword (parse.c finds them where libpg_query stops). */
 int fe_translate_quoting(sqlsim_arena *a, const char *sql, int len, const int *quote_at, int nquote, fe_result *r,
                          sqlsim_error *err);
+/* The same in a dialect (FE_*): PostgreSQL's text goes to libpg_query as it
+ * is (tokenized, for the budget and the map); MySQL's gets SQLite's rewrites
+ * and its own (strings with backslashes, || as OR, <=>, &&, DIV, MOD,
+ * CURRENT_TIMESTAMP(), INTERVAL 1 DAY, CAST(x AS SIGNED | DOUBLE | DATETIME),
+ * GROUP_CONCAT(.. SEPARATOR s)). */
+int fe_translate_dialect(sqlsim_arena *a, const char *sql, int len, int dialect, const int *quote_at, int nquote,
+                         fe_result *r, sqlsim_error *err);
 /* Whether SQLite can read the word (len bytes) as a name: not one of its
  * keywords, or one its grammar falls back to a name (END, DO, CROSS...). */
 int fe_sqlite_name_word(const char *w, int len);

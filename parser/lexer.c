@@ -86,8 +86,42 @@ int fe_keywords_sorted(void) {
 
 /* ---------------------------------------------------------------- tokenizer */
 
-static int scan_tokens(sqlsim_arena *a, const char *s, int n, fe_result *r, sqlsim_error *err) {
+/* The end of a string literal starting at i (its opening quote at q):
+ * doubled quotes stay inside, and with backslash a backslash escapes the
+ * next byte (MySQL's strings, PostgreSQL's E'..'). -1 when it does not end. */
+static int string_end(const char *s, int n, int q, int backslash) {
+  char quote = s[q];
+  for (int i = q + 1; i < n; i++) {
+    if (backslash && s[i] == '\\' && i + 1 < n) {
+      i++;
+    } else if (s[i] == quote) {
+      if (i + 1 < n && s[i + 1] == quote) {
+        i++;
+        continue;
+      }
+      return i + 1;
+    }
+  }
+  return -1;
+}
+
+/* PostgreSQL's $tag$ .. $tag$ at i: its end, 0 when i starts none ($1 is a
+ * parameter), -1 when it does not end. */
+static int dollar_end(const char *s, int n, int i) {
+  int t = i + 1;
+  if (t < n && is_digit((unsigned char)s[t])) return 0;
+  while (t < n && is_ident_char((unsigned char)s[t]) && s[t] != '$') t++;
+  if (t >= n || s[t] != '$') return 0;
+  int tag = t - i + 1;
+  for (int e = t + 1; e + tag <= n; e++)
+    if (s[e] == '$' && !memcmp(s + e, s + i, (size_t)tag)) return e + tag;
+  return -1;
+}
+
+static int scan_tokens(sqlsim_arena *a, const char *s, int n, int dialect, fe_result *r, sqlsim_error *err) {
   pthread_once(&kw_once, kw_init);
+  int pg = (dialect & FE_DIALECT) == FE_POSTGRES, my = (dialect & FE_DIALECT) == FE_MYSQL;
+  int my_dq_strings = my && !(dialect & FE_ANSI_QUOTES); /* MySQL's "..." is a string */
   int cap = n / 2 + 8;
   fe_tok *toks = arena_alloc_raw(a, sizeof *toks * (size_t)cap); /* each written whole */
   int nt = 0, depth = 0, i = 0;
@@ -99,7 +133,9 @@ static int scan_tokens(sqlsim_arena *a, const char *s, int n, fe_result *r, sqls
     if (is_space(c)) {
       while (i < n && is_space((unsigned char)s[i])) i++;
       t.type = FT_WS;
-    } else if (c == '-' && i + 1 < n && s[i + 1] == '-') {
+    } else if ((c == '-' && i + 1 < n && s[i + 1] == '-' &&
+                (!my || i + 2 >= n || is_space((unsigned char)s[i + 2]) || (unsigned char)s[i + 2] < 0x20)) ||
+               (my && c == '#')) { /* MySQL: -- needs a space after it (--x is minus minus x); # too */
       while (i < n && s[i] != '\n') i++;
       t.type = FT_COMMENT;
     } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
@@ -107,6 +143,30 @@ static int scan_tokens(sqlsim_arena *a, const char *s, int n, fe_result *r, sqls
       while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) i++;
       i = i + 1 < n ? i + 2 : n; /* SQLite accepts an unterminated comment at the end */
       t.type = FT_COMMENT;
+    } else if ((my || pg) && (c == '\'' || (c == '"' && my_dq_strings) ||
+                             (pg && (c == 'E' || c == 'e') && i + 1 < n && s[i + 1] == '\''))) {
+      /* MySQL's strings take backslash escapes (and "..." is one); so does
+       * PostgreSQL's E'..' */
+      int q = c == 'E' || c == 'e' ? i + 1 : i, backslash = my || q != i;
+      int end = string_end(s, n, q, backslash);
+      if (end < 0)
+        return sqlsim_error_set(err, SQLSIM_ESYNTAX, t.start,
+                                "unterminated string literal starting at offset %d (expected a closing %c)", t.start,
+                                s[q]);
+      i = end;
+      t.type = FT_STRING;
+      /* quote: '\'' a string as SQLite reads it, 'E' PostgreSQL's E'..', 'M'
+       * MySQL's with a backslash or in double quotes (translate.c rewrites it) */
+      if (pg) t.quote = q != t.start ? 'E' : '\'';
+      else t.quote = c == '\'' && !memchr(s + t.start, '\\', (size_t)(end - t.start)) ? '\'' : 'M';
+    } else if (pg && c == '$' && dollar_end(s, n, i) != 0) {
+      int end = dollar_end(s, n, i);
+      if (end < 0)
+        return sqlsim_error_set(err, SQLSIM_ESYNTAX, t.start,
+                                "unterminated $-quoted string starting at offset %d", t.start);
+      i = end;
+      t.type = FT_STRING;
+      t.quote = '$';
     } else if (c == '\'' || ((c == 'x' || c == 'X') && i + 1 < n && s[i + 1] == '\'')) {
       int blob = c != '\'';
       i += blob ? 2 : 1;
@@ -132,7 +192,7 @@ static int scan_tokens(sqlsim_arena *a, const char *s, int n, fe_result *r, sqls
                               "a Markdown code fence (```) at offset %d: the model's answer was not "
                               "reduced to its SQL",
                               (int)i);
-    } else if (c == '"' || c == '`' || c == '[') {
+    } else if (c == '"' || c == '`' || (c == '[' && !pg && !my)) {
       char close = c == '[' ? ']' : (char)c;
       i++;
       for (;;) {
@@ -210,7 +270,8 @@ static int scan_tokens(sqlsim_arena *a, const char *s, int n, fe_result *r, sqls
       switch (c) {
       case '-': m = d == '>' ? (i + 2 < n && s[i + 2] == '>' ? 3 : 2) : 1; break;
       case '|': m = d == '|' ? 2 : 1; break;
-      case '<': m = d == '=' || d == '>' || d == '<' ? 2 : 1; break;
+      case '<': m = my && d == '=' && i + 2 < n && s[i + 2] == '>' ? 3 : d == '=' || d == '>' || d == '<' ? 2 : 1; break;
+      case '&': m = my && d == '&' ? 2 : 1; break;
       case '>': m = d == '=' || d == '>' ? 2 : 1; break;
       case '=': m = d == '=' ? 2 : 1; break;
       case '!': m = d == '=' ? 2 : 1; break;
@@ -397,7 +458,12 @@ char *fe_ident_text(sqlsim_arena *a, const fe_result *r, int i) {
 /* ---------------------------------------------------------------- entry points */
 
 int fe_tokenize(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err) {
+  return fe_tokenize_dialect(a, sql, len, FE_SQLITE, r, err);
+}
+
+int fe_tokenize_dialect(sqlsim_arena *a, const char *sql, int len, int dialect, fe_result *r, sqlsim_error *err) {
   memset(r, 0, sizeof *r);
+  r->dialect = dialect;
   r->orig = sql;
   r->orig_len = len;
   if (len > FE_MAX_BYTES)
@@ -407,7 +473,7 @@ int fe_tokenize(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_
    * would cut every printed form short: refused wherever it stands */
   const char *nul = memchr(sql, 0, (size_t)len);
   if (nul) return sqlsim_error_set(err, SQLSIM_ESYNTAX, (int)(nul - sql), "NUL byte at offset %d", (int)(nul - sql));
-  int rc = scan_tokens(a, sql, len, r, err);
+  int rc = scan_tokens(a, sql, len, dialect, r, err);
   if (rc) return rc;
   pair_parens(a, r);
   return nesting_check(a, r, err);

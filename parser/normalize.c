@@ -382,7 +382,7 @@ static void resolve_select(norm_ctx *c, sqlsim_node *sel, scope *outer) {
   for (uint32_t i = 0; from && i < from->nkids; i++) resolve_joins(c, s, from->kids[i]);
   static const int clauses[] = {SQLSIM_SEL_TARGETS, SQLSIM_SEL_WHERE,  SQLSIM_SEL_GROUP,
                                 SQLSIM_SEL_HAVING,  SQLSIM_SEL_WINDOW, SQLSIM_SEL_ORDER,
-                                SQLSIM_SEL_LIMIT,   SQLSIM_SEL_OFFSET, SQLSIM_SEL_VALUES};
+                                SQLSIM_SEL_LIMIT,   SQLSIM_SEL_OFFSET, SQLSIM_SEL_VALUES, SQLSIM_SEL_DISTINCT_ON};
   for (size_t i = 0; i < sizeof clauses / sizeof clauses[0]; i++)
     resolve_clause(c, s, clauses[i], sel->kids[clauses[i]]);
   c->nctes = saved_ctes;

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* Per-thread scratch arena for the document of libpg_query's parse tree,
@@ -101,8 +102,13 @@ int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsig
   int quote_at[MAX_REQUOTES], nquote = 0;
   sqlsim_error first = {0}; /* libpg_query's first error: the one reported when it stands */
   int rc, pg_failed = 0;
+  int dialect = (options & SQLSIM_PARSE_POSTGRES) ? FE_POSTGRES
+                : (options & SQLSIM_PARSE_MYSQL)
+                    ? FE_MYSQL | ((options & SQLSIM_PARSE_PIPES_AS_CONCAT) ? FE_PIPES_CONCAT : 0) |
+                          ((options & SQLSIM_PARSE_ANSI_QUOTES) ? FE_ANSI_QUOTES : 0)
+                    : FE_SQLITE;
   for (;;) {
-    if ((rc = fe_translate_quoting(a, q->sql, (int)len, quote_at, nquote, &fe, err))) goto fail;
+    if ((rc = fe_translate_dialect(a, q->sql, (int)len, dialect, quote_at, nquote, &fe, err))) goto fail;
     pg_used = 1;
     sqlsim_arena *scratch = scratch_arena();
     pg_doc doc;
@@ -115,7 +121,8 @@ int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsig
       if (at >= fe.out_len) orig = (int)len;
       rc = sqlsim_error_set(nquote ? NULL : &first, SQLSIM_ESYNTAX, orig, "%s (at offset %d)", doc.error, orig);
       pg_failed = 1;
-      if (nquote < MAX_REQUOTES) requote = name_at(&fe, orig, quote_at, nquote);
+      /* PostgreSQL's own text is not read again: its keywords are its own */
+      if (nquote < MAX_REQUOTES && dialect != FE_POSTGRES) requote = name_at(&fe, orig, quote_at, nquote);
     } else {
       pg_failed = 0;
       rc = parse_build_tree(a, &fe, doc.root, &q->root, err);
@@ -134,6 +141,28 @@ int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsig
 fail:
   sqlsim_arena_free(a);
   return rc;
+}
+
+unsigned sqlsim_dialect_parse_options(int dialect) {
+  return dialect == SQLSIM_DIALECT_POSTGRES ? SQLSIM_PARSE_POSTGRES
+         : dialect == SQLSIM_DIALECT_MYSQL  ? SQLSIM_PARSE_MYSQL
+                                            : 0;
+}
+
+int sqlsim_dialect_parse(const char *name, int *out, sqlsim_error *err) {
+  static const struct {
+    const char *name;
+    int dialect;
+  } names[] = {{"engine", SQLSIM_DIALECT_ENGINE}, {"sqlite", SQLSIM_DIALECT_SQLITE}, {"postgres", SQLSIM_DIALECT_POSTGRES},
+               {"postgresql", SQLSIM_DIALECT_POSTGRES}, {"mysql", SQLSIM_DIALECT_MYSQL},
+               {"mariadb", SQLSIM_DIALECT_MYSQL}};
+  for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++)
+    if (!strcasecmp(name, names[i].name)) {
+      *out = names[i].dialect;
+      return 0;
+    }
+  return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "dialect '%.40s': sqlite, postgres, mysql (or engine: the engine's)",
+                          name ? name : "");
 }
 
 void sqlsim_query_free(sqlsim_query *q) {

@@ -359,7 +359,13 @@ static void p_select(printer *p, const sqlsim_node *n) {
     return;
   }
   sb_puts(&p->sb, "SELECT ");
-  if (n->flags & SQLSIM_F_DISTINCT) sb_puts(&p->sb, "DISTINCT ");
+  if (n->kids[SQLSIM_SEL_DISTINCT_ON]) { /* PostgreSQL's: no SQLite text has it */
+    sb_puts(&p->sb, "DISTINCT ON (");
+    p_list(p, n->kids[SQLSIM_SEL_DISTINCT_ON], ", ");
+    sb_puts(&p->sb, ") ");
+  } else if (n->flags & SQLSIM_F_DISTINCT) {
+    sb_puts(&p->sb, "DISTINCT ");
+  }
   p_list(p, n->kids[SQLSIM_SEL_TARGETS], ", ");
   const sqlsim_node *from = n->kids[SQLSIM_SEL_FROM];
   if (from && from->nkids) {

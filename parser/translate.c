@@ -93,6 +93,7 @@ static int cmp_class(const fe_result *r, int i) {
   if (i < 0 || i >= r->ntoks || r->toks[i].type != FT_OP) return 0;
   const char *s = r->orig + r->toks[i].start;
   int len = r->toks[i].len;
+  if (len == 3) return s[0] == '<' && s[1] == '=' && s[2] == '>'; /* MySQL's <=>, on the level of = */
   if (s[0] == '=' || (len == 2 && ((s[0] == '<' && s[1] == '>') || (s[0] == '!' && s[1] == '='))))
     return 1;
   if ((s[0] == '<' || s[0] == '>') && (len == 1 || s[1] == '=')) return 2;
@@ -144,6 +145,13 @@ static void chain_operand(chain_level *l, int i) {
   if (l->s2 < 0) l->s2 = i;
 }
 
+/* MySQL's || (without PIPES_AS_CONCAT) and &&: OR and AND, which end a run
+ * of comparisons as the words do. */
+static int mysql_logical(const fe_result *r, int i) {
+  if ((r->dialect & FE_DIALECT) != FE_MYSQL) return 0;
+  return tok_op(r, i, "&&") || (tok_op(r, i, "||") && !(r->dialect & FE_PIPES_CONCAT));
+}
+
 static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
   int maxd = 0;
   for (int i = 0; i < r->ntoks; i++)
@@ -173,7 +181,7 @@ static void plan_comparison_chains(sqlsim_arena *a, fe_result *r, plan *p) {
     if (t->type == FT_RPAREN) { /* ends the group inside; the operand it closes goes on */
       chain_end(p, &lv[d + 1], last);
       l->after = 1;
-    } else if (!c && (t->type == FT_COMMA || t->type == FT_SEMI ||
+    } else if (!c && (t->type == FT_COMMA || t->type == FT_SEMI || mysql_logical(r, i) ||
                       tok_in(r, i, KF_BOUND | KF_FROM_END | KF_NOT_ALIAS | KF_RESET) || tok_is(r, i, KW_AS))) {
       chain_end(p, l, last);
     } else if (c && l->dead) {
@@ -306,8 +314,14 @@ prefix:
   return k;
 }
 
+/* || concatenates (and binds tightest) in SQLite, and in MySQL only under
+ * PIPES_AS_CONCAT: else it is MySQL's OR (plan_mysql). */
+static int concat_op(const fe_result *r, int i) {
+  return tok_op(r, i, "||") && ((r->dialect & FE_DIALECT) != FE_MYSQL || (r->dialect & FE_PIPES_CONCAT));
+}
+
 static int concat_or_bitnot(const fe_result *r, int i) {
-  return tok_op(r, i, "||") || tok_op(r, i, "->") || tok_op(r, i, "->>") || tok_op(r, i, "~");
+  return concat_op(r, i) || tok_op(r, i, "->") || tok_op(r, i, "->>") || tok_op(r, i, "~");
 }
 
 static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
@@ -352,7 +366,7 @@ static void plan_sqlite_precedence(sqlsim_arena *a, fe_result *r, plan *p) {
       }
       continue;
     }
-    if (!tok_op(r, i, "||") && !tok_op(r, i, "->") && !tok_op(r, i, "->>")) continue;
+    if (!concat_op(r, i) && !tok_op(r, i, "->") && !tok_op(r, i, "->>")) continue;
     int L = operand_start(r, &m, prev_sig(r, i)), Rs = fe_next_sig(r, i), R = operand_end(r, &m, Rs);
     if (L < 0 || R < 0) continue;
     while (nruns && (L < runs[nruns - 1].start || L > runs[nruns - 1].end)) { /* ended */
@@ -559,6 +573,126 @@ static void plan_word(sqlsim_arena *a, fe_result *r, plan *p, int i, char *in_fr
   }
 }
 
+/* ---------------------------------------------------------------- MySQL */
+
+/* MySQL's string at token i (backslash escapes, or in double quotes) as a
+ * PostgreSQL standard string. \% and \_ keep their backslash, as MySQL
+ * does (they are LIKE's escapes); \0, a NUL no text holds, stays \0. */
+static const char *mysql_string(sqlsim_arena *a, const fe_result *r, int i) {
+  const fe_tok *t = &r->toks[i];
+  const char *s = r->orig + t->start;
+  char q = s[0];
+  strbuf sb = {0};
+  sb_putc(&sb, '\'');
+  for (int k = 1; k < t->len - 1; k++) {
+    char c = s[k];
+    if (c == '\\' && k + 1 < t->len - 1) {
+      char e = s[++k];
+      switch (e) {
+      case 'n': c = '\n'; break;
+      case 't': c = '\t'; break;
+      case 'r': c = '\r'; break;
+      case 'b': c = '\b'; break;
+      case 'Z': c = 26; break;
+      case '0': sb_puts(&sb, "\\0"); continue;
+      case '%': case '_': sb_putc(&sb, '\\'); c = e; break;
+      default: c = e;
+      }
+    } else if (c == q && s[k + 1] == q) {
+      k++; /* a doubled quote */
+    }
+    if (c == '\'') sb_putc(&sb, '\'');
+    sb_putc(&sb, c);
+  }
+  sb_putc(&sb, '\'');
+  char *out = sqlsim_arena_strdup(a, sb.buf);
+  sb_free(&sb);
+  return out;
+}
+
+/* The '(' whose group holds token i, and the word before it (the function
+ * or CAST it belongs to): that word's index, or -1. */
+static int enclosing_call(const fe_result *r, int i) {
+  int d = r->toks[i].depth;
+  for (int k = i - 1; k >= 0; k--)
+    if (r->toks[k].type == FT_LPAREN && r->toks[k].depth == d - 1) {
+      int w = prev_sig(r, k);
+      return w >= 0 && r->toks[w].type == FT_WORD ? w : -1;
+    }
+  return -1;
+}
+
+/* MySQL's forms PostgreSQL's parser does not read, as their PostgreSQL
+ * equals: strings with backslashes or in double quotes; || as OR (unless
+ * PIPES_AS_CONCAT), && as AND, <=> as IS NOT DISTINCT FROM; the DIV and MOD
+ * operators; CURRENT_TIMESTAMP() and its kin without the parentheses;
+ * INTERVAL 1 DAY with its number quoted; CAST's SIGNED, UNSIGNED, DOUBLE,
+ * DATETIME; GROUP_CONCAT's SEPARATOR as its second argument. */
+static void plan_mysql(sqlsim_arena *a, fe_result *r, plan *p) {
+  static const char *const clock[] = {"current_timestamp", "current_date", "current_time", "localtime",
+                                      "localtimestamp", "current_user", NULL};
+  static const char *const units[] = {"microsecond", "second", "minute", "hour", "day", "week", "month",
+                                      "quarter", "year", NULL};
+  int n = r->ntoks, pipes = r->dialect & FE_PIPES_CONCAT;
+  for (int i = 0; i < n; i++) {
+    const fe_tok *t = &r->toks[i];
+    int nx = fe_next_sig(r, i), pv = prev_sig(r, i);
+    if (t->type == FT_STRING && t->quote == 'M') {
+      p->repl[i] = mysql_string(a, r, i);
+      if (tok_is(r, pv, KW_AS)) { /* AS "name": an alias, as MySQL (and SQLite) read it */
+        strbuf sb = {0};
+        const char *lit = p->repl[i];
+        for (size_t k = 1; lit[k + 1]; k++) { /* the literal's text, its '' undoubled */
+          sb_putc(&sb, lit[k]);
+          if (lit[k] == '\'' && lit[k + 1] == '\'') k++;
+        }
+        if (sb.len > 63) add_longid(a, r, i, sqlsim_arena_strdup(a, sb.buf ? sb.buf : ""), p);
+        else p->repl[i] = quoted_copy(a, sb.buf ? sb.buf : "");
+        sb_free(&sb);
+      }
+    } else if (t->type == FT_COMMENT && r->orig[t->start] == '#') {
+      p->repl[i] = " "; /* MySQL's # comment, which PostgreSQL reads as an operator */
+    } else if (t->type == FT_OP) {
+      if (!pipes && tok_op(r, i, "||")) p->repl[i] = " OR ";
+      else if (tok_op(r, i, "&&")) p->repl[i] = " AND ";
+      else if (tok_op(r, i, "<=>")) p->repl[i] = " IS NOT DISTINCT FROM ";
+    } else if (t->type == FT_WORD) {
+      static const char *const div[] = {"div", NULL}, *const mod[] = {"mod", NULL}, *const interval[] = {"interval", NULL};
+      int infix = is_operand_end(r, pv) && nx < n && r->toks[nx].type != FT_LPAREN;
+      if (fe_word_in(r, i, div) && is_operand_end(r, pv)) {
+        p->repl[i] = " / ";
+      } else if (fe_word_in(r, i, mod) && infix) {
+        p->repl[i] = " % ";
+      } else if (fe_word_in(r, i, clock) && nx < n && r->toks[nx].type == FT_LPAREN &&
+                 fe_next_sig(r, nx) == match_paren(r, nx)) {
+        p->repl[nx] = "";
+        p->repl[match_paren(r, nx)] = "";
+      } else if (fe_word_in(r, i, interval) && nx < n && r->toks[nx].type == FT_NUMBER &&
+                 fe_word_in(r, fe_next_sig(r, nx), units)) {
+        p->repl[nx] = sqlsim_arena_printf(a, "'%.*s'", r->toks[nx].len, r->orig + r->toks[nx].start);
+      } else if (tok_is(r, pv, KW_AS)) { /* a type of CAST(x AS type) */
+        static const char *const cast[] = {"cast", "convert", NULL}, *const dbl[] = {"double", NULL},
+                                 *const sign[] = {"signed", "unsigned", NULL}, *const dt[] = {"datetime", NULL},
+                                 *const integer[] = {"int", "integer", NULL}, *const prec[] = {"precision", NULL};
+        int call = enclosing_call(r, i);
+        if (call < 0 || !fe_word_in(r, call, cast)) continue;
+        if (fe_word_in(r, i, dbl) && !fe_word_in(r, nx, prec)) {
+          p->repl[i] = "double precision";
+        } else if (fe_word_in(r, i, sign)) {
+          p->repl[i] = "bigint";
+          if (fe_word_in(r, nx, integer)) p->repl[nx] = "";
+        } else if (fe_word_in(r, i, dt)) {
+          p->repl[i] = "timestamp";
+        }
+      } else {
+        static const char *const sep[] = {"separator", NULL}, *const gc[] = {"group_concat", NULL};
+        int call = fe_word_in(r, i, sep) ? enclosing_call(r, i) : -1;
+        if (call >= 0 && fe_word_in(r, call, gc)) p->repl[i] = ",";
+      }
+    }
+  }
+}
+
 static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
   plan_comparison_chains(a, r, p);
   plan_sqlite_precedence(a, r, p);
@@ -598,8 +732,8 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
       p->repl[i] = sqlsim_arena_printf(a, " $%d ", ++nparams); /* spaced: PostgreSQL names may contain $ */
       break;
     case FT_STRING:
-      /* AS 'name': SQLite takes a string as an alias. */
-      if (tok_is(r, prev_sig(r, i), KW_AS)) {
+      /* AS 'name': SQLite takes a string as an alias (MySQL too). */
+      if (tok_is(r, prev_sig(r, i), KW_AS) && t->quote != 'M') {
         char *text = sqlsim_arena_alloc(a, (size_t)t->len);
         int o = 0;
         for (int k = t->start + 1; k < t->start + t->len - 1; k++) {
@@ -645,6 +779,7 @@ static void plan_rewrites(sqlsim_arena *a, fe_result *r, plan *p) {
       break;
     }
   }
+  if ((r->dialect & FE_DIALECT) == FE_MYSQL) plan_mysql(a, r, p); /* last: its forms win */
 }
 
 /* ---------------------------------------------------------------- emission */
@@ -687,13 +822,28 @@ static void emit_repeat(emitter *e, char ch, int n, int orig) {
 }
 
 int fe_translate(sqlsim_arena *a, const char *sql, int len, fe_result *r, sqlsim_error *err) {
-  return fe_translate_quoting(a, sql, len, NULL, 0, r, err);
+  return fe_translate_dialect(a, sql, len, FE_SQLITE, NULL, 0, r, err);
 }
 
 int fe_translate_quoting(sqlsim_arena *a, const char *sql, int len, const int *quote_at, int nquote, fe_result *r,
                          sqlsim_error *err) {
-  int rc = fe_tokenize(a, sql, len, r, err);
+  return fe_translate_dialect(a, sql, len, FE_SQLITE, quote_at, nquote, r, err);
+}
+
+int fe_translate_dialect(sqlsim_arena *a, const char *sql, int len, int dialect, const int *quote_at, int nquote,
+                         fe_result *r, sqlsim_error *err) {
+  int rc = fe_tokenize_dialect(a, sql, len, dialect, r, err);
   if (rc) return rc;
+  if ((dialect & FE_DIALECT) == FE_POSTGRES) { /* PostgreSQL's own text: as written */
+    r->out = arena_alloc_raw(a, (size_t)len + 1);
+    memcpy(r->out, sql, (size_t)len);
+    r->out[len] = '\0';
+    r->out_len = len;
+    r->segs = sqlsim_arena_alloc(a, sizeof *r->segs);
+    r->segs[0] = (fe_seg){0, 0, len, 1};
+    r->nsegs = len > 0;
+    return 0;
+  }
   int n = r->ntoks;
   plan p;
   p.opens = sqlsim_arena_alloc(a, sizeof *p.opens * (size_t)(n + 1));

@@ -134,8 +134,9 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
                            "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
                            "synth_databases", "auto_width", "noise_every", "connection", "witness", "extract", "repair",
-                           "assume_not_null", NULL};
-  PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None;
+                           "assume_not_null", "engine", "dialect", NULL};
+  PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None, *engine = Py_None;
+  const char *dialect = "engine";
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
   int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0,
@@ -143,10 +144,10 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   const char *connection = "fresh";
   unsigned long long max_memory = 0;
   double auto_width = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidispppp", kwlist, &tables, &db_dir, &sqlite, &metrics,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidisppppOs", kwlist, &tables, &db_dir, &sqlite, &metrics,
                                    &mode, &semantics, &timeout, &iterations, &alternate, &now, &max_memory,
                                    &keep_distinct, &plug_value, &synth_databases, &auto_width, &noise_every,
-                                   &connection, &witness, &extract, &repair, &assume_not_null))
+                                   &connection, &witness, &extract, &repair, &assume_not_null, &engine, &dialect))
     return -1;
   if (strcmp(connection, "fresh") && strcmp(connection, "reuse")) {
     PyErr_Format(ConfigError, "connection must be 'fresh' or 'reuse', not '%s'", connection);
@@ -161,8 +162,13 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   cfg.db_dir = opt_str(db_dir);
   cfg.sqlite = opt_str(sqlite);
   cfg.now = opt_str(now);
+  cfg.engine = opt_str(engine);
   if (PyErr_Occurred()) return -1;
   sqlsim_error err = {0};
+  if (sqlsim_dialect_parse(dialect, &cfg.dialect, &err)) {
+    raise_err(&err, ConfigError);
+    return -1;
+  }
   if (sqlsim_metrics_parse(metrics, &cfg.metrics, &err)) {
     raise_err(&err, ConfigError);
     return -1;
@@ -465,11 +471,29 @@ static const sqlsim_schema *schema_for(EvaluatorObject *self, const char *db_id)
   return self && self->ev ? sqlsim_evaluator_schema(self->ev, db_id) : NULL;
 }
 
+/* The parse options: the evaluator's (its dialect), or dialect's name. */
+static int parse_options(EvaluatorObject *self, const char *dialect, unsigned *out) {
+  if (self) {
+    *out = sqlsim_evaluator_parse_options(self->ev);
+    return 0;
+  }
+  int d;
+  sqlsim_error err = {0};
+  if (sqlsim_dialect_parse(dialect, &d, &err)) {
+    PyErr_SetString(PyExc_ValueError, err.message);
+    return -1;
+  }
+  *out = sqlsim_dialect_parse_options(d);
+  return 0;
+}
+
 static PyObject *do_parse(EvaluatorObject *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"sql", "db_id", "format", NULL};
-  const char *sql, *db = NULL, *format = "sql";
+  static char *kwlist[] = {"sql", "db_id", "format", "dialect", NULL};
+  const char *sql, *db = NULL, *format = "sql", *dialect = "sqlite";
   Py_ssize_t len;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|zs", kwlist, &sql, &len, &db, &format)) return NULL;
+  unsigned popts;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "s#|zss", kwlist, &sql, &len, &db, &format, &dialect)) return NULL;
+  if (parse_options(self, dialect, &popts)) return NULL;
   int f = !strcmp(format, "sql") ? 0 : !strcmp(format, "tree") ? 1 : !strcmp(format, "json") ? 2 : -1;
   if (f < 0) return PyErr_Format(PyExc_ValueError, "format must be 'sql', 'tree' or 'json', not '%s'", format);
   const sqlsim_schema *schema = schema_for(self, db);
@@ -477,7 +501,7 @@ static PyObject *do_parse(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   sqlsim_error err = {0};
   char *out = NULL;
   int rc;
-  Py_BEGIN_ALLOW_THREADS rc = sqlsim_parse(sql, (size_t)len, schema, 0, &q, &err);
+  Py_BEGIN_ALLOW_THREADS rc = sqlsim_parse(sql, (size_t)len, schema, popts, &q, &err);
   if (!rc) out = f == 0 ? sqlsim_print_sql(q->root, 0) : f == 1 ? sqlsim_print_tree(q->root) : sqlsim_print_json(q->root);
   sqlsim_query_free(q);
   Py_END_ALLOW_THREADS if (rc) return raise_err(&err, NULL);
@@ -491,6 +515,15 @@ static PyObject *Evaluator_parse(EvaluatorObject *self, PyObject *args, PyObject
 }
 static PyObject *mod_parse(PyObject *m, PyObject *args, PyObject *kw) { return do_parse(NULL, args, kw); }
 
+static PyObject *mod_redacted(PyObject *m, PyObject *args) {
+  const char *url;
+  if (!PyArg_ParseTuple(args, "s", &url)) return NULL;
+  char *r = sqlsim_engine_redacted(url);
+  PyObject *o = str_or_none(r);
+  free(r);
+  return o;
+}
+
 static const char *const action_names[] = {"keep", "move", "update", "insert", "delete"};
 
 static PyObject *node_sql(const sqlsim_node *n) {
@@ -502,18 +535,20 @@ static PyObject *node_sql(const sqlsim_node *n) {
 }
 
 static PyObject *do_diff(EvaluatorObject *self, PyObject *args, PyObject *kw) {
-  static char *kwlist[] = {"gold", "pred", "db_id", NULL};
-  const char *g, *p, *db = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|z", kwlist, &g, &p, &db)) return NULL;
+  static char *kwlist[] = {"gold", "pred", "db_id", "dialect", NULL};
+  const char *g, *p, *db = NULL, *dialect = "sqlite";
+  unsigned popts;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "ss|zs", kwlist, &g, &p, &db, &dialect)) return NULL;
+  if (parse_options(self, dialect, &popts)) return NULL;
   const sqlsim_schema *schema = schema_for(self, db);
   sqlsim_query *gq = NULL, *pq = NULL;
   sqlsim_diff *plain = NULL, *d = NULL;
   sqlsim_error err = {0};
   int rc, which = 0;
-  Py_BEGIN_ALLOW_THREADS rc = sqlsim_parse(g, strlen(g), schema, 0, &gq, &err);
+  Py_BEGIN_ALLOW_THREADS rc = sqlsim_parse(g, strlen(g), schema, popts, &gq, &err);
   if (!rc) {
     which = 1;
-    rc = sqlsim_parse(p, strlen(p), schema, 0, &pq, &err);
+    rc = sqlsim_parse(p, strlen(p), schema, popts, &pq, &err);
   }
   if (!rc) {
     which = 2;
@@ -672,10 +707,11 @@ static PyObject *mod_extract_sql(PyObject *mod, PyObject *arg) {
 
 static PyMethodDef module_methods[] = {
     {"extract_sql", (PyCFunction)mod_extract_sql, METH_O, "extract_sql(answer) -> (sql or None, where)"},
-    {"parse", (PyCFunction)(void (*)(void))mod_parse, METH_VARARGS | METH_KEYWORDS, "parse(sql, format='sql') -> str"},
-    {"diff", (PyCFunction)(void (*)(void))mod_diff, METH_VARARGS | METH_KEYWORDS, "diff(gold, pred) -> dict"},
+    {"parse", (PyCFunction)(void (*)(void))mod_parse, METH_VARARGS | METH_KEYWORDS, "parse(sql, format='sql', dialect='sqlite') -> str"},
+    {"diff", (PyCFunction)(void (*)(void))mod_diff, METH_VARARGS | METH_KEYWORDS, "diff(gold, pred, dialect='sqlite') -> dict"},
     {"rewrite", (PyCFunction)(void (*)(void))mod_rewrite, METH_VARARGS | METH_KEYWORDS, "rewrite(sql, db, ...) -> dict"},
     {"noise_floor", (PyCFunction)mod_noise_floor, METH_VARARGS, "noise_floor(self_ratios) -> dict"},
+    {"redacted", (PyCFunction)mod_redacted, METH_VARARGS, "redacted(url) -> str: the URL without its password"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_sqlsim", "sqlsim's C engine (use the sqlsim package).", -1,

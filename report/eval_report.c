@@ -18,6 +18,8 @@ typedef struct agg {
   double ves, rves;
   int n_rsim;
   double rp, rr, rf;
+  int n_f1;
+  double soft_f1;
   int n_bis;
   double bis, score;
   int n_synth;          /* items where a generated database counted */
@@ -66,6 +68,10 @@ static void add(agg *a, const sqlsim_record *r, unsigned metrics) {
   if (r->has_synth && r->synth.strict >= 0) {
     a->n_strict++;
     a->strict_pass += r->synth.strict;
+  }
+  if (r->exec.has_soft_f1) {
+    a->n_f1++;
+    a->soft_f1 += r->exec.soft_f1;
   }
   if (r->exec.has_rsim) {
     a->n_rsim++;
@@ -292,6 +298,11 @@ static void print_groups(FILE *f, const run *c, int p) {
     for (int k = 0; k < na; k++) v[k] = ratio(a[k].rf, a[k].n_rsim);
     print_row(f, "F1", v, na, 0, w);
   }
+  if (metrics & SQLSIM_M_SOFT_F1) {
+    fputs("=====================   SOFT F1 (BIRD mini-dev)   ===================\n", f);
+    for (int k = 0; k < na; k++) v[k] = a[k].n_f1 ? 100 * a[k].soft_f1 / a[k].n_f1 : NAN;
+    print_row(f, "Soft F1", v, na, 0, w);
+  }
 }
 
 static sqlsim_spider_totals *match_totals(const run *c) {
@@ -348,16 +359,16 @@ void eval_report_text(FILE *f, const run *c) {
     fputc('\n', f);
     static const char *rows[] = {"exact match",    "EX spider",        "EX bird",      "VES",
                                  "R-VES",          "result F1",        "BIS similarity", "calibrated score",
-                                 "synthetic EX",   "synthetic pass",   "strict pass"};
+                                 "synthetic EX",   "synthetic pass",   "strict pass",  "Soft F1"};
     static const unsigned need[] = {SQLSIM_M_MATCH,  SQLSIM_M_EXEC,  SQLSIM_M_EXEC,  SQLSIM_M_VES,
                                     SQLSIM_M_RVES,   SQLSIM_M_RESULT, SQLSIM_M_BIS,  SQLSIM_M_BIS,
-                                    SQLSIM_M_SYNTH,  SQLSIM_M_SYNTH, SQLSIM_M_STRICT};
+                                    SQLSIM_M_SYNTH,  SQLSIM_M_SYNTH, SQLSIM_M_STRICT, SQLSIM_M_SOFT_F1};
     agg *alls = malloc(sizeof *alls * (size_t)c->npreds); /* each model's "all" group, made once */
     for (int p = 0; p < c->npreds; p++) {
       agg a[MAX_GROUPS];
       alls[p] = a[build_groups(c, p, a) - 1];
     }
-    for (int k = 0; k < 11; k++) {
+    for (int k = 0; k < 12; k++) {
       if (!(m & need[k])) continue;
       fprintf(f, "%-20s", rows[k]);
       for (int p = 0; p < c->npreds; p++) {
@@ -372,7 +383,8 @@ void eval_report_text(FILE *f, const run *c) {
                    : k == 7 ? ratio(all->score, all->n_bis)
                    : k == 8 ? ratio(all->synth, all->n_synth)
                    : k == 9 ? ratio(all->synth_pass, all->n_synth)
-                            : ratio(all->strict_pass, all->n_strict);
+                   : k == 10 ? ratio(all->strict_pass, all->n_strict)
+                             : (all->n_f1 ? 100 * all->soft_f1 / all->n_f1 : NAN);
         if (isnan(v)) fprintf(f, " %-*s", w, "n/a");
         else fprintf(f, " %-*.3f", w, v);
       }
@@ -481,6 +493,7 @@ void eval_report_json(FILE *f, const run *c) {
           num_field(&sb, "result_r", ratio(a[k].rr, a[k].n_rsim));
           num_field(&sb, "result_f1", ratio(a[k].rf, a[k].n_rsim));
         }
+        if (metrics & SQLSIM_M_SOFT_F1) num_field(&sb, "soft_f1", a[k].n_f1 ? 100 * a[k].soft_f1 / a[k].n_f1 : NAN);
         sb_puts(&sb, "}");
       }
       sb_puts(&sb, "}");

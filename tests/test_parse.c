@@ -318,13 +318,91 @@ static void test_sqlite_forms(void **state) {
   sqlite3_close(db);
 }
 
+/* Each dialect's forms read as that dialect reads them: pairs (a text in
+ * the dialect, the same query in SQLite's) that must give one tree, and
+ * pairs of one text read in two dialects that must not. */
+static void test_dialects(void **state) {
+  (void)state;
+  enum { S = 0, P = SQLSIM_PARSE_POSTGRES, M = SQLSIM_PARSE_MYSQL, MP = SQLSIM_PARSE_MYSQL | SQLSIM_PARSE_PIPES_AS_CONCAT,
+         MQ = SQLSIM_PARSE_MYSQL | SQLSIM_PARSE_ANSI_QUOTES };
+  static const struct {
+    unsigned opts;
+    const char *text, *sqlite;
+  } alike[] = {
+      {M, "SELECT name FROM singer WHERE country = 'it\\'s' OR country = \"dq\"",
+       "SELECT name FROM singer WHERE country = 'it''s' OR country = 'dq'"},
+      {M, "SELECT name FROM singer WHERE age = 1 || age = 2", "SELECT name FROM singer WHERE age = 1 OR age = 2"},
+      {MP, "SELECT name || country FROM singer", "SELECT name || country FROM singer"},
+      {MQ, "SELECT \"name\" FROM singer", "SELECT name FROM singer"},
+      {M, "SELECT name FROM singer WHERE age = 1 && age <=> 2", "SELECT name FROM singer WHERE age = 1 AND age IS 2"},
+      {M, "SELECT age DIV 2, age MOD 3 FROM singer # a comment", "SELECT age / 2, age % 3 FROM singer"},
+      {M, "SELECT name FROM singer WHERE age > 1 -- comment", "SELECT name FROM singer WHERE age > 1"},
+      {M, "SELECT age --1 FROM singer", "SELECT age - (-1) FROM singer"},
+      {M, "SELECT `name` FROM `singer` LIMIT 1, 2", "SELECT name FROM singer LIMIT 2 OFFSET 1"},
+      {M, "SELECT GROUP_CONCAT(name SEPARATOR ';') FROM singer", "SELECT GROUP_CONCAT(name, ';') FROM singer"},
+      {M, "SELECT CURRENT_TIMESTAMP() FROM singer", "SELECT CURRENT_TIMESTAMP FROM singer"},
+      {M, "SELECT name FROM singer WHERE country LIKE 'a\\%b'", "SELECT name FROM singer WHERE country LIKE 'a\\%b'"},
+      {P, "SELECT name FROM singer WHERE country ILIKE '%fr%'", "SELECT name FROM singer WHERE country ILIKE '%fr%'"},
+      {P, "SELECT age::text, E'it\\'s', $$x$$, $t$y$t$ FROM singer",
+       "SELECT CAST(age AS text), 'it''s', 'x', 'y' FROM singer"},
+      {P, "SELECT name FROM singer WHERE age = 1 OR age = 2 LIMIT ALL", "SELECT name FROM singer WHERE age = 1 OR age = 2"},
+  };
+  for (size_t i = 0; i < sizeof alike / sizeof alike[0]; i++) {
+    sqlsim_query *a = NULL, *b = NULL;
+    sqlsim_error err = {0};
+    if (sqlsim_parse(alike[i].text, strlen(alike[i].text), concert, alike[i].opts, &a, &err))
+      fail_msg("case %zu: %s: %s at %d", i, alike[i].text, err.message, err.offset);
+    b = parse_ok(alike[i].sqlite, concert);
+    char *x = sqlsim_print_sql(a->root, 0), *y = sqlsim_print_sql(b->root, 0);
+    if (strcmp(x, y)) fail_msg("case %zu: %s\n  reads as %s\n  not as   %s", i, alike[i].text, x, y);
+    free(x), free(y);
+    sqlsim_query_free(a), sqlsim_query_free(b);
+  }
+  /* one text, two readings */
+  static const struct {
+    const char *text;
+    unsigned a, b;
+  } twice[] = {
+      {"SELECT name || country FROM singer", S, M},         /* concatenation, or OR */
+      {"SELECT name FROM singer WHERE country = \"x\"", M, MQ}, /* a string, or a name */
+  };
+  for (size_t i = 0; i < sizeof twice / sizeof twice[0]; i++) {
+    sqlsim_query *a = NULL, *b = NULL;
+    sqlsim_error err = {0};
+    assert_int_equal(sqlsim_parse(twice[i].text, strlen(twice[i].text), concert, twice[i].a, &a, &err), 0);
+    assert_int_equal(sqlsim_parse(twice[i].text, strlen(twice[i].text), concert, twice[i].b, &b, &err), 0);
+    char *x = sqlsim_print_sql(a->root, 0), *y = sqlsim_print_sql(b->root, 0);
+    if (!strcmp(x, y)) fail_msg("case %zu: %s reads as %s in both dialects", i, twice[i].text, x);
+    free(x), free(y);
+    sqlsim_query_free(a), sqlsim_query_free(b);
+  }
+  /* what a dialect does not have is refused, with the position in the text */
+  static const struct {
+    const char *text;
+    unsigned opts;
+  } refused[] = {
+      {"SELECT 'it\\'s' FROM singer", S},   /* SQLite has no backslash escapes: the string ends early */
+      {"SELECT `name` FROM singer", P},      /* PostgreSQL has no backticks */
+      {"SELECT name FROM singer LIMIT 1, 2", P},
+      {"SELECT $$open FROM singer", P},
+      {"SELECT 'open FROM singer", M},
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    sqlsim_query *q = NULL;
+    sqlsim_error err = {0};
+    if (!sqlsim_parse(refused[i].text, strlen(refused[i].text), concert, refused[i].opts, &q, &err))
+      fail_msg("refused case %zu read: %s", i, refused[i].text);
+    assert_true(err.offset >= 0 && err.offset <= (int)strlen(refused[i].text));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_same),       cmocka_unit_test(test_differ),
       cmocka_unit_test(test_resolution), cmocka_unit_test(test_unordered_lists),
       cmocka_unit_test(test_compound_associativity), cmocka_unit_test(test_errors),
       cmocka_unit_test(test_dialect_flags),    cmocka_unit_test(test_alias_spelling),
-      cmocka_unit_test(test_sqlite_forms),
+      cmocka_unit_test(test_sqlite_forms),       cmocka_unit_test(test_dialects),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -42,6 +42,13 @@ class Evaluator:
         db_dir: databases laid out as ``DIR/<db_id>/<db_id>.sqlite``; the other ``*.sqlite``
             files of ``DIR/<db_id>/`` are its test suite (correct only if it matches on all).
         sqlite: or one SQLite file for every pair (its schema is read when no tables).
+        engine: or a server: ``postgresql://[user@][host]/DB[?host=/socket/dir]`` or
+            ``mysql://user@[host]/DB[?socket=PATH]``, ``{db_id}`` in it naming a database per
+            db_id (without it one database holds every db_id's tables, as BIRD's mini-dev);
+            the password from the URL, ``password_file=PATH``, PGPASSWORD or MYSQL_PWD, never
+            shown (docs/engines.md).
+        dialect: the SQL's dialect, "sqlite", "postgres" or "mysql"; "engine" (the default):
+            the engine's (SQLite's for files; a MySQL server's sql_mode is read).
         metrics: names from METRICS (a tuple or "a,b"): ``match`` Spider exact set match,
             ``exec`` execution accuracy (Spider's and BIRD's semantics), ``ves``/``rves``
             timing, ``result`` BIS result similarity, ``bis`` BIS similarity and the
@@ -101,7 +108,8 @@ class Evaluator:
                  now: Optional[str] = None, max_memory: int = 0, keep_distinct: bool = False,
                  plug_value: bool = False, synth_databases: int = 0, auto_width: float = 0.0,
                  noise_every: int = 0, connection: str = "fresh", witness: bool = False,
-                 extract: bool = False, repair: bool = False, assume_not_null: bool = False) -> None:
+                 extract: bool = False, repair: bool = False, assume_not_null: bool = False,
+                 engine: Optional[str] = None, dialect: str = "engine") -> None:
         if not isinstance(metrics, str):
             metrics = ",".join(metrics)
         if iterations == "auto":
@@ -114,7 +122,8 @@ class Evaluator:
                             keep_distinct=bool(keep_distinct), plug_value=bool(plug_value),
                             synth_databases=int(synth_databases), auto_width=float(auto_width),
                             noise_every=int(noise_every), connection=connection, witness=bool(witness),
-                            extract=bool(extract), repair=bool(repair), assume_not_null=bool(assume_not_null))
+                            extract=bool(extract), repair=bool(repair), assume_not_null=bool(assume_not_null),
+                            engine=engine, dialect=dialect)
         self._c = _sqlsim.Evaluator(**self._config)
 
     @property
@@ -126,7 +135,8 @@ class Evaluator:
         return (_rebuild, (self._config,))
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self._config.items() if v not in (None, False, 0))
+        args = ", ".join(f"{k}={_shown(k, v)!r}" for k, v in self._config.items()
+                         if v not in (None, False, 0) and not (k == "dialect" and v == "engine"))
         return f"sqlsim.Evaluator({args})"
 
     def score(self, gold: str, pred: str, db_id: Optional[str] = None) -> dict:
@@ -192,6 +202,11 @@ def _rebuild(config: dict) -> Evaluator:
     return ev
 
 
+def _shown(key: str, value):
+    """A configuration value as it may be printed: an engine URL without its password."""
+    return _sqlsim.redacted(value) if key == "engine" else value
+
+
 def _path(p) -> Optional[str]:
     return None if p is None else str(p)
 
@@ -210,14 +225,15 @@ def extract_sql(answer: Union[str, Sequence[dict]]) -> Optional[str]:
     return _sqlsim.extract_sql(answer)[0]
 
 
-def parse(sql: str, format: str = "sql") -> str:
-    """sql read without a schema, printed as SQLite SQL, a tree or JSON. Raises ParseError."""
-    return _sqlsim.parse(sql, format=format)
+def parse(sql: str, format: str = "sql", dialect: str = "sqlite") -> str:
+    """sql read without a schema in its dialect (sqlite, postgres or mysql), printed as SQLite
+    SQL, a tree or JSON. Raises ParseError."""
+    return _sqlsim.parse(sql, format=format, dialect=dialect)
 
 
-def diff(gold: str, pred: str) -> dict:
+def diff(gold: str, pred: str, dialect: str = "sqlite") -> dict:
     """The tree diff of two queries read without a schema (see Evaluator.diff)."""
-    return _sqlsim.diff(gold, pred)
+    return _sqlsim.diff(gold, pred, dialect=dialect)
 
 
 def noise_floor(records: Iterable[dict]) -> dict:

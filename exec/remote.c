@@ -1,0 +1,328 @@
+/* remote.c -- a server's database as an executor connection: the same
+ * sqlsim_db, sqlsim_exec and result as SQLite's, through a backend of
+ * server.h.
+ *
+ * A statement is checked (srv_guard) before it is sent, runs under the
+ * server's time limit with the watchdog's cancel as the client's (at the
+ * limit plus a second), and its rows are hashed as they arrive, counted
+ * against the row limit and their bytes against the result budget. A lost
+ * connection is opened again once and the statement run again (not one the
+ * watchdog stopped: that one timed out); the result says it reconnected. */
+#include "db.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CLIENT_GRACE 1.0 /* the client's cancel, after the server's own limit */
+
+static double cpu_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int exec_server_open(const char *url, const char *db_id, const sqlsim_exec_opts *opts, sqlsim_db **out,
+                     sqlsim_error *err) {
+  *out = NULL;
+  sqlsim_db *d = exec_db_new(opts);
+  if (!d) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  int rc = srv_url_parse(url, db_id, &d->url, err);
+  if (rc) {
+    exec_db_free(d);
+    return rc;
+  }
+  d->srv = d->url.kind == SRV_POSTGRES ? &srv_postgres : &srv_mysql;
+  sqlsim_error e = {0};
+  d->sc = d->srv->connect(&d->url, d->timeout, 0, &e);
+  if (!d->sc) {
+    char *shown = srv_url_redact(d->url.text);
+    rc = sqlsim_error_set(err, e.code ? e.code : SQLSIM_EIO, -1, "%.300s: %s", shown ? shown : "the server",
+                          e.message);
+    free(shown);
+    srv_url_clear(&d->url);
+    exec_db_free(d);
+    return rc;
+  }
+  *out = d;
+  return 0;
+}
+
+void exec_server_close(sqlsim_db *d) {
+  d->srv->close(d->sc);
+  srv_url_clear(&d->url);
+  exec_db_free(d);
+}
+
+/* A new connection for d after its last was lost: 0, or -1 with why. */
+static int reconnect(sqlsim_db *d, char *why, size_t wn) {
+  d->srv->close(d->sc);
+  sqlsim_error e = {0};
+  d->sc = d->srv->connect(&d->url, d->timeout, 0, &e);
+  if (!d->sc) {
+    snprintf(why, wn, "the connection to the server was lost and could not be made again: %.180s", e.message);
+    return -1;
+  }
+  d->reconnects++;
+  return 0;
+}
+
+/* Runs sql with the watchdog armed: the backend's SRV_* status. */
+static int run_armed(sqlsim_db *d, const char *sql, srv_row_fn row, void *ctx, char *why, size_t wn) {
+  d->timed_out = 0;
+  d->guard.deadline = sbx_clock() + d->timeout + CLIENT_GRACE;
+  exec_wd_arm(d);
+  int st = d->srv->query(d->sc, sql, row, ctx, why, wn);
+  exec_wd_disarm(d);
+  if (st == SRV_ERROR && d->timed_out) st = SRV_TIMEOUT; /* the cancel's own error */
+  return st;
+}
+
+/* Runs sql, opening the connection again once when it was lost: the
+ * backend's status; *reconnected when it did. reset() starts the result over
+ * before the second run. */
+static int run_once_more(sqlsim_db *d, const char *sql, srv_row_fn row, void *ctx, void (*reset)(void *), char *why,
+                         size_t wn, int *reconnected) {
+  *reconnected = 0;
+  if (!d->sc) {
+    if (reconnect(d, why, wn)) return SRV_LOST;
+    *reconnected = 1;
+  }
+  int st = run_armed(d, sql, row, ctx, why, wn);
+  if (st != SRV_LOST) return st;
+  if (d->timed_out) { /* it ran past the limit and the server stopped answering */
+    snprintf(why, wn, "stopped: over the %g s time limit (the server did not answer the cancel)", d->timeout);
+    if (reconnect(d, why, wn)) d->sc = NULL;
+    else *reconnected = 1;
+    return SRV_TIMEOUT;
+  }
+  char first[200];
+  snprintf(first, sizeof first, "%s", why);
+  if (reconnect(d, why, wn)) {
+    d->sc = NULL;
+    return SRV_LOST;
+  }
+  *reconnected = 1;
+  reset(ctx);
+  st = run_armed(d, sql, row, ctx, why, wn);
+  if (st == SRV_LOST) {
+    snprintf(why, wn, "the connection to the server was lost twice running this statement: %.180s", first);
+    d->srv->close(d->sc);
+    d->sc = NULL;
+  }
+  return st;
+}
+
+/* ---------------------------------------------------------------- results */
+
+typedef struct collect {
+  sqlsim_db *d;
+  sqlsim_result *r;
+  unsigned flags;
+  long cap;
+  size_t bytes;
+  double t0;
+} collect;
+
+static void collect_reset(void *ctx) {
+  collect *k = ctx;
+  sqlsim_result_free(k->r);
+  k->r->nrows = 0;
+  k->r->ncols = 0;
+  k->r->status = SQLSIM_EXEC_OK;
+  k->r->reason[0] = '\0';
+  k->r->first_row_s = 0;
+  k->cap = 0;
+  k->bytes = 0;
+}
+
+static int too_big(sqlsim_result *r, const char *fmt, unsigned long long n) {
+  r->status = SQLSIM_EXEC_TOO_BIG;
+  snprintf(r->reason, sizeof r->reason, fmt, n);
+  return 1;
+}
+
+static int collect_row(void *ctx, const srv_cell *cells, int nc) {
+  collect *k = ctx;
+  sqlsim_result *r = k->r;
+  if (!cells) {
+    r->ncols = nc;
+    return 0;
+  }
+  if (r->nrows == 0) r->first_row_s = sbx_clock() - k->t0;
+  if (r->nrows >= k->d->max_rows) return too_big(r, "stopped: more than %llu rows", (unsigned long long)k->d->max_rows);
+  for (int i = 0; i < nc; i++) k->bytes += cells[i].n + 8;
+  if (k->bytes > DEFAULT_RESULT_BYTES)
+    return too_big(r, "stopped: the result is over %llu MiB", (unsigned long long)(DEFAULT_RESULT_BYTES >> 20));
+  if (k->flags & SQLSIM_EXEC_NO_CELLS) {
+    r->nrows++;
+    return 0;
+  }
+  if ((r->nrows + 1) * nc > k->cap) {
+    k->cap = k->cap ? k->cap * 2 : 64 * (nc ? nc : 1);
+    if (!exec_grow_cells(r, k->cap, k->flags))
+      return too_big(r, "stopped: the result is over %llu MiB", (unsigned long long)(DEFAULT_RESULT_BYTES >> 20));
+  }
+  for (int i = 0; i < nc; i++) {
+    long at = r->nrows * nc + i;
+    double num;
+    unsigned char kind;
+    r->cells[at] = srv_cell_hash(&cells[i], &num, &kind);
+    if (k->flags & SQLSIM_EXEC_VALUES) {
+      r->kinds[at] = kind;
+      r->nums[at] = num;
+    }
+  }
+  r->nrows++;
+  return 0;
+}
+
+void exec_server_run(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_result *r) {
+  memset(r, 0, sizeof *r);
+  double t0 = sbx_clock(), c0 = cpu_now();
+  int st = srv_guard(d->url.kind, sql, r->reason, sizeof r->reason);
+  if (st) {
+    r->status = st;
+    r->total_s = r->first_row_s = sbx_clock() - t0;
+    return;
+  }
+  collect k = {d, r, flags, 0, 0, t0};
+  char why[256] = "";
+  int reconnected;
+  st = run_once_more(d, sql, collect_row, &k, collect_reset, why, sizeof why, &reconnected);
+  r->reconnected = reconnected;
+  /* a server may answer a statement it stopped at its limit (MariaDB's
+   * BENCHMARK gives 0): past the limit is over it, whatever came back */
+  if ((st == SRV_OK || st == SRV_STOPPED) && sbx_clock() - t0 > d->timeout) st = SRV_TIMEOUT;
+  switch (st) {
+  case SRV_OK: break;
+  case SRV_STOPPED: break; /* collect_row said why */
+  case SRV_TIMEOUT:
+    r->status = SQLSIM_EXEC_TIMEOUT;
+    snprintf(r->reason, sizeof r->reason, "stopped: over the %g s time limit", d->timeout);
+    break;
+  case SRV_REFUSED:
+    r->status = SQLSIM_EXEC_REFUSED;
+    snprintf(r->reason, sizeof r->reason, "%s", why);
+    break;
+  default:
+    r->status = SQLSIM_EXEC_ERROR;
+    snprintf(r->reason, sizeof r->reason, "%s", why);
+  }
+  if (r->status != SQLSIM_EXEC_OK) {
+    sqlsim_result_free(r);
+    if (r->status != SQLSIM_EXEC_TOO_BIG) r->nrows = 0;
+  }
+  r->total_s = sbx_clock() - t0;
+  r->cpu_s = cpu_now() - c0;
+  if (r->first_row_s == 0) r->first_row_s = r->total_s;
+}
+
+/* ---------------------------------------------------------------- rows as JSON */
+
+typedef struct rows_json {
+  strbuf sb;
+  const long *want;
+  int nwant, first_n, k, shown;
+  long n, max;
+} rows_json;
+
+static void json_cell(strbuf *sb, const srv_cell *c) {
+  switch (c->type) {
+  case SRV_NULL: sb_puts(sb, "null"); return;
+  case SRV_INT: sb_printf(sb, "%lld", c->i); return;
+  case SRV_REAL: sb_json_real(sb, c->x); return;
+  case SRV_BLOB:
+    sb_putc(sb, '"');
+    for (size_t j = 0; j < c->n && j < 64; j++) sb_printf(sb, "%02x", (unsigned char)c->p[j]);
+    sb_putc(sb, '"');
+    return;
+  default: {
+    size_t n = c->n > 1000 ? 1000 : c->n; /* long text cut: evidence, not data */
+    char *t = malloc(n + 1);
+    if (!t) return;
+    memcpy(t, c->p ? c->p : "", n);
+    t[n] = '\0';
+    sb_json_str(sb, t);
+    free(t);
+  }
+  }
+}
+
+static int json_row(void *ctx, const srv_cell *cells, int nc) {
+  rows_json *j = ctx;
+  if (!cells) return 0;
+  if (j->n >= j->max) return 1;
+  int show = j->want ? (j->k < j->nwant && j->want[j->k] == j->n) : j->n < j->first_n;
+  if (show) {
+    sb_puts(&j->sb, j->shown++ ? ",[" : "[");
+    for (int i = 0; i < nc; i++) {
+      if (i) sb_putc(&j->sb, ',');
+      json_cell(&j->sb, &cells[i]);
+    }
+    sb_putc(&j->sb, ']');
+    j->k++;
+  }
+  j->n++;
+  return 0;
+}
+
+static void json_reset(void *ctx) {
+  rows_json *j = ctx;
+  j->sb.len = 0;
+  sb_putc(&j->sb, '[');
+  j->k = j->shown = 0;
+  j->n = 0;
+}
+
+char *exec_server_rows_json(sqlsim_db *d, const char *sql, const long *want, int nwant, int first_n, long *count,
+                            char **err) {
+  *count = -1;
+  *err = NULL;
+  rows_json j = {{0}, want, nwant, first_n, 0, 0, 0, d->max_rows};
+  sb_putc(&j.sb, '[');
+  char why[256] = "";
+  int st = srv_guard(d->url.kind, sql, why, sizeof why), reconnected;
+  if (!st) st = run_once_more(d, sql, json_row, &j, json_reset, why, sizeof why, &reconnected);
+  else st = SRV_REFUSED;
+  if (st == SRV_OK || st == SRV_STOPPED) *count = j.n;
+  else *err = strdup(st == SRV_TIMEOUT ? "stopped: over the time limit" : why);
+  sb_putc(&j.sb, ']');
+  return sb_take(&j.sb);
+}
+
+/* ---------------------------------------------------------------- a server's settings */
+
+typedef struct first_text {
+  char *out;
+  size_t n;
+  int got;
+} first_text;
+
+static int take_first(void *ctx, const srv_cell *cells, int nc) {
+  first_text *f = ctx;
+  if (cells && nc > 0 && !f->got) {
+    snprintf(f->out, f->n, "%.*s", (int)(cells[0].n < f->n ? cells[0].n : f->n - 1), cells[0].p ? cells[0].p : "");
+    f->got = 1;
+  }
+  return 0;
+}
+
+int srv_mysql_mode(const char *url, char *out, size_t n) {
+  srv_url u;
+  sqlsim_error e = {0};
+  int per_db = strstr(url, "{db_id}") != NULL;
+  if (srv_url_kind(url) != SRV_MYSQL || srv_url_parse(url, per_db ? "x" : NULL, &u, &e)) return -1;
+  u.admin = per_db; /* no database of a db_id: the server's own session */
+  srv_conn *c = srv_mysql.connect(&u, 10, 0, &e);
+  int rc = -1;
+  if (c) {
+    first_text f = {out, n, 0};
+    char why[200];
+    if (srv_mysql.query(c, "SELECT @@SESSION.sql_mode", take_first, &f, why, sizeof why) == SRV_OK && f.got) rc = 0;
+    srv_mysql.close(c);
+  }
+  srv_url_clear(&u);
+  return rc;
+}

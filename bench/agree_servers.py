@@ -137,7 +137,7 @@ def run_theirs(a, tmp, module, dialect, pred_json, gold_sql, db, env, out):
     return secs, r['res']
 
 
-def answers(dialect, env, db, sql, runs=8):
+def answers(dialect, env, db, sql, runs=40):
     """The distinct answers (sets of rows) the server gives sql over fresh sessions."""
     import psycopg2, pymysql
     seen = set()

@@ -18,6 +18,9 @@ static const cli_opt options[] = {
     {"db-dir", 0, "DIR", "the benchmark's databases, DIR/<db_id>/<db_id>.sqlite (with test-suite\n"
                          "siblings); without databases the analysis is structure only"},
     {"sqlite", 0, "FILE", "one database for every item of the benchmark"},
+    {"engine", 0, "URL", "or the benchmark's databases on a server: postgresql://.. or mysql://.., {db_id}\n"
+                         "naming a database per db_id (docs/engines.md)"},
+    {"dialect", 0, "D", "the benchmark's SQL dialect: sqlite, postgres or mysql (default: the engine's)"},
     {"jobs", 'j', "N", "worker threads (default 1)"},
     {"timeout", 0, "S", "seconds one query may run (default 30)"},
     {"no-exec", 0, NULL, "do not run queries even where databases are given (structure only)"},
@@ -70,9 +73,18 @@ static int read_options(int argc, char **argv, run *groups, int *ng, int *jobs, 
     if (!strcmp(name, "gold")) {
       if (*ng == MAX_BENCH) rc = (error("analyze: at most %d --gold benchmarks", MAX_BENCH), CLI_EUSAGE);
       else groups[(*ng)++].gold_path = v;
-    } else if (!strcmp(name, "tables") || !strcmp(name, "db-dir") || !strcmp(name, "sqlite") || !strcmp(name, "pred")) {
+    } else if (!strcmp(name, "tables") || !strcmp(name, "db-dir") || !strcmp(name, "sqlite") || !strcmp(name, "pred") ||
+               !strcmp(name, "engine") || !strcmp(name, "dialect")) {
+      sqlsim_error e = {0};
       if (!g) rc = (error("analyze: --%s belongs to a benchmark: give --gold first", name), CLI_EUSAGE);
       else if (!strcmp(name, "tables")) g->tables = v;
+      else if (!strcmp(name, "engine")) {
+        if (sqlsim_engine_of(v) == SQLSIM_ENGINE_SQLITE)
+          rc = (error("analyze: --engine takes a postgresql:// or mysql:// URL, not '%.60s'", v), CLI_EUSAGE);
+        g->engine = v;
+      } else if (!strcmp(name, "dialect")) {
+        if (sqlsim_dialect_parse(v, &g->dialect, &e)) rc = (error("analyze: --dialect: %s", e.message), CLI_EUSAGE);
+      }
       else if (!strcmp(name, "db-dir")) {
         if (cli_dir("--db-dir", v)) rc = CLI_EUSAGE;
         g->db_dir = v;
@@ -125,10 +137,11 @@ static int cmd_analyze(int argc, char **argv) {
     run *g = &groups[k];
     g->all_items = all_items;
     sqlsim_config cfg = {.tables = g->tables, .db_dir = no_exec ? NULL : g->db_dir, .sqlite = g->sqlite,
-                         .timeout_s = timeout, .iterations = 1, .metrics = SQLSIM_M_BIS | SQLSIM_M_CATEGORIES,
-                         .witness = witness, .repair = repair};
+                         .engine = no_exec ? NULL : g->engine, .dialect = g->dialect, .timeout_s = timeout,
+                         .iterations = 1, .metrics = SQLSIM_M_BIS | SQLSIM_M_CATEGORIES, .witness = witness,
+                         .repair = repair};
     if (g->tables && !cfg.sqlite) cfg.metrics |= SQLSIM_M_MATCH;
-    if (!no_exec && (g->db_dir || g->sqlite)) cfg.metrics |= SQLSIM_M_EXEC;
+    if (!no_exec && (g->db_dir || g->sqlite || g->engine)) cfg.metrics |= SQLSIM_M_EXEC;
     else if (g->tables || g->sqlite) cfg.metrics |= SQLSIM_M_SYNTH; /* no database: generated ones judge */
     sqlsim_error err = {0};
     if ((rc = run_load(g, &cfg, &err))) error("analyze: %s", err.message);

@@ -17,6 +17,7 @@
 #include "record/record.h"
 #include "synth/runner.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The repair's budget per wrong pair (docs/error-categories.md): repaired
@@ -139,9 +140,28 @@ void engine_stage_synth(engine_pair *c) {
     }
     synth_runner_keep(w->synth, ev->cfg.repair); /* the repair checks on the pair's databases */
   }
+  /* the generated databases are judged where the pair's queries run: on the
+   * engine's server when there is one (the item's database there), else on
+   * SQLite, with a dialect's texts printed as SQLite's */
+  char url[1024];
+  const char *where = ev->engine ? engine_db_path(ev, g->db_id, url, sizeof url) : NULL;
+  if (synth_runner_engine(w->synth, where)) {
+    snprintf(r->synth_err, sizeof r->synth_err, "out of memory");
+    return;
+  }
+  const char *gold_sql = g->sql, *pred_sql = c->p->pred;
+  char *gprint = NULL, *pprint = NULL;
+  if (!ev->engine && ev->dialect != SQLSIM_DIALECT_SQLITE) {
+    sqlsim_query *pq = engine_pred(c);
+    gold_sql = gprint = sqlsim_print_sql(g->tree->root, 0);
+    if (pq) pred_sql = pprint = sqlsim_print_sql(pq->root, 0);
+  }
   sqlsim_error err = {0};
   sqlsim_synth y;
-  if (sqlsim_synth_trees(w->synth, g->tree, g->sql, engine_pred(c), c->p->pred, &y, &err)) {
+  int rc = sqlsim_synth_trees(w->synth, g->tree, gold_sql, engine_pred(c), pred_sql, &y, &err);
+  free(gprint);
+  free(pprint);
+  if (rc) {
     snprintf(r->synth_err, sizeof r->synth_err, "%.250s", err.message);
     return;
   }

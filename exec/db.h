@@ -28,6 +28,8 @@ struct sqlsim_db {
   srv_conn *sc;
   srv_url url;
   int reconnects;
+  unsigned long writes;  /* times opened for sqlsim's own writes (exec_writable): its content's version */
+  void *user;            /* its owner's (exec_set_user) */
 };
 
 /* A connection's common part under opts (NULL when out of memory), and its

@@ -267,6 +267,7 @@ int exec_open_scratch(const sqlsim_exec_opts *opts, sqlsim_db **out, sqlsim_erro
 int exec_writable(sqlsim_db *d, int on) {
   if (!d->db) return -1;
   if (on) {
+    d->writes++;
     sqlite3_set_authorizer(d->db, NULL, NULL);
     return sqlite3_exec(d->db, "PRAGMA query_only = 0", NULL, NULL, NULL) != SQLITE_OK;
   }
@@ -276,6 +277,10 @@ int exec_writable(sqlsim_db *d, int on) {
 }
 
 sqlite3 *exec_handle(sqlsim_db *d) { return d ? d->db : NULL; }
+
+unsigned long exec_writes(const sqlsim_db *d) { return d->writes; }
+void exec_set_user(sqlsim_db *d, void *user) { d->user = user; }
+void *exec_user(const sqlsim_db *d) { return d->user; }
 
 void exec_enter(sqlsim_db *d, double timeout_s, void **saved) {
   *saved = sbx_enter(d->acct);

@@ -21,8 +21,29 @@ int exec_open_scratch(const sqlsim_exec_opts *opts, sqlsim_db **out, sqlsim_erro
  * both back (returns non-zero if query_only could not be restored: the
  * connection must then not run model SQL). */
 int exec_writable(sqlsim_db *d, int on);
-/* The connection's sqlite3 handle, for reading the schema with PRAGMAs. */
+/* The connection's sqlite3 handle, for reading the schema with PRAGMAs
+ * (NULL for a server's). */
 sqlite3 *exec_handle(sqlsim_db *d);
+/* How many times the connection was opened for sqlsim's own writes: its
+ * content's version (synth's mirror on a server reloads when it moved). */
+unsigned long exec_writes(const sqlsim_db *d);
+/* A pointer the connection's owner keeps with it (synth: its mirror). */
+void exec_set_user(sqlsim_db *d, void *user);
+void *exec_user(const sqlsim_db *d);
+
+/* A server's connection (remote.c): sqlsim's own statements, several,
+ * writing (temporary tables), in a read-write transaction of their own: 0,
+ * or -1 with why (rolled back). */
+int exec_server_script(sqlsim_db *d, const char *sql, char *why, size_t wn);
+/* text[0..n) as the server's quoted literal, into sb. */
+void exec_server_quote(sqlsim_db *d, strbuf *sb, const char *text, size_t n);
+/* The connection's server kind (SRV_POSTGRES, SRV_MYSQL of server.h), 0
+ * for SQLite. */
+int exec_server_kind(const sqlsim_db *d);
+/* sqlsim's own query on a server (unchecked: not model SQL), each row's
+ * first cell as text to row(ctx, text, n); 0, or -1 with why. */
+int exec_server_rows(sqlsim_db *d, const char *sql, void (*row)(void *ctx, const char *text, size_t n), void *ctx,
+                     char *why, size_t wn);
 /* Brackets direct use of the handle: enters the connection's memory account
  * and sets its deadline (timeout_s, or the connection's own when 0). */
 void exec_enter(sqlsim_db *d, double timeout_s, void **saved);

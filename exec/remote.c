@@ -104,7 +104,7 @@ static int run_once_more(sqlsim_db *d, const char *sql, srv_row_fn row, void *ct
     return SRV_LOST;
   }
   *reconnected = 1;
-  reset(ctx);
+  if (reset) reset(ctx);
   st = run_armed(d, sql, row, ctx, why, wn);
   if (st == SRV_LOST) {
     snprintf(why, wn, "the connection to the server was lost twice running this statement: %.180s", first);
@@ -325,4 +325,52 @@ int srv_mysql_mode(const char *url, char *out, size_t n) {
   }
   srv_url_clear(&u);
   return rc;
+}
+
+/* ---------------------------------------------------------------- sqlsim's own statements */
+
+int exec_server_kind(const sqlsim_db *d) { return d->srv ? d->url.kind : 0; }
+
+void exec_server_quote(sqlsim_db *d, strbuf *sb, const char *text, size_t n) { d->srv->quote(d->sc, sb, text, n); }
+
+int exec_server_script(sqlsim_db *d, const char *sql, char *why, size_t wn) {
+  if (!d->srv) {
+    snprintf(why, wn, "not a server's connection");
+    return -1;
+  }
+  if (!d->sc && reconnect(d, why, wn)) return -1;
+  strbuf sb = {0};
+  /* the sessions are read-only: this transaction is not (the session stays so) */
+  sb_puts(&sb, d->url.kind == SRV_POSTGRES ? "BEGIN READ WRITE;\n" : "START TRANSACTION READ WRITE;\n");
+  size_t n = strlen(sql); /* its own last ';' taken off: MySQL refuses an empty statement */
+  while (n > 0 && (sql[n - 1] == ';' || sql[n - 1] == '\n' || sql[n - 1] == ' ')) n--;
+  sb_putn(&sb, sql, n);
+  sb_puts(&sb, ";\nCOMMIT");
+  int rc = d->srv->own(d->sc, sb.buf, why, wn);
+  if (rc) {
+    char w2[64];
+    d->srv->own(d->sc, "ROLLBACK", w2, sizeof w2);
+  }
+  sb_free(&sb);
+  return rc;
+}
+
+typedef struct own_rows {
+  void (*row)(void *ctx, const char *text, size_t n);
+  void *ctx;
+} own_rows;
+
+static int own_row(void *ctx, const srv_cell *cells, int nc) {
+  own_rows *o = ctx;
+  if (cells && nc > 0) o->row(o->ctx, cells[0].p ? cells[0].p : "", cells[0].p ? cells[0].n : 0);
+  return 0;
+}
+
+int exec_server_rows(sqlsim_db *d, const char *sql, void (*row)(void *ctx, const char *text, size_t n), void *ctx,
+                     char *why, size_t wn) {
+  if (!d->srv) return -1;
+  own_rows o = {row, ctx};
+  int reconnected;
+  int st = run_once_more(d, sql, own_row, &o, NULL, why, wn, &reconnected);
+  return st == SRV_OK ? 0 : -1;
 }

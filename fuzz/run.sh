@@ -31,7 +31,7 @@ if [ "${1:-}" = "-n" ]; then
   shift 2
 fi
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(parse pgjson pgnodes diff spider readers exec sqlfuncs stream synth extract)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(parse pgjson pgnodes diff spider readers exec sqlfuncs stream synth extract server)
 command -v clang >/dev/null || { echo "fuzz/run.sh: clang is not installed (./setup.sh installs it)"; exit 2; }
 
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSQLSIM_FUZZ=ON \

@@ -9,7 +9,8 @@
 #define RUN_MAX_PREDS 64
 
 typedef struct run {
-  const char *gold_path, *tables, *db_dir, *sqlite;
+  const char *gold_path, *tables, *db_dir, *sqlite, *engine;
+  int dialect; /* SQLSIM_DIALECT_* */
   const char *pred_paths[RUN_MAX_PREDS]; /* as given: FILE or NAME=FILE */
   int npreds;
   int all_items;           /* gold items without a prediction scored (as wrong), not left out */

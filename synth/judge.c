@@ -111,7 +111,7 @@ static int tied_apart(const sqlsim_result *r, long a, long b, int nkeys) {
 /* Whether the query's answer on this database hinges on ties. */
 int synth_tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, int nkeys, double *spent) {
   sqlsim_result r;
-  sqlsim_exec(db, keyed, &r);
+  synth_exec_own(db, keyed, 0, &r); /* sqlsim's printed SQL: the scratch answers what the engine does not read */
   *spent = r.total_s;
   int kind = TIE_NONE;
   if (r.status == SQLSIM_EXEC_OK && r.ncols >= nkeys) {
@@ -387,13 +387,13 @@ int synth_env_tells(synth_env *e, const synth_data *d, const char *gold_text, co
   char why[200];
   if (!synth_data_valid(d, why, sizeof why) || synth_env_load(e, d, why, sizeof why)) return -1;
   sqlsim_result g, p;
-  sqlsim_exec_flags(e->db, gold_text, SQLSIM_EXEC_VALUES, &g);
+  synth_exec(e->db, gold_text, SQLSIM_EXEC_VALUES, &g);
   e->strict_s += g.total_s;
   if (g.status != SQLSIM_EXEC_OK) {
     sqlsim_result_free(&g);
     return -1;
   }
-  sqlsim_exec_flags(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
+  synth_exec(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
   e->strict_s += p.total_s;
   int v = synth_judge_strict(e, &g, &p);
   sqlsim_result_free(&g);

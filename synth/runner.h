@@ -17,5 +17,9 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
 /* Keep the last pair's databases (on) for synth_many, or stop and free
  * them (synth.c). */
 void synth_runner_keep(sqlsim_synth_runner *x, int on);
+/* The server the runner's next pairs are judged on: url, the item's database
+ * there (a postgresql:// or mysql:// URL, {db_id} replaced), or NULL for
+ * SQLite (synth.c, mirror.c). 0, or -1 out of memory. */
+int synth_runner_engine(sqlsim_synth_runner *x, const char *url);
 
 #endif

@@ -143,7 +143,7 @@ static void try_candidate(search *x, synth_data *d, int loaded) {
     return;
   }
   sqlsim_result g;
-  sqlsim_exec_flags(e->db, st->gold_text, SQLSIM_EXEC_VALUES, &g);
+  synth_exec(e->db, st->gold_text, SQLSIM_EXEC_VALUES, &g);
   st->runs++;
   x->spent += g.total_s;
   if (g.status != SQLSIM_EXEC_OK) {
@@ -155,7 +155,7 @@ static void try_candidate(search *x, synth_data *d, int loaded) {
   for (int i = 0; i < x->n && st->runs < SUITE_BUDGET && x->spent <= SUITE_TIME * e->limit_s; i++) {
     if (!x->alive[i]) continue;
     sqlsim_result p;
-    sqlsim_exec_flags(e->db, x->text[i], SQLSIM_EXEC_VALUES, &p);
+    synth_exec(e->db, x->text[i], SQLSIM_EXEC_VALUES, &p);
     st->runs++;
     x->spent += p.total_s;
     if (p.status != SQLSIM_EXEC_OK) { /* no neighbor: a query that does not run where the gold does */
@@ -333,6 +333,26 @@ done:
   return st;
 }
 
+void synth_suite_regold(synth_env *e, synth_suite *st) {
+  int kept = 0;
+  for (int i = 0; i < st->ndbs; i++) {
+    char lw[200];
+    sqlsim_result g;
+    memset(&g, 0, sizeof g);
+    g.status = SQLSIM_EXEC_ERROR;
+    if (!synth_env_load(e, st->dbs[i], lw, sizeof lw)) synth_exec(e->db, st->gold_text, SQLSIM_EXEC_VALUES, &g);
+    sqlsim_result_free(&st->gold[i]);
+    if (g.status != SQLSIM_EXEC_OK) { /* the engine does not answer the gold there: not judged on */
+      sqlsim_result_free(&g);
+      synth_data_free(st->dbs[i]);
+      continue;
+    }
+    st->dbs[kept] = st->dbs[i];
+    st->gold[kept++] = g;
+  }
+  st->ndbs = kept;
+}
+
 int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text, int *judged, int *answered,
                       char *why, size_t wn) {
   *judged = *answered = 0;
@@ -340,7 +360,7 @@ int synth_suite_judge(synth_env *e, const synth_suite *st, const char *pred_text
     char lw[200];
     if (synth_env_load(e, st->dbs[i], lw, sizeof lw)) continue;
     sqlsim_result p;
-    sqlsim_exec_flags(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
+    synth_exec(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
     e->strict_s += p.total_s;
     int v = synth_judge_strict(e, &st->gold[i], &p);
     if (v != SYNTH_TIED) ++*judged;
@@ -373,7 +393,7 @@ static int try_pair(synth_env *e, synth_data *v, const char *gold_text, const ch
     return -1;
   }
   sqlsim_result g, p;
-  sqlsim_exec_flags(e->db, gold_text, SQLSIM_EXEC_VALUES, &g);
+  synth_exec(e->db, gold_text, SQLSIM_EXEC_VALUES, &g);
   ++*runs;
   e->strict_s += g.total_s;
   if (g.status != SQLSIM_EXEC_OK) {
@@ -381,7 +401,7 @@ static int try_pair(synth_env *e, synth_data *v, const char *gold_text, const ch
     synth_data_free(v);
     return -1;
   }
-  sqlsim_exec_flags(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
+  synth_exec(e->db, pred_text, SQLSIM_EXEC_VALUES, &p);
   ++*runs;
   e->strict_s += p.total_s;
   int verdict = synth_judge_strict(e, &g, &p);

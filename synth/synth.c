@@ -43,6 +43,7 @@ typedef struct slot {
   sqlsim_db *db;
   unsigned char *filled; /* [ntables] tables holding rows now */
   synth_checks *checks;  /* the schema's CHECK rules (NULL: none) */
+  synth_mirror mirror;   /* the engine its databases are judged on (mirror.c; none: SQLite) */
   unsigned long used;
 } slot;
 
@@ -71,6 +72,7 @@ enum { KEPT_NONE, KEPT_SAME, KEPT_TOLD };
 
 struct sqlsim_synth_runner {
   sqlsim_synth_opts o;
+  char *engine_url;      /* the pair's database on a server (synth_runner_engine), NULL: SQLite judges */
   int keep;              /* keep the last pair's databases (synth_runner_keep) */
   kept_pair kept;
   sqlsim_exec_opts eo;
@@ -101,6 +103,7 @@ sqlsim_synth_runner *sqlsim_synth_runner_new(const sqlsim_synth_opts *opts) {
 }
 
 static void slot_clear(slot *s) {
+  synth_mirror_clear(&s->mirror);
   sqlsim_db_close(s->db);
   synth_checks_free(s->checks);
   free(s->filled);
@@ -184,7 +187,15 @@ void sqlsim_synth_runner_free(sqlsim_synth_runner *x) {
   for (int i = 0; i < VERDICT_SLOTS; i++) verdict_clear(&x->verdicts[i]);
   for (int i = 0; i < RUNNER_SLOTS; i++) slot_clear(&x->slots[i]);
   for (int i = 0; i < SUITE_SLOTS; i++) synth_suite_free(x->suites[i]);
+  free(x->engine_url);
   free(x);
+}
+
+int synth_runner_engine(sqlsim_synth_runner *x, const char *url) {
+  if ((!url && !x->engine_url) || (url && x->engine_url && !strcmp(url, x->engine_url))) return 0;
+  free(x->engine_url);
+  x->engine_url = url ? strdup(url) : NULL;
+  return url && !x->engine_url ? -1 : 0;
 }
 
 /* The runner's connection for schema s, created with its tables if new. */
@@ -199,6 +210,7 @@ static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_err
     if (x->slots[i].db && x->slots[i].ntables == s->ntables && !strcmp(x->slots[i].ddl, ddl)) {
       free(ddl);
       x->slots[i].used = ++x->tick;
+      if (synth_mirror_bind(&x->slots[i].mirror, x->engine_url, s, &x->eo, err)) return NULL;
       return &x->slots[i];
     }
     if (x->slots[i].used < lru->used) lru = &x->slots[i];
@@ -241,6 +253,11 @@ static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_err
     sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
     return NULL;
   }
+  exec_set_user(db, &lru->mirror); /* its queries run where the mirror says (mirror.c) */
+  if (synth_mirror_bind(&lru->mirror, x->engine_url, s, &x->eo, err)) {
+    slot_clear(lru);
+    return NULL;
+  }
   return lru;
 }
 
@@ -259,7 +276,13 @@ static synth_suite *suite_for(sqlsim_synth_runner *x, slot *sl, synth_env *e, co
     if (x->suite_used[i] < x->suite_used[lru]) lru = i;
   }
   synth_suite_free(x->suites[lru]);
+  /* which databases tell the gold from its neighbors is chosen on SQLite (a
+   * few hundred runs of printed SQL); the pairs are judged on them where the
+   * engine is (mirror.c) */
+  sl->mirror.paused = 1;
   x->suites[lru] = synth_suite_build(e, gold, gold_text, x->o.seed);
+  sl->mirror.paused = 0;
+  if (x->suites[lru] && sl->mirror.engine) synth_suite_regold(e, x->suites[lru]); /* its answers: the engine's */
   if (x->suites[lru]) x->suites[lru]->ddl = sl->ddl;
   x->suite_used[lru] = ++x->tick;
   return x->suites[lru];
@@ -423,7 +446,7 @@ static void judge_empty_gold(pair_run *pr, int k, const sqlsim_result *g) {
   pr->empty++;
   if (!pr->strict || pr->strict_found) return;
   sqlsim_result p;
-  sqlsim_exec_flags(pr->sl->db, pr->ptext, SQLSIM_EXEC_VALUES, &p);
+  synth_exec(pr->sl->db, pr->ptext, SQLSIM_EXEC_VALUES, &p);
   pr->out->strict_databases++;
   pr->answered += g->nrows > 0;
   if (synth_judge_strict(&pr->env, g, &p) == SYNTH_DIFFER) strict_found_here(pr, k, g, &p, 1);
@@ -467,7 +490,7 @@ static int judge_database(pair_run *pr, int k, const sqlsim_result *g) {
   sqlsim_synth *out = pr->out;
   sqlsim_synth_runner *x = pr->x;
   sqlsim_result p;
-  sqlsim_exec_flags(pr->sl->db, pr->ptext, SQLSIM_EXEC_VALUES, &p);
+  synth_exec(pr->sl->db, pr->ptext, SQLSIM_EXEC_VALUES, &p);
   pr->pred_s += p.total_s;
   /* a prediction past its limits, or past the time limit over all databases
    * together, is not run on the next ones: one pair costs about two limits
@@ -524,7 +547,7 @@ static int run_databases(pair_run *pr, sqlsim_error *err) {
     out->gen_s += t1 - t0;
     if (rc) return rc;
     sqlsim_result g;
-    sqlsim_exec_flags(pr->sl->db, pr->gtext, SQLSIM_EXEC_VALUES, &g);
+    synth_exec(pr->sl->db, pr->gtext, SQLSIM_EXEC_VALUES, &g);
     if (g.status != SQLSIM_EXEC_OK) {
       if (!out->gold_failed++)
         snprintf(out->why, sizeof out->why, "the gold fails on database %d: %.200s", k + 1, g.reason);
@@ -664,13 +687,13 @@ static int extra_databases(pair_run *pr) {
     if (make_database(x, pr->sl, pr->f, k, 0, NULL, NULL, &err)) break;
     synth_env_forget(&pr->env);
     sqlsim_result g, p;
-    sqlsim_exec_flags(pr->sl->db, pr->gtext, SQLSIM_EXEC_VALUES, &g);
+    synth_exec(pr->sl->db, pr->gtext, SQLSIM_EXEC_VALUES, &g);
     pr->env.strict_s += g.total_s;
     if (g.status != SQLSIM_EXEC_OK) {
       sqlsim_result_free(&g);
       continue;
     }
-    sqlsim_exec_flags(pr->sl->db, pr->ptext, SQLSIM_EXEC_VALUES, &p);
+    synth_exec(pr->sl->db, pr->ptext, SQLSIM_EXEC_VALUES, &p);
     pr->env.strict_s += p.total_s;
     int v = synth_judge_strict(&pr->env, &g, &p);
     out->strict_databases += v != SYNTH_TIED;
@@ -894,7 +917,7 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
       told += kept && !pass_no;
       if ((rc = make_database(x, sl, f, k, kept, NULL, NULL, err))) break;
       sqlsim_result g;
-      sqlsim_exec_flags(sl->db, gtext, SQLSIM_EXEC_VALUES, &g);
+      synth_exec(sl->db, gtext, SQLSIM_EXEC_VALUES, &g);
       if (g.status != SQLSIM_EXEC_OK || !synth_informative(&g)) {
         int runaway = g.status == SQLSIM_EXEC_TIMEOUT || g.status == SQLSIM_EXEC_TOO_BIG;
         sqlsim_result_free(&g);
@@ -915,7 +938,7 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
           continue;
         }
         sqlsim_result p;
-        sqlsim_exec_flags(sl->db, texts[i], SQLSIM_EXEC_VALUES, &p);
+        synth_exec(sl->db, texts[i], SQLSIM_EXEC_VALUES, &p);
         spent[i] += p.total_s;
         if (p.status == SQLSIM_EXEC_TIMEOUT || p.status == SQLSIM_EXEC_TOO_BIG) spent[i] += x->o.timeout_s + 1;
         int ok = p.status == SQLSIM_EXEC_OK && synth_same_answer(bird, ordered, &g, &p);

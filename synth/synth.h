@@ -87,6 +87,45 @@ char *synth_data_sql(const synth_data *d);
  * (malloc'd). */
 char *synth_data_json(const synth_data *d);
 
+/* ---------------------------------------------------------------- the engine (mirror.c) */
+
+/* A scratch connection's generated database, served by a server so that
+ * queries are judged as that server answers them. */
+typedef struct synth_mirror {
+  char *url;              /* the item's database on the engine (NULL: none, SQLite judges) */
+  sqlsim_db *engine;      /* the mirror's own connection to it */
+  const sqlsim_schema *s;
+  int ntables;
+  char **ddl;             /* per table: its columns as made on the engine ("name type, ..."), for witnesses */
+  int created, synced, load_failed;
+  int paused;             /* queries run on the scratch meanwhile (a suite's distillation) */
+  unsigned long version;  /* the scratch's exec_writes when last loaded */
+  uint64_t *sig;          /* per table: the rows the engine holds (their INSERT's hash), where sig_ok */
+  int *nrows;
+  unsigned char *sig_ok;
+  char err[240];          /* why the engine cannot judge the database now */
+} synth_mirror;
+
+/* Binds m to the database at url (NULL: none) for schema s, its connection
+ * opened under eo: 0, or a negative code with err (the server does not
+ * answer). Bound already: nothing. */
+int synth_mirror_bind(synth_mirror *m, const char *url, const sqlsim_schema *s, const sqlsim_exec_opts *eo,
+                      sqlsim_error *err);
+void synth_mirror_clear(synth_mirror *m);
+/* Runs sql on the database the scratch connection holds: there, or on its
+ * mirror's engine (exec_user(scratch)), the rows loaded there first when they
+ * moved. A database the engine's types refuse: an error result saying so.
+ * synth_exec_own is for sqlsim's own printed SQL (SQLite's): where the engine
+ * does not run it, the scratch answers it. */
+void synth_exec(sqlsim_db *scratch, const char *sql, unsigned flags, sqlsim_result *r);
+void synth_exec_own(sqlsim_db *scratch, const char *sql, unsigned flags, sqlsim_result *r);
+/* exec_rows_json on the database the scratch holds, as synth_exec runs. */
+char *synth_rows_json(sqlsim_db *scratch, const char *sql, const long *want, int nwant, int first_n, long *count,
+                      char **err);
+/* d as SQL the engine loads: each table with the columns as made there
+ * (malloc'd). */
+char *synth_mirror_sql(const synth_mirror *m, const synth_data *d);
+
 /* ---------------------------------------------------------------- CHECK constraints (checks.c) */
 
 /* What a schema's CHECKs say of one column, in forms obeyed directly. */
@@ -338,6 +377,10 @@ typedef struct synth_suite {
  * e's connection, seeded by seed. NULL only when out of memory. */
 synth_suite *synth_suite_build(synth_env *e, const sqlsim_query *gold, const char *gold_text, uint64_t seed);
 void synth_suite_free(synth_suite *st);
+/* The gold's answers on the suite's databases taken again where e's queries
+ * run now (a suite distilled on SQLite, judged on an engine: mirror.c);
+ * a database where the gold fails there is dropped. */
+void synth_suite_regold(synth_env *e, synth_suite *st);
 /* The first database of the suite where the prediction (pred_text, as run)
  * answers otherwise than the gold: its index, with why; -1 when none does.
  * *judged counts the databases that were compared (not set aside),

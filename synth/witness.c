@@ -73,11 +73,11 @@ static int tells(shrink *k, const synth_data *d) {
   k->probes++;
   if (!synth_data_valid(d, why, sizeof why) || synth_env_load(k->e, d, why, sizeof why)) return 0;
   sqlsim_result g, p;
-  sqlsim_exec_flags(k->e->db, k->gold_text, SQLSIM_EXEC_VALUES, &g);
+  synth_exec(k->e->db, k->gold_text, SQLSIM_EXEC_VALUES, &g);
   k->spent += g.total_s;
   int yes = 0;
   if (g.status == SQLSIM_EXEC_OK && (!k->informative || synth_informative(&g))) {
-    sqlsim_exec_flags(k->e->db, k->pred_text, SQLSIM_EXEC_VALUES, &p);
+    synth_exec(k->e->db, k->pred_text, SQLSIM_EXEC_VALUES, &p);
     k->spent += p.total_s;
     /* the verdict's comparison: synth sets ties aside, strict only where
      * they could decide */
@@ -162,20 +162,21 @@ sqlsim_witness *synth_witness_make(synth_env *e, synth_data *d, const char *gold
   }
   for (int t = 0; t < e->s->ntables; t++) d->on[t] = (tables && tables[t]) || d->nrows[t] > 0;
   w->verdict = verdict;
-  w->database = synth_data_sql(d);
+  const synth_mirror *m = exec_user(e->db);
+  w->database = m && m->engine && m->ddl ? synth_mirror_sql(m, d) : synth_data_sql(d); /* SQL its engine loads */
   w->tables = synth_data_json(d);
   w->rows = synth_data_size(d);
   w->gold_sql = strdup(gold_text);
   w->pred_sql = strdup(pred_text);
   char *gerr = NULL;
-  w->gold_rows = exec_rows_json(e->db, gold_text, NULL, 0, WITNESS_ROWS, &w->gold_count, &gerr);
+  w->gold_rows = synth_rows_json(e->db, gold_text, NULL, 0, WITNESS_ROWS, &w->gold_count, &gerr);
   free(gerr);
   if (ran_away) { /* it would run to its limit again */
     w->pred_rows = strdup("[]");
     w->pred_count = -1;
     w->pred_error = strdup(runaway);
   } else {
-    w->pred_rows = exec_rows_json(e->db, pred_text, NULL, 0, WITNESS_ROWS, &w->pred_count, &w->pred_error);
+    w->pred_rows = synth_rows_json(e->db, pred_text, NULL, 0, WITNESS_ROWS, &w->pred_count, &w->pred_error);
   }
   synth_data_free(d);
   return w;

@@ -55,7 +55,7 @@ start() {
     sleep 0.1
   done
   mariadb --no-defaults -S "$dir/my.sock" -uroot -e \
-    "CREATE USER reader@localhost; GRANT SELECT, SHOW VIEW ON *.* TO reader@localhost" ||
+    "CREATE USER reader@localhost; GRANT SELECT, SHOW VIEW, CREATE TEMPORARY TABLES ON *.* TO reader@localhost" ||
     { cat "$dir/my.log" >&2; exit 1; }
   cat >"$dir/env" <<EOF
 export SQLSIM_SERVERS_DIR='$dir'

@@ -307,7 +307,7 @@ static int negate(int op) {
 
 static void drop_distinct(sqlsim_node *sel) {
   if (sel && sel->kind == SQLSIM_N_SELECT && sel->op == SQLSIM_SET_NONE && !sel->kids[SQLSIM_SEL_LIMIT] &&
-      !sel->kids[SQLSIM_SEL_OFFSET])
+      !sel->kids[SQLSIM_SEL_OFFSET] && !sel->kids[SQLSIM_SEL_DISTINCT_ON]) /* DISTINCT ON picks rows: it stays */
     sel->flags &= ~(uint32_t)SQLSIM_F_DISTINCT;
 }
 
@@ -602,7 +602,8 @@ static int correlated(sqlsim_node *sel) {
 static int plain_block(const sqlsim_node *s) {
   return s && s->kind == SQLSIM_N_SELECT && s->op == SQLSIM_SET_NONE && !s->kids[SQLSIM_SEL_WITH] &&
          !s->kids[SQLSIM_SEL_GROUP] && !s->kids[SQLSIM_SEL_HAVING] && !s->kids[SQLSIM_SEL_LIMIT] &&
-         !s->kids[SQLSIM_SEL_OFFSET] && !s->kids[SQLSIM_SEL_VALUES] && !s->kids[SQLSIM_SEL_WINDOW];
+         !s->kids[SQLSIM_SEL_OFFSET] && !s->kids[SQLSIM_SEL_VALUES] && !s->kids[SQLSIM_SEL_WINDOW] &&
+         !s->kids[SQLSIM_SEL_DISTINCT_ON];
 }
 
 /* x IN (SELECT t.y FROM t WHERE c), uncorrelated, becomes a join: t in FROM,
@@ -867,7 +868,7 @@ static int only_count_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
 static void count_filter(eq_ctx *c, sqlsim_node *sel) {
   if (sel->op != SQLSIM_SET_NONE || !sel->kids[SQLSIM_SEL_TARGETS] || sel->kids[SQLSIM_SEL_GROUP] ||
       sel->kids[SQLSIM_SEL_HAVING] || sel->kids[SQLSIM_SEL_ORDER] || sel->kids[SQLSIM_SEL_OFFSET] ||
-      sel->kids[SQLSIM_SEL_WINDOW] || sel->kids[SQLSIM_SEL_VALUES])
+      sel->kids[SQLSIM_SEL_WINDOW] || sel->kids[SQLSIM_SEL_VALUES] || sel->kids[SQLSIM_SEL_DISTINCT_ON])
     return;
   const sqlsim_node *lim = sel->kids[SQLSIM_SEL_LIMIT];
   if (lim && !(lim->kind == SQLSIM_N_CONST && lim->op == SQLSIM_CONST_INT && lim->text[0] != '-' && strcmp(lim->text, "0")))
@@ -924,7 +925,8 @@ static int null_skipping_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
 static void null_test_under_aggregates(eq_ctx *c, sqlsim_node *sel) {
   if (sel->op != SQLSIM_SET_NONE || !sel->kids[SQLSIM_SEL_TARGETS] || !sel->kids[SQLSIM_SEL_WHERE] ||
       sel->kids[SQLSIM_SEL_GROUP] || sel->kids[SQLSIM_SEL_HAVING] || sel->kids[SQLSIM_SEL_WINDOW] ||
-      sel->kids[SQLSIM_SEL_VALUES] || sel->kids[SQLSIM_SEL_LIMIT] || sel->kids[SQLSIM_SEL_OFFSET])
+      sel->kids[SQLSIM_SEL_VALUES] || sel->kids[SQLSIM_SEL_LIMIT] || sel->kids[SQLSIM_SEL_OFFSET] ||
+      sel->kids[SQLSIM_SEL_DISTINCT_ON])
     return;
   skip_ctx k = {NULL, 0};
   sqlsim_walk(sel->kids[SQLSIM_SEL_TARGETS], null_skipping_pre, NULL, &k);

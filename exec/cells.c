@@ -212,43 +212,49 @@ static long long days_from_civil(long long y, unsigned m, unsigned d) {
   return era * 146097 + (long long)doe - 719468;
 }
 
+/* Reads 1 to max decimal digits at *p into *v: 1, or 0 when none. */
+static int digits_at(const char **p, const char *end, int max, int *v) {
+  int n = 0, x = 0;
+  while (*p < end && n < max && **p >= '0' && **p <= '9') x = x * 10 + (*(*p)++ - '0'), n++;
+  *v = x;
+  return n > 0;
+}
+
 /* Reads YYYY-MM-DD[ HH:MM:SS[.ffffff]][+HH[:MM[:SS]]] into the microseconds
  * since the epoch (its zone taken off when it has one): 1, or 0 when it does
- * not read so. */
+ * not read so, or is no date Python holds (years 1 to 9999). Every field is
+ * read digit by digit, bounded: no text makes it overflow. */
 static int read_stamp(const char *p, size_t n, int want_time, long long *us) {
-  char buf[64];
-  if (n >= sizeof buf) return 0;
-  memcpy(buf, p, n);
-  buf[n] = '\0';
-  int y, mo, d, h = 0, mi = 0, s = 0, used = 0;
-  if (sscanf(buf, "%d-%d-%d%n", &y, &mo, &d, &used) != 3) return 0;
-  const char *q = buf + used;
+  const char *q = p, *end = p + n;
+  int y, mo, d, h = 0, mi = 0, s = 0;
+  if (!digits_at(&q, end, 4, &y) || q >= end || *q++ != '-' || !digits_at(&q, end, 2, &mo) || q >= end ||
+      *q++ != '-' || !digits_at(&q, end, 2, &d))
+    return 0;
   long long frac_us = 0;
   if (want_time) {
-    int u2 = 0;
-    if (sscanf(q, " %d:%d:%d%n", &h, &mi, &s, &u2) != 3) return 0;
-    q += u2;
-    if (*q == '.') {
+    if (q >= end || (*q != ' ' && *q != 'T')) return 0;
+    q++;
+    if (!digits_at(&q, end, 2, &h) || q >= end || *q++ != ':' || !digits_at(&q, end, 2, &mi) || q >= end ||
+        *q++ != ':' || !digits_at(&q, end, 2, &s))
+      return 0;
+    if (q < end && *q == '.') {
       q++;
       int k = 0;
-      for (; *q >= '0' && *q <= '9'; q++, k++)
+      for (; q < end && *q >= '0' && *q <= '9'; q++, k++)
         if (k < 6) frac_us = frac_us * 10 + (*q - '0');
       for (; k < 6; k++) frac_us *= 10;
     }
   }
   long long off_s = 0;
-  if (*q == '+' || *q == '-') {
-    int sign = *q == '-' ? -1 : 1, oh = 0, om = 0, os = 0;
-    q++;
-    int u3 = 0;
-    if (sscanf(q, "%d%n", &oh, &u3) != 1) return 0;
-    q += u3;
-    if (*q == ':' && sscanf(q + 1, "%d%n", &om, &u3) == 1) q += 1 + u3;
-    if (*q == ':' && sscanf(q + 1, "%d%n", &os, &u3) == 1) q += 1 + u3;
+  if (q < end && (*q == '+' || *q == '-')) {
+    int sign = *q++ == '-' ? -1 : 1, oh = 0, om = 0, os = 0;
+    if (!digits_at(&q, end, 2, &oh)) return 0;
+    if (q < end && *q == ':' && (q++, !digits_at(&q, end, 2, &om))) return 0;
+    if (q < end && *q == ':' && (q++, !digits_at(&q, end, 2, &os))) return 0;
     off_s = sign * (oh * 3600LL + om * 60 + os);
   }
-  if (*q) return 0;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31) return 0;
+  if (q != end) return 0;
+  if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 24 || mi > 59 || s > 60) return 0;
   *us = ((days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400LL + h * 3600LL + mi * 60LL + s - off_s) * 1000000LL) +
         frac_us;
   return 1;

@@ -630,9 +630,9 @@ const char *sqlsim_op_name(int op) {
   return op_text(&n);
 }
 
-static const char *slot_names[] = {"with",  "targets", "from",   "where", "group",
-                                   "having", "order",  "limit",  "offset", "larg",
-                                   "rarg",  "window",  "values"};
+static const char *slot_names[SQLSIM_SEL__COUNT] = {"with",  "targets", "from",   "where", "group",
+                                                    "having", "order",  "limit",  "offset", "larg",
+                                                    "rarg",  "window",  "values", "distinct_on"};
 
 static const struct {
   uint32_t f;

@@ -283,7 +283,9 @@ static int same_column_of_source(const sqlsim_node *a, const sqlsim_node *b) {
 static int distinct_group(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   (void)parent;
   rule_ctx *c = ctx;
-  if (n->kind != SQLSIM_N_SELECT || n->op != SQLSIM_SET_NONE || !(n->flags & SQLSIM_F_DISTINCT)) return SQLSIM_WALK_CONTINUE;
+  if (n->kind != SQLSIM_N_SELECT || n->op != SQLSIM_SET_NONE || !(n->flags & SQLSIM_F_DISTINCT) ||
+      n->kids[SQLSIM_SEL_DISTINCT_ON])
+    return SQLSIM_WALK_CONTINUE;
   const sqlsim_node *group = n->kids[SQLSIM_SEL_GROUP], *targets = n->kids[SQLSIM_SEL_TARGETS];
   if (!group || !group->nkids || !targets) return SQLSIM_WALK_CONTINUE;
   for (uint32_t i = 0; i < group->nkids; i++) {

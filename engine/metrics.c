@@ -57,6 +57,7 @@ static void fields_exec(const sqlsim_record *r, const sqlsim_sink *s, void *x) {
   K("bird"), s->integer(x, r->exec.bird);
   s->end(x, 0);
   K("databases"), s->integer(x, r->exec.databases);
+  if (r->exec.reconnected) K("reconnected"), s->boolean(x, 1); /* a server's connection was made again */
 }
 
 /* NAME_ratio and NAME_interval of a timing. */

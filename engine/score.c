@@ -75,7 +75,7 @@ void engine_stage_exec(engine_pair *c) {
   ex_score(&c->g->ex, c->g->sql, c->p->pred, &o, engine_pool_open, &pool, &v);
   sqlsim_exec_part x = {.spider = v.spider, .bird = v.bird, .databases = v.databases, .gold_rows = v.gold_rows,
                         .pred_rows = v.pred_rows, .has_rsim = v.has_rsim, .rsim = v.rsim,
-                        .has_soft_f1 = v.has_soft_f1, .soft_f1 = v.soft_f1};
+                        .has_soft_f1 = v.has_soft_f1, .soft_f1 = v.soft_f1, .reconnected = v.reconnected};
   memcpy(x.err, v.err, sizeof x.err);
   explain_answer(c, x.err, sizeof x.err);
   c->r->exec = x;

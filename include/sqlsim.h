@@ -1226,6 +1226,7 @@ typedef struct sqlsim_exec_part {
   sqlsim_result_sim rsim;
   int has_soft_f1;
   double soft_f1;          /* mini-dev's Soft F1-Score on the item's database (0 when the prediction failed) */
+  int reconnected;         /* the server's connection was lost and opened again to run the prediction */
   char err[256];           /* why the prediction did not run */
 } sqlsim_exec_part;
 

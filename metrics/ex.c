@@ -543,6 +543,7 @@ void ex_score(const ex_gold *g, const char *gold_sql, const char *pred, const ex
   }
   sqlsim_result praw;
   sqlsim_exec_flags(db, pred, SQLSIM_EXEC_VALUES, &praw);
+  v->reconnected = praw.reconnected;
   v->gold_rows = main->raw.nrows;
   v->pred_rows = praw.status == SQLSIM_EXEC_OK ? praw.nrows : -1;
   if (praw.status != SQLSIM_EXEC_OK) {

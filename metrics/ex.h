@@ -68,6 +68,7 @@ typedef struct ex_verdict {
   sqlsim_result_sim rsim;
   int has_soft_f1;
   double soft_f1;
+  int reconnected;       /* a server's connection was lost and opened again to run the prediction */
   char err[256];         /* why the prediction did not run ("" when it did) */
   sqlsim_witness *witness; /* with opts.witness, for a prediction wrong under the semantics on the
                             item's database: the first rows each returned that the other did not

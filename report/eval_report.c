@@ -20,6 +20,7 @@ typedef struct agg {
   double rp, rr, rf;
   int n_f1;
   double soft_f1;
+  int reconnected;      /* items whose prediction ran again on a reopened server connection */
   int n_bis;
   double bis, score;
   int n_synth;          /* items where a generated database counted */
@@ -69,6 +70,7 @@ static void add(agg *a, const sqlsim_record *r, unsigned metrics) {
     a->n_strict++;
     a->strict_pass += r->synth.strict;
   }
+  a->reconnected += r->exec.reconnected;
   if (r->exec.has_soft_f1) {
     a->n_f1++;
     a->soft_f1 += r->exec.soft_f1;
@@ -298,6 +300,9 @@ static void print_groups(FILE *f, const run *c, int p) {
     for (int k = 0; k < na; k++) v[k] = ratio(a[k].rf, a[k].n_rsim);
     print_row(f, "F1", v, na, 0, w);
   }
+  if (a[na - 1].reconnected)
+    fprintf(f, "note: on %d items the server's connection was lost and opened again before the prediction ran\n",
+            a[na - 1].reconnected);
   if (metrics & SQLSIM_M_SOFT_F1) {
     fputs("=====================   SOFT F1 (BIRD mini-dev)   ===================\n", f);
     for (int k = 0; k < na; k++) v[k] = a[k].n_f1 ? 100 * a[k].soft_f1 / a[k].n_f1 : NAN;

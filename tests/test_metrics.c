@@ -159,11 +159,61 @@ static void test_time_pair(void **state) {
   assert_non_null(strstr(t.reason, "no such column"));
 }
 
+/* A result of nrows x ncols cells (their hashes: equal numbers, equal values). */
+static sqlsim_result cells_of(int nrows, int ncols, const uint64_t *c) {
+  sqlsim_result r;
+  memset(&r, 0, sizeof r);
+  r.nrows = nrows;
+  r.ncols = ncols;
+  r.cells = (uint64_t *)c;
+  return r;
+}
+
+/* Soft F1 as mini-dev's evaluation_f1.py computes it, cases worked by hand
+ * from its code: rows paired in order after de-duplication, per pair the
+ * shares of values found in the other row (a repeated value counted each
+ * time), unpaired rows whole. */
+static void test_soft_f1(void **state) {
+  (void)state;
+  enum { A = 101, B = 102, C = 103 };
+  /* gold (1,a) (2,b); pred (1,a) (2,c): tp 1.5, fp 0.5, fn 0.5 */
+  uint64_t g1[] = {1, A, 2, B}, p1[] = {1, A, 2, C};
+  sqlsim_result g = cells_of(2, 2, g1), p = cells_of(2, 2, p1);
+  assert_true(fabs(sqlsim_soft_f1(&g, &p) - 0.75) < 1e-15);
+  /* gold (1) (1) (2) is (1) (2); pred (2) (3) (4): nothing paired matches */
+  uint64_t g2[] = {1, 1, 2}, p2[] = {2, 3, 4};
+  g = cells_of(3, 1, g2), p = cells_of(3, 1, p2);
+  assert_true(sqlsim_soft_f1(&g, &p) == 0);
+  /* widths differ: gold (1,2), pred (2,1,5): m 2/2, p 1/2, t 0 */
+  uint64_t g3[] = {1, 2}, p3[] = {2, 1, 5};
+  g = cells_of(1, 2, g3), p = cells_of(1, 3, p3);
+  double precision = 1.0 / (1.0 + 0.5), recall = 1.0;
+  assert_true(sqlsim_soft_f1(&g, &p) == 2 * precision * recall / (precision + recall));
+  /* a repeated value counts each time: gold (1,2), pred (1,1): m 1, t 1/2 */
+  uint64_t g4[] = {1, 2}, p4[] = {1, 1};
+  g = cells_of(1, 2, g4), p = cells_of(1, 2, p4);
+  recall = 1.0 / (1.0 + 0.5);
+  assert_true(sqlsim_soft_f1(&g, &p) == 2 * 1.0 * recall / (1.0 + recall));
+  /* more predicted rows than gold: each extra one is fp 1 */
+  uint64_t g5[] = {1}, p5[] = {1, 2, 3};
+  g = cells_of(1, 1, g5), p = cells_of(3, 1, p5);
+  precision = 1.0 / (1.0 + 2.0);
+  assert_true(sqlsim_soft_f1(&g, &p) == 2 * precision * 1.0 / (precision + 1.0));
+  /* both empty: 1; one empty: 0; a failed side: 0 */
+  g = cells_of(0, 1, g5), p = cells_of(0, 1, p5);
+  assert_true(sqlsim_soft_f1(&g, &p) == 1.0);
+  p = cells_of(1, 1, p5);
+  assert_true(sqlsim_soft_f1(&g, &p) == 0 && sqlsim_soft_f1(&p, &g) == 0);
+  g = cells_of(1, 1, g5);
+  p.status = SQLSIM_EXEC_ERROR;
+  assert_true(sqlsim_soft_f1(&g, &p) == 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_result_similarity),
       cmocka_unit_test(test_ves_arithmetic), cmocka_unit_test(test_noise_floor),
-      cmocka_unit_test(test_time_pair),
+      cmocka_unit_test(test_time_pair),         cmocka_unit_test(test_soft_f1),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

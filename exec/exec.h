@@ -35,6 +35,9 @@ void *exec_user(const sqlsim_db *d);
  * writing (temporary tables), in a read-write transaction of their own: 0,
  * or -1 with why (rolled back). */
 int exec_server_script(sqlsim_db *d, const char *sql, char *why, size_t wn);
+/* One statement of sqlsim's own outside any transaction (PostgreSQL's
+ * VACUUM), the session's read-only default lifted around it: 0, or -1. */
+int exec_server_own(sqlsim_db *d, const char *sql, char *why, size_t wn);
 /* text[0..n) as the server's quoted literal, into sb. */
 void exec_server_quote(sqlsim_db *d, strbuf *sb, const char *text, size_t n);
 /* The connection's server kind (SRV_POSTGRES, SRV_MYSQL of server.h), 0

@@ -355,6 +355,20 @@ int exec_server_script(sqlsim_db *d, const char *sql, char *why, size_t wn) {
   return rc;
 }
 
+int exec_server_own(sqlsim_db *d, const char *sql, char *why, size_t wn) {
+  if (!d->srv || !d->sc) return -1;
+  char w2[64];
+  int pg = d->url.kind == SRV_POSTGRES;
+  if (pg && d->srv->own(d->sc, "SET default_transaction_read_only = off", why, wn)) return -1;
+  int rc = d->srv->own(d->sc, sql, why, wn);
+  if (pg && d->srv->own(d->sc, "SET default_transaction_read_only = on", w2, sizeof w2)) { /* not read-only: gone */
+    d->srv->close(d->sc);
+    d->sc = NULL;
+    rc = -1;
+  }
+  return rc;
+}
+
 typedef struct own_rows {
   void (*row)(void *ctx, const char *text, size_t n);
   void *ctx;

@@ -285,6 +285,19 @@ static int sync(synth_mirror *m, sqlsim_db *scratch) {
   exec_leave(scratch, saved);
   char why[200];
   int rc = sql.len ? exec_server_script(m->engine, sql.buf, why, sizeof why) : 0; /* nothing moved: no round trip */
+  /* nothing vacuums a temporary table: the dead rows of thousands of reloads
+   * would make every later scan slower (TRUNCATE costs a millisecond and
+   * more a table: files and catalog) */
+  if (!rc && sql.len && kind == SRV_POSTGRES && ++m->loads % 32 == 0) {
+    strbuf vac = {0};
+    for (int t = 0; t < s->ntables; t++) {
+      vac.len = 0;
+      sb_puts(&vac, "VACUUM ");
+      put_name(&vac, kind, s->tables[t].name);
+      exec_server_own(m->engine, vac.buf, why, sizeof why);
+    }
+    free(vac.buf);
+  }
   free(sql.buf);
   m->synced = 1;
   m->version = v;

@@ -99,6 +99,7 @@ typedef struct synth_mirror {
   char **ddl;             /* per table: its columns as made on the engine ("name type, ..."), for witnesses */
   int created, synced, load_failed;
   int paused;             /* queries run on the scratch meanwhile (a suite's distillation) */
+  unsigned long loads;    /* databases loaded: every so many, the temporary tables are vacuumed */
   unsigned long version;  /* the scratch's exec_writes when last loaded */
   uint64_t *sig;          /* per table: the rows the engine holds (their INSERT's hash), where sig_ok */
   int *nrows;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 static const cli_command *const commands[] = {&cmd_eval_spec,    &cmd_analyze_spec, &cmd_stream_spec,
-                                              &cmd_rewrite_spec, &cmd_diff_spec,    &cmd_parse_spec, &cmd_load_spec};
+                                              &cmd_rewrite_spec, &cmd_diff_spec,    &cmd_parse_spec, &cmd_load_spec, &cmd_audit_spec};
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 const char *const cli_exit_status =

@@ -189,6 +189,29 @@ void sqlsim_items_free(sqlsim_itemset *s) {
   free(s);
 }
 
+int sqlsim_items_pair(const sqlsim_itemset *gold, const sqlsim_itemset *pred, int *slot, sqlsim_error *err) {
+  int n = gold->n;
+  for (int i = 0; i < n; i++) slot[i] = -1;
+  if (!strcmp(pred->format, "bird-pred")) {
+    for (int k = 0; k < pred->n; k++) {
+      int key = pred->items[k].line - 1;
+      if (key >= n)
+        return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+                                "%s: question index %d, but %s has %d questions (0 to %d): is this the right gold file?",
+                                pred->path, key, gold->path, n, n - 1);
+      slot[key] = k;
+    }
+    return 0;
+  }
+  if (pred->n != n)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+                            "%s has %d predictions but %s has %d gold queries: they must pair up one to one (only a "
+                            "BIRD prediction object, keyed by question index, may cover part of the set)",
+                            pred->path, pred->n, gold->path, n);
+  for (int i = 0; i < n; i++) slot[i] = i;
+  return 0;
+}
+
 /* The span of s without leading/trailing white space and trailing ';'. */
 static void core_span(const char *s, const char **b, size_t *n) {
   while (*s && isspace((unsigned char)*s)) s++;

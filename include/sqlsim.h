@@ -633,7 +633,8 @@ SQLSIM_API int sqlsim_ex_bird_item(sqlsim_db *db, const char *gold, const char *
 typedef struct sqlsim_synth_opts {
   int databases;         /* K; 0 = 6 */
   uint64_t seed;         /* 0 = the default seed */
-  int bird;              /* BIRD's set semantics, else Spider's */
+  int bird;              /* 1: BIRD's set semantics; 2: sets with the columns in any order (the
+                            audit's: the answer, not its presentation); 0: Spider's */
   int keep_distinct;     /* Spider: DISTINCT kept (else removed, as the official evaluator does) */
   double timeout_s;      /* per query and database, and the prediction's time over all the
                             databases together (the pair stops past it); 0 = 2 s */
@@ -1384,6 +1385,90 @@ SQLSIM_API double sqlsim_reward(const sqlsim_evaluator *ev, const sqlsim_record 
  * waiting are scored together on jobs threads. Returns 0, or -1 when out
  * cannot be written (errno says why). */
 SQLSIM_API int sqlsim_serve_jsonl(sqlsim_evaluator *ev, int in_fd, FILE *out, int jobs, int reward);
+
+/* ---------------------------------------------------------------- audit */
+
+/* The benchmark audited (audit/): which gold queries are likely wrong or
+ * leave their answer undetermined, from several systems' predictions and
+ * the gold's own behaviour (docs/audit.md). Each item gets a score in
+ * [0, 1] (higher: more likely wrong), the noisy-OR of its evidence:
+ *   consensus      systems that agree with each other and not with the gold
+ *                  (the same rows on the item's database; without one, the
+ *                  same answers on generated databases), weighed by each
+ *                  system's agreement with the gold on the other items;
+ *                  strength (W_group / W) x (1 - W_gold / W)
+ *   gold_fails     the gold does not parse, names what the schema lacks, or
+ *                  fails to run
+ *   gold_empty     it returns no row, or only NULLs
+ *   limit_ties     ORDER BY .. LIMIT cutting through rows of equal keys
+ *   limit_unordered LIMIT without ORDER BY over more rows than it keeps
+ *   group_free     a column outside GROUP BY that the groups do not determine
+ *   int_division   integer divided by integer where a ratio is asked
+ *   literal_case   a text literal the column holds only in another case or
+ *                  spelling
+ * each with the rows (or the witness database) that show it. */
+enum {
+  SQLSIM_AUDIT_CONSENSUS = 1u << 0, SQLSIM_AUDIT_GOLD_FAILS = 1u << 1, SQLSIM_AUDIT_GOLD_EMPTY = 1u << 2,
+  SQLSIM_AUDIT_LIMIT_TIES = 1u << 3, SQLSIM_AUDIT_LIMIT_UNORDERED = 1u << 4, SQLSIM_AUDIT_GROUP_FREE = 1u << 5,
+  SQLSIM_AUDIT_INT_DIVISION = 1u << 6, SQLSIM_AUDIT_LITERAL_CASE = 1u << 7
+};
+#define SQLSIM_AUDIT_NKINDS 8
+SQLSIM_API extern const char *const sqlsim_audit_kind_names[SQLSIM_AUDIT_NKINDS];
+
+typedef struct sqlsim_audit_opts {
+  const sqlsim_catalog *catalog; /* the schemas (required) */
+  const char *db_dir;     /* DIR/<db_id>/<db_id>.sqlite, or NULL */
+  const char *sqlite;     /* one SQLite file for every item, or NULL */
+  const char *engine;     /* a server URL (sqlsim_db_connect), or NULL */
+  int dialect;            /* SQLSIM_DIALECT_* the queries are written in */
+  int jobs;               /* threads; 0 = 1 */
+  double timeout_s;       /* per query on a real database; 0 = 30 s */
+  const char *fixed_now;
+  double min_score;       /* flagged at or above; 0 = 0.5 */
+  int witness;            /* flagged consensus items get a witness (default on: -1 off) */
+} sqlsim_audit_opts;
+
+typedef struct sqlsim_audit_item {
+  int index;              /* the gold item's position, from 0 */
+  double score;
+  unsigned kinds;         /* SQLSIM_AUDIT_* found */
+  int flagged;            /* score >= min_score */
+  int agree;              /* systems that agree with the gold */
+  int group;              /* the largest group of systems agreeing with each other, not the gold (0: none) */
+  char *json;             /* the item's record: {"index", "db_id", "score", "kinds", "gold", "evidence": [..]}
+                             (docs/audit.md), one line */
+} sqlsim_audit_item;
+
+typedef struct sqlsim_audit {
+  int nitems, nsystems;
+  int with_db;            /* answers came from real databases */
+  sqlsim_audit_item *items; /* every gold item, ranked: score descending, then index */
+  char **systems;         /* names */
+  double *weight;         /* each system's agreement with the gold over all items (its weight is
+                             this over the other items: leave-one-out) */
+  double *ex, *ex_kept;   /* each system's EX over all items, and over the items not flagged */
+  int flagged;
+  double seconds;
+} sqlsim_audit;
+
+/* Audits gold (n items) against npreds prediction sets: preds[p][i] is
+ * system p's SQL for gold item i (NULL: none), names[p] its name. Bad input
+ * in one item (a gold or prediction that does not parse or run) is evidence
+ * or a failed prediction, never an error. 0, or a negative code with err
+ * (no catalog, a database that cannot be opened, out of memory). */
+SQLSIM_API int sqlsim_audit_run(const sqlsim_itemset *gold, const char *const *const *preds, const char *const *names,
+                                int npreds, const sqlsim_audit_opts *opts, sqlsim_audit **out, sqlsim_error *err);
+SQLSIM_API void sqlsim_audit_free(sqlsim_audit *a);
+/* The audit's summary as JSON: systems with weight, ex and ex_kept, items,
+ * flagged (malloc'd). */
+SQLSIM_API char *sqlsim_audit_summary_json(const sqlsim_audit *a);
+
+/* Pairs a prediction file with the gold: slot[i] = the index in pred of gold
+ * item i's prediction, or -1. By position, or by question index for a BIRD
+ * prediction object (which may cover part of the set). 0, or SQLSIM_EFORMAT
+ * with err saying why (counts that do not pair, an index past the gold). */
+SQLSIM_API int sqlsim_items_pair(const sqlsim_itemset *gold, const sqlsim_itemset *pred, int *slot,
+                                 sqlsim_error *err);
 
 /* Names for diagnostics. */
 SQLSIM_API const char *sqlsim_kind_name(int kind);

@@ -63,6 +63,67 @@ int sqlsim_ex_bird(const sqlsim_result *g, const sqlsim_result *p) {
   return eq;
 }
 
+/* The set of values column c holds, hashed. */
+static uint64_t column_sig(const sqlsim_result *r, int c, uint64_t *tmp) {
+  for (long i = 0; i < r->nrows; i++) tmp[i] = r->cells[i * r->ncols + c];
+  qsort(tmp, (size_t)r->nrows, sizeof *tmp, cmp_u64);
+  uint64_t h = FNV_OFFSET;
+  for (long i = 0; i < r->nrows; i++)
+    if (!i || tmp[i] != tmp[i - 1]) h = fnv1a_word(h, tmp[i]);
+  return h;
+}
+
+/* r's cells with its columns in an order that does not depend on how the
+ * query wrote them: by the set of values each holds (malloc'd; NULL on no
+ * memory). */
+static uint64_t *columns_canonical(const sqlsim_result *r) {
+  int n = r->ncols;
+  long cells = r->nrows * n;
+  uint64_t *out = malloc(sizeof *out * (size_t)(cells ? cells : 1)), *tmp = malloc(sizeof *tmp * (size_t)(r->nrows + 1));
+  uint64_t *sig = malloc(sizeof *sig * (size_t)(n ? n : 1));
+  int *perm = malloc(sizeof *perm * (size_t)(n ? n : 1));
+  if (!out || !tmp || !sig || !perm) {
+    free(out), free(tmp), free(sig), free(perm);
+    return NULL;
+  }
+  for (int c = 0; c < n; c++) sig[c] = column_sig(r, c, tmp), perm[c] = c;
+  for (int i = 1; i < n; i++) /* insertion sort by signature: few columns */
+    for (int k = i; k > 0 && sig[perm[k - 1]] > sig[perm[k]]; k--) {
+      int t = perm[k];
+      perm[k] = perm[k - 1];
+      perm[k - 1] = t;
+    }
+  for (long i = 0; i < r->nrows; i++)
+    for (int k = 0; k < n; k++) out[i * n + k] = r->cells[i * n + perm[k]];
+  free(tmp), free(sig), free(perm);
+  return out;
+}
+
+int ex_sets_any_column_order(const sqlsim_result *g, const sqlsim_result *p) {
+  if (sqlsim_ex_bird(g, p)) return 1;
+  if (g->ncols != p->ncols || g->ncols < 2 || !g->nrows || !p->nrows) return 0;
+  sqlsim_result a = *g, b = *p;
+  a.cells = columns_canonical(g);
+  b.cells = columns_canonical(p);
+  int eq = a.cells && b.cells && sqlsim_ex_bird(&a, &b);
+  free(a.cells);
+  free(b.cells);
+  return eq;
+}
+
+uint64_t ex_answer_hash(const sqlsim_result *r) {
+  sqlsim_result a = *r;
+  uint64_t *canon = r->ncols > 1 ? columns_canonical(r) : NULL;
+  if (canon) a.cells = canon;
+  uint64_t *rows = malloc(sizeof *rows * (size_t)(r->nrows + 1));
+  uint64_t h = fnv1a_word(FNV_OFFSET, (uint64_t)r->ncols);
+  long n = rows ? row_set(&a, rows) : 0;
+  for (long i = 0; i < n; i++) h = fnv1a_word(h, rows[i]);
+  free(rows);
+  free(canon);
+  return h ? h : 1;
+}
+
 int sqlsim_same_rows(const sqlsim_result *a, const sqlsim_result *b, int ordered) {
   if (a->ncols != b->ncols || a->nrows != b->nrows) return 0;
   uint64_t *x = malloc(sizeof *x * (size_t)(a->nrows + 1)), *y = malloc(sizeof *y * (size_t)(b->nrows + 1));

@@ -30,6 +30,15 @@ typedef struct ex_gold {
   int ndbs;
 } ex_gold;
 
+/* Whether two answers are the same set of rows once columns are put in an
+ * order that does not depend on how each query wrote them (the audit's
+ * comparison, and synthetic execution's with opts.bird = 2): the answer, not
+ * its presentation. */
+int ex_sets_any_column_order(const sqlsim_result *g, const sqlsim_result *p);
+/* A hash of the answer as that comparison sees it (never 0): equal answers
+ * hash equal. */
+uint64_t ex_answer_hash(const sqlsim_result *r);
+
 /* Rows of r that differ from each other (as BIRD's sets see them; 1 when
  * there is no memory to count them: never more than there are). */
 long ex_distinct_rows(const sqlsim_result *r);

@@ -62,7 +62,7 @@ static char *default_name(const char *file, int p, int up) {
   return strdup(buf);
 }
 
-static int name_models(run *r, sqlsim_error *err) {
+int run_name_models(run *r, sqlsim_error *err) {
   int given[RUN_MAX_PREDS] = {0};
   for (int p = 0; p < r->npreds; p++) {
     split_name(r->pred_paths[p], &r->names[p], &r->files[p]);
@@ -116,23 +116,9 @@ static int pair_items(run *r, sqlsim_error *err) {
   int **slot = calloc((size_t)r->npreds, sizeof *slot);
   int rc = 0;
   for (int p = 0; p < r->npreds && !rc; p++) {
-    const sqlsim_itemset *ps = r->pred_all[p];
-    slot[p] = calloc((size_t)(n ? n : 1), sizeof **slot);
-    if (!strcmp(ps->format, "bird-pred")) {
-      for (int k = 0; k < ps->n && !rc; k++) {
-        int key = ps->items[k].line - 1;
-        if (key >= n)
-          rc = fail(err, "%s: question index %d, but %s has %d questions (0 to %d): is this the right gold file?",
-                     r->files[p], key, r->gold_path, n, n - 1);
-        else have[(size_t)key * (size_t)r->npreds + (size_t)p] = 1, slot[p][key] = k;
-      }
-    } else if (ps->n != n) {
-      rc = fail(err, "%s has %d predictions but %s has %d gold queries: they must pair up one to one (only a BIRD "
-                 "prediction object, keyed by question index, may cover part of the set)",
-                 r->files[p], ps->n, r->gold_path, n);
-    } else {
-      for (int k = 0; k < n; k++) have[(size_t)k * (size_t)r->npreds + (size_t)p] = 1, slot[p][k] = k;
-    }
+    slot[p] = malloc(sizeof **slot * (size_t)(n ? n : 1));
+    rc = sqlsim_items_pair(r->gold_all, r->pred_all[p], slot[p], err) ? -1 : 0;
+    for (int i = 0; i < n && !rc; i++) have[(size_t)i * (size_t)r->npreds + (size_t)p] = slot[p][i] >= 0;
   }
   if (!rc) {
     int sel = 0;
@@ -164,7 +150,7 @@ static int pair_items(run *r, sqlsim_error *err) {
 }
 
 int run_load(run *r, const sqlsim_config *cfg, sqlsim_error *err) {
-  if (name_models(r, err)) return -2; /* a bad argument: nothing was run */
+  if (run_name_models(r, err)) return -2; /* a bad argument: nothing was run */
   if (sqlsim_items_load(r->gold_path, &r->gold_all, err)) return -1;
   for (int p = 0; p < r->npreds; p++)
     if (sqlsim_items_load(r->files[p], &r->pred_all[p], err)) return -1;

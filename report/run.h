@@ -54,6 +54,9 @@ const char *run_group(const run *r, int i);
  * for a bad argument: model names that clash, a configuration the library
  * refuses); the face prints it. */
 int run_load(run *r, const sqlsim_config *cfg, sqlsim_error *err);
+/* Names the models of r->pred_paths (run_load's first step; sqlsim audit
+ * names its systems so): 0, or -1 when two would have one name. */
+int run_name_models(run *r, sqlsim_error *err);
 /* Scores every (item, model) pair with the engine's batch options (threads;
  * on_record sees each record in order as it finishes, k counting item-major;
  * progress; a cancel flag that stops with the records finished so far, whose

@@ -1,7 +1,8 @@
 /* runner.h -- synth's declared interface to the engine, beside sqlsim.h's
  * runner (sqlsim_synth_runner_new, sqlsim_synth_trees): a pair's databases
  * kept and several queries judged on them, for the error analysis's repair
- * (analyze/repair.c, through the engine). synth.h is synth's inside. */
+ * (analyze/repair.c, through the engine), and the keyed form of an ordered
+ * query (audit/). synth.h is synth's inside. */
 #ifndef SQLSIM_SYNTH_RUNNER_H
 #define SQLSIM_SYNTH_RUNNER_H
 
@@ -21,5 +22,12 @@ void synth_runner_keep(sqlsim_synth_runner *x, int on);
  * there (a postgresql:// or mysql:// URL, {db_id} replaced), or NULL for
  * SQLite (synth.c, mirror.c). 0, or -1 out of memory. */
 int synth_runner_engine(sqlsim_synth_runner *x, const char *url);
+
+/* A plain top-level SELECT with ORDER BY (the gold, or a prediction) with its
+ * sort keys as extra trailing columns and without LIMIT and OFFSET, its LIMIT
+ * and OFFSET (-1 none) and the number of keys: what the ties at a cut are read
+ * from, on generated databases and, by the audit, on real ones (judge.c).
+ * NULL when the query is not of that form; malloc'd. */
+char *synth_keyed_query(const sqlsim_query *query, long *limit, long *offset, int *nkeys);
 
 #endif

@@ -301,14 +301,10 @@ void synth_env_done(synth_env *e);
  * verdict unless one refuted. */
 #define SYNTH_STRICT_TIME 2
 
-/* Ties (judge.c): a query (the gold, or the prediction) with its sort keys
- * as extra trailing columns and without LIMIT and OFFSET, for a plain
- * top-level SELECT with ORDER BY, with its LIMIT and OFFSET (-1 none) and the
- * number of keys; NULL when the query is not of that form (malloc'd). Run on
+/* Ties (judge.c): the keyed query (synth_keyed_query, runner.h) run on
  * db, whether its answer there hinges on ties (TIE_LIMIT: which rows a LIMIT
  * or OFFSET keeps; TIE_ORDER: only their order), with the run's time. */
 enum { TIE_NONE, TIE_LIMIT, TIE_ORDER };
-char *synth_keyed_query(const sqlsim_query *query, long *limit, long *offset, int *nkeys);
 int synth_tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, int nkeys, double *spent);
 /* The gold keeps every row at the top by a `col = (SELECT max(col) ..)`
  * lookup, the prediction one of them by ORDER BY col DESC LIMIT 1: the two

@@ -16,7 +16,7 @@ import os, re, sys
 
 # The modules in pipeline order: each may include from those before it.
 ORDER = ['core', 'exec', 'schema', 'load', 'parser', 'diff', 'metrics', 'synth', 'rewrite', 'record', 'analyze',
-         'engine', 'report', 'cli', 'python']
+         'engine', 'audit', 'report', 'cli', 'python']
 # A module's declared interface to the others (README's "What is here").
 INTERFACES = {
     'core/core.h', 'exec/exec.h', 'exec/sandbox.h', 'exec/server.h', 'parser/tree.h', 'diff/flat.h', 'metrics/ex.h',

@@ -57,6 +57,7 @@ typedef struct item_state {
                             does not hold */
   audit_found found;
   int gold_ok;         /* parsed (and ran, on a database) */
+  int generated;       /* a database was given but not this item's: compared on generated ones */
   char error[300];     /* why the item could not be looked at (no schema) */
   /* filled by the second pass */
   double consensus;    /* strength */
@@ -135,15 +136,16 @@ static void group_by_hash(item_state *it, const uint64_t *h, int n) {
   }
 }
 
-static void item_on_db(worker_state *w, int i, item_state *it, const sqlsim_query *gq) {
+/* On the item's database: 0, or -1 (it->error says why) when it cannot be
+ * opened. */
+static int item_on_db(worker_state *w, int i, item_state *it, const sqlsim_query *gq) {
   audit_job *j = w->j;
   const sqlsim_item *g = &j->gold->items[i];
   char why[300];
   sqlsim_db *db = open_db(w, g->db_id, why, sizeof why);
   if (!db) {
     snprintf(it->error, sizeof it->error, "%s", why);
-    for (int p = 0; p < j->npreds; p++) it->agree[p] = -1;
-    return;
+    return -1;
   }
   sqlsim_result gr;
   sqlsim_exec_flags(db, g->sql, SQLSIM_EXEC_VALUES, &gr);
@@ -189,6 +191,18 @@ static void item_on_db(worker_state *w, int i, item_state *it, const sqlsim_quer
   group_by_hash(it, h, j->npreds);
   free(h);
   sqlsim_result_free(&gr);
+  return 0;
+}
+
+/* The worker's synthetic runner (witness: the one that keeps witnesses),
+ * made on first use; NULL out of memory. */
+static sqlsim_synth_runner *runner(worker_state *w, int witness) {
+  sqlsim_synth_runner **x = witness ? &w->witness : &w->synth;
+  if (!*x) {
+    sqlsim_synth_opts o = {.bird = 2, .fixed_now = w->j->o->fixed_now, .strict = witness, .witness = witness};
+    *x = sqlsim_synth_runner_new(&o);
+  }
+  return *x;
 }
 
 static void item_generated(worker_state *w, int i, item_state *it, const sqlsim_query *gq) {
@@ -209,7 +223,7 @@ static void item_generated(worker_state *w, int i, item_state *it, const sqlsim_
       continue;
     }
     sqlsim_synth out;
-    if (sqlsim_synth_trees(w->synth, gq, g->sql, pq[p], sql, &out, &err)) {
+    if (!runner(w, 0) || sqlsim_synth_trees(w->synth, gq, g->sql, pq[p], sql, &out, &err)) {
       it->agree[p] = -1;
       continue;
     }
@@ -281,9 +295,16 @@ static void look_at_item(worker_state *w, int i) {
     for (int p = 0; p < j->npreds; p++) it->agree[p] = j->preds[p][i] ? 0 : -1;
     return; /* the systems' answers are not compared: nothing stands for the gold's */
   }
-  if (j->with_db) {
-    item_on_db(w, i, it, gq);
+  if (j->with_db && item_on_db(w, i, it, gq) == 0) {
+    /* done */
+  } else if (!gq) {
+    for (int p = 0; p < j->npreds; p++) it->agree[p] = -1;
   } else {
+    if (j->with_db) { /* no database for this item: generated ones stand in */
+      size_t l = strlen(it->error);
+      snprintf(it->error + l, sizeof it->error - l, "; compared on generated databases instead");
+      it->generated = 1;
+    }
     if (gq->nunresolved)
       audit_add(&it->found, SQLSIM_AUDIT_GOLD_FAILS, AUDIT_W_UNRESOLVED,
                 "the gold names a table or column the schema does not have, or one several tables have", NULL);
@@ -300,7 +321,7 @@ static void show_consensus(worker_state *w, int i) {
   const sqlsim_item *g = &j->gold->items[i];
   const char *rep = j->preds[it->rep][i];
   sqlsim_witness *wit = NULL;
-  if (j->with_db) {
+  if (j->with_db && !it->generated) {
     char why[300];
     sqlsim_db *db = open_db(w, g->db_id, why, sizeof why);
     if (!db) return;
@@ -314,7 +335,7 @@ static void show_consensus(worker_state *w, int i) {
     const sqlsim_schema *s = schema_of(j->o, g->db_id);
     sqlsim_synth out;
     sqlsim_error err = {0};
-    if (s && !sqlsim_synth_pair(w->witness, s, g->sql, rep, &out, &err)) wit = out.witness;
+    if (s && runner(w, 1) && !sqlsim_synth_pair(w->witness, s, g->sql, rep, &out, &err)) wit = out.witness;
   }
   if (!wit) return;
   strbuf sb = {0};
@@ -352,18 +373,8 @@ static int run_pass(audit_job *j, int pass, const int *todo, int ntodo, sqlsim_e
     free(th);
     return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
   }
-  sqlsim_synth_opts so = {.bird = 2, .fixed_now = j->o->fixed_now};
   int rc = 0, started = 0;
-  for (int t = 0; t < jobs && !rc; t++) {
-    ws[t].j = j;
-    if (!j->with_db) {
-      sqlsim_synth_opts wo = so;
-      wo.strict = wo.witness = 1;
-      ws[t].synth = sqlsim_synth_runner_new(&so);
-      ws[t].witness = pass == 3 ? sqlsim_synth_runner_new(&wo) : NULL;
-      if (!ws[t].synth || (pass == 3 && !ws[t].witness)) rc = sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
-    }
-  }
+  for (int t = 0; t < jobs; t++) ws[t].j = j;
   for (int t = 1; t < jobs && !rc; t++)
     if (pthread_create(&th[t], NULL, work, &ws[t]) == 0) started = t;
     else break;

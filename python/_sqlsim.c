@@ -671,6 +671,129 @@ static PyObject *mod_rewrite(PyObject *m, PyObject *args, PyObject *kw) {
   return res;
 }
 
+/* ---------------------------------------------------------------- audit */
+
+/* The systems' SQL per gold item: a prediction file paired with the gold
+ * (sqlsim_items_pair), or a list of str (None: no prediction), one per item. */
+static const char **system_sqls(PyObject *spec, const sqlsim_itemset *gold, sqlsim_itemset **loaded, PyObject **keep) {
+  int n = gold->n;
+  const char **sqls = calloc((size_t)(n > 0 ? n : 1), sizeof *sqls);
+  if (!sqls) return (const char **)PyErr_NoMemory();
+  if (PyUnicode_Check(spec)) {
+    sqlsim_error err = {0};
+    int *slot = malloc(sizeof *slot * (size_t)(n > 0 ? n : 1));
+    if (!slot || sqlsim_items_load(PyUnicode_AsUTF8(spec), loaded, &err) || sqlsim_items_pair(gold, *loaded, slot, &err)) {
+      free(slot);
+      free(sqls);
+      if (!err.code) return (const char **)PyErr_NoMemory();
+      raise_err(&err, NULL);
+      return NULL;
+    }
+    for (int i = 0; i < n; i++) sqls[i] = slot[i] >= 0 ? (*loaded)->items[slot[i]].sql : NULL;
+    free(slot);
+    return sqls;
+  }
+  PyObject *seq = PySequence_Fast(spec, "a system's predictions are a file path or a list of SQL strings");
+  if (!seq) return free(sqls), NULL;
+  if (PySequence_Fast_GET_SIZE(seq) != n) {
+    PyErr_Format(ConfigError, "a system's list has %zd predictions, the gold %d items", PySequence_Fast_GET_SIZE(seq), n);
+    Py_DECREF(seq);
+    free(sqls);
+    return NULL;
+  }
+  for (int i = 0; i < n; i++) {
+    PyObject *o = PySequence_Fast_GET_ITEM(seq, i);
+    if (o == Py_None) continue;
+    if (!PyUnicode_Check(o) || !(sqls[i] = PyUnicode_AsUTF8(o))) {
+      PyErr_Format(ConfigError, "prediction %d is neither a str nor None", i);
+      Py_DECREF(seq);
+      free(sqls);
+      return NULL;
+    }
+  }
+  *keep = seq; /* the strings live as long as it does */
+  return sqls;
+}
+
+/* audit(gold, is_text, systems [(name, path or list)], tables, sqlite, db_dir, engine, dialect, jobs, min_score,
+ * witness, timeout, now) -> (summary, [items ranked]) */
+static PyObject *mod_audit(PyObject *m, PyObject *args, PyObject *kw) {
+  (void)m;
+  static char *kwlist[] = {"gold", "is_text", "systems", "tables", "sqlite", "db_dir", "engine", "dialect", "jobs",
+                           "min_score", "witness", "timeout", "now", NULL};
+  const char *gold_arg, *tables = NULL, *sqlite = NULL, *db_dir = NULL, *engine = NULL, *dialect = NULL, *now = NULL;
+  int is_text = 0, jobs = 1, witness = 1;
+  double min_score = 0.5, timeout = 30;
+  PyObject *systems;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "spO|zzzzzidpdz", kwlist, &gold_arg, &is_text, &systems, &tables, &sqlite,
+                                   &db_dir, &engine, &dialect, &jobs, &min_score, &witness, &timeout, &now))
+    return NULL;
+  sqlsim_error err = {0};
+  sqlsim_audit_opts o = {.db_dir = db_dir, .sqlite = sqlite, .engine = engine, .jobs = jobs, .min_score = min_score,
+                         .witness = witness ? 0 : -1, .timeout_s = timeout, .fixed_now = now};
+  if (jobs < 1 || min_score <= 0 || min_score > 1 || timeout <= 0)
+    return PyErr_Format(ConfigError, "jobs must be positive, min_score in (0, 1], timeout positive");
+  if (dialect && sqlsim_dialect_parse(dialect, &o.dialect, &err)) return raise_err(&err, ConfigError);
+  if (!PyList_Check(systems) || PyList_GET_SIZE(systems) < 1 || PyList_GET_SIZE(systems) > 64)
+    return PyErr_Format(ConfigError, "give 1 to 64 systems' predictions");
+  sqlsim_catalog *cat = NULL;
+  if (tables ? sqlsim_catalog_load_tables_json(tables, &cat, &err)
+             : sqlsim_catalog_load_sqlite(sqlite ? sqlite : "", &cat, &err))
+    return tables || sqlite ? raise_err(&err, NULL) : PyErr_Format(ConfigError, "the schemas are needed: tables= or sqlite=");
+  o.catalog = cat;
+  sqlsim_itemset *gold = NULL;
+  if (is_text ? sqlsim_items_parse(gold_arg, strlen(gold_arg), "gold", &gold, &err) : sqlsim_items_load(gold_arg, &gold, &err)) {
+    sqlsim_catalog_free(cat);
+    return raise_err(&err, NULL);
+  }
+  int n = (int)PyList_GET_SIZE(systems);
+  const char **sqls[64] = {0}, *names[64] = {0};
+  sqlsim_itemset *loaded[64] = {0};
+  PyObject *keep[64] = {0}, *res = NULL;
+  int ok = 1;
+  for (int p = 0; p < n && ok; p++) {
+    PyObject *t = PyList_GET_ITEM(systems, p);
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(t, 0))) {
+      PyErr_Format(ConfigError, "each system is a (name, predictions) pair");
+      ok = 0;
+    } else {
+      names[p] = PyUnicode_AsUTF8(PyTuple_GET_ITEM(t, 0));
+      ok = (sqls[p] = system_sqls(PyTuple_GET_ITEM(t, 1), gold, &loaded[p], &keep[p])) != NULL;
+    }
+  }
+  sqlsim_audit *a = NULL;
+  if (ok) {
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = sqlsim_audit_run(gold, (const char *const *const *)sqls, names, n, &o, &a, &err);
+    Py_END_ALLOW_THREADS if (rc) raise_err(&err, rc == SQLSIM_ECONFIG ? ConfigError : NULL);
+  }
+  if (a) {
+    char *summary = sqlsim_audit_summary_json(a);
+    PyObject *items = PyList_New(a->nitems);
+    for (int r = 0; items && r < a->nitems; r++) {
+      PyObject *d = from_json(a->items[r].json);
+      if (!d) {
+        Py_CLEAR(items);
+        break;
+      }
+      PyList_SET_ITEM(items, r, d);
+    }
+    PyObject *sum = items ? from_json(summary) : NULL;
+    if (sum) res = Py_BuildValue("(NN)", sum, items);
+    else Py_XDECREF(items);
+    free(summary);
+    sqlsim_audit_free(a);
+  }
+  for (int p = 0; p < n; p++) {
+    free(sqls[p]);
+    sqlsim_items_free(loaded[p]);
+    Py_XDECREF(keep[p]);
+  }
+  sqlsim_items_free(gold);
+  sqlsim_catalog_free(cat);
+  return res;
+}
+
 /* ---------------------------------------------------------------- module */
 
 static PyMethodDef Evaluator_methods[] = {
@@ -712,6 +835,7 @@ static PyMethodDef module_methods[] = {
     {"rewrite", (PyCFunction)(void (*)(void))mod_rewrite, METH_VARARGS | METH_KEYWORDS, "rewrite(sql, db, ...) -> dict"},
     {"noise_floor", (PyCFunction)mod_noise_floor, METH_VARARGS, "noise_floor(self_ratios) -> dict"},
     {"redacted", (PyCFunction)mod_redacted, METH_VARARGS, "redacted(url) -> str: the URL without its password"},
+    {"audit", (PyCFunction)(void (*)(void))mod_audit, METH_VARARGS | METH_KEYWORDS, "audit(gold, is_text, systems, ...) -> (summary, items)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_sqlsim", "sqlsim's C engine (use the sqlsim package).", -1,

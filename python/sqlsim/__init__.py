@@ -24,6 +24,7 @@ from . import _sqlsim
 from ._sqlsim import ConfigError, Error, ParseError
 
 __all__ = ["Evaluator", "Error", "ParseError", "ConfigError", "parse", "diff", "rewrite", "noise_floor", "extract_sql",
+           "audit",
            "METRICS", "__version__"]
 
 __version__: str = _sqlsim.version
@@ -260,3 +261,32 @@ def rewrite(sql: str, db: str, rules: Optional[Union[str, Sequence[str]]] = None
         rules = ",".join(rules)
     return _sqlsim.rewrite(sql, str(db), rules, iterations, timeout, min_speedup, now, float(time_budget),
                            bool(fixed))
+
+
+def audit(gold, systems, tables: Optional[str] = None, sqlite: Optional[str] = None, db_dir: Optional[str] = None,
+          engine: Optional[str] = None, dialect: Optional[str] = None, jobs: int = 1, min_score: float = 0.5,
+          witness: bool = True, timeout: float = 30.0, now: Optional[str] = None) -> dict:
+    """The benchmark audited (sqlsim audit; docs/audit.md): its gold items
+    ranked by how likely each is wrong or underdetermined, with the evidence.
+
+    gold is a benchmark file (SQL<TAB>db_id lines, Spider's or BIRD's JSON) or
+    a list of (sql, db_id) pairs; systems maps each system's name to its
+    prediction file (paired with the gold by position, or by question index
+    for BIRD's objects) or to a list of SQL strings (None: no prediction), one
+    per gold item. The schemas come from tables (tables.json) or sqlite; the
+    answers are compared on db_dir's databases (DIR/<db_id>/<db_id>.sqlite),
+    the sqlite file, or the engine's server, else on databases generated from
+    the schema. Returns {"items": [...], "systems": [{"name", "weight", "ex",
+    "ex_kept"}], "flagged", "with_db", "seconds"}: every item ranked, each
+    with index, score, flagged, kinds and evidence (the per-item record of
+    docs/audit.md); ex_kept is a system's EX with the flagged items left out."""
+    if isinstance(gold, (list, tuple)):
+        import json
+        text, is_text = json.dumps([{"query": sql, "db_id": db} for sql, db in gold]), True
+    else:
+        text, is_text = str(gold), False
+    pairs = [(str(name), p if isinstance(p, (list, tuple)) else str(p)) for name, p in dict(systems).items()]
+    summary, items = _sqlsim.audit(text, is_text, pairs, _path(tables), _path(sqlite), _path(db_dir), engine, dialect,
+                                   int(jobs), float(min_score), bool(witness), float(timeout), now)
+    summary["items"] = items
+    return summary

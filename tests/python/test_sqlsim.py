@@ -406,6 +406,48 @@ class TestErrorsAndPickling(unittest.TestCase):
         self.assertEqual(pickle.loads(out.stdout), ev.score_many(pairs))
 
 
+class TestAudit(unittest.TestCase):
+    """sqlsim.audit: the same engine as sqlsim audit, from files or lists."""
+
+    def test_files_and_lists(self):
+        preds = {m: os.path.join(CORPUS, "predictions", m + ".sql") for m in ("dailsql_gpt4", "gpt4_fewshot", "c3sql_gpt35")}
+        r = sqlsim.audit(os.path.join(CORPUS, "dev_gold.sql"), preds, tables=TABLES, db_dir=DB_DIR, jobs=2)
+        self.assertEqual(len(r["items"]), 1034)
+        self.assertTrue(r["with_db"])
+        scores = [it["score"] for it in r["items"]]
+        self.assertEqual(scores, sorted(scores, reverse=True))
+        self.assertEqual(r["flagged"], sum(it["flagged"] for it in r["items"]))
+        top = r["items"][0]
+        self.assertIn("consensus", top["kinds"])
+        self.assertTrue(all(e["kind"] in top["kinds"] for e in top["evidence"]))
+        for s in r["systems"]:
+            self.assertLessEqual(s["ex"], s["ex_kept"])
+        # the same systems as lists of SQL, the gold as pairs
+        with open(os.path.join(CORPUS, "dev_gold.sql"), encoding="utf-8") as f:
+            gold = [tuple(l.rstrip("\n").rsplit("\t", 1)) for l in f][:40]
+        lists = {}
+        for m, path in preds.items():
+            with open(path, encoding="utf-8") as f:
+                lists[m] = [l.strip() for l in f][:40]
+        lists["none"] = [None] * 40
+        r2 = sqlsim.audit(gold, lists, tables=TABLES, db_dir=DB_DIR, witness=False)
+        self.assertEqual(len(r2["items"]), 40)
+        self.assertEqual(sorted(it["index"] for it in r2["items"]), list(range(40)))
+        none = [s for s in r2["systems"] if s["name"] == "none"][0]
+        self.assertEqual((none["weight"], none["ex"]), (0, 0))  # no prediction: judged on nothing, right on nothing
+        self.assertFalse(any("witness" in e for it in r2["items"] for e in it["evidence"]))
+
+    def test_errors(self):
+        with self.assertRaises(sqlsim.ConfigError):
+            sqlsim.audit([("SELECT 1", "concert_singer")], {"a": ["SELECT 1", "SELECT 2"]}, tables=TABLES)
+        with self.assertRaises(sqlsim.ConfigError):
+            sqlsim.audit([("SELECT 1", "concert_singer")], {"a": ["SELECT 1"]})
+        with self.assertRaises(sqlsim.Error):
+            sqlsim.audit("/nonexistent/gold.sql", {"a": ["SELECT 1"]}, tables=TABLES)
+        r = sqlsim.audit([("SELEC 1", "concert_singer")], {"a": ["SELECT 1"]}, tables=TABLES)
+        self.assertIn("gold_fails", r["items"][0]["kinds"])
+
+
 class TestRewrite(unittest.TestCase):
     def test_rewrite_reads_only(self):
         with tempfile.TemporaryDirectory() as d:

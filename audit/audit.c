@@ -430,6 +430,7 @@ static void weigh_item(item_state *it, const int *right, const int *judged, int 
       if (it->group[p] == it->best && weight_of(right, judged, it, p) > top)
         top = weight_of(right, judged, it, p), it->rep = p;
   }
+  if (!(it->consensus > 0)) it->best = -1, it->consensus = 0; /* a group of systems right nowhere else says nothing */
   free(wg);
   free(size);
 }

@@ -171,6 +171,8 @@ typedef struct group_ctx {
   int nwhole;
   const sqlsim_node *eq[64][2]; /* column = column conditions of the block */
   int neq;
+  const sqlsim_node *fixed[64]; /* column = constant conditions: one value in every group */
+  int nfixed;
   const sqlsim_node *tables[32]; /* the block's FROM tables */
   int ntables;
   const sqlsim_node *group; /* the GROUP BY list, or NULL */
@@ -200,6 +202,11 @@ static void collect_eqs(group_ctx *g, const sqlsim_node *cond) {
              g->neq < 64) {
     g->eq[g->neq][0] = cond->kids[0];
     g->eq[g->neq++][1] = cond->kids[1];
+  } else if (cond->kind == SQLSIM_N_BINOP && cond->op == SQLSIM_OP_EQ && cond->nkids >= 2 && g->nfixed < 64) {
+    for (int side = 0; side < 2; side++)
+      if (cond->kids[side] && cond->kids[side]->kind == SQLSIM_N_COLUMN && cond->kids[1 - side] &&
+          cond->kids[1 - side]->kind == SQLSIM_N_CONST)
+        g->fixed[g->nfixed++] = cond->kids[side];
   }
 }
 
@@ -325,6 +332,7 @@ static const sqlsim_node *free_column(const sqlsim_node *blk, const sqlsim_schem
   collect_eqs(g, blk->kids[SQLSIM_SEL_WHERE]);
   for (uint32_t i = 0; group && i < group->nkids; i++)
     if (group->kids[i]) add_known(g, group_expr(blk, group->kids[i]));
+  for (int i = 0; i < g->nfixed; i++) add_known(g, g->fixed[i]);
   close_known(g);
   free_walk w = {g, blk};
   for (uint32_t i = 0; i < targets->nkids && !g->free_col; i++) sqlsim_walk((sqlsim_node *)targets->kids[i], free_pre, NULL, &w);

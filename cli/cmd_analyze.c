@@ -35,6 +35,8 @@ static const cli_opt options[] = {
     {"per-item", 0, "FILE", "one JSON line per item and model, written as each finishes; - for stdout"},
     {"csv", 0, "FILE", "one CSV row per item and model, with the categories and their evidence"},
     {"html", 0, "FILE", "a self-contained HTML report"},
+    {"audit", 0, NULL, "also audit each benchmark's gold against the models (sqlsim audit): the items likely\n"
+                       "wrong or underdetermined, in the summary and the HTML report"},
     {"format", 0, "FORMAT", "the summary: text (default) or json (the same tables)"},
     {"quiet", 'q', NULL, "no progress on stderr"},
     {NULL, 0, NULL, NULL},
@@ -58,7 +60,7 @@ const cli_command cmd_analyze_spec = {
 
 static int read_options(int argc, char **argv, run *groups, int *ng, int *jobs, double *timeout, int *no_exec,
                         int *witness, int *repair, int *all_items, const char **per_item, const char **csv, const char **html, int *json,
-                        int *quiet) {
+                        int *quiet, int *audit) {
   cli_parser ps = {.cmd = &cmd_analyze_spec, .argc = argc, .argv = argv};
   const char *v;
   int k, rc = 0;
@@ -104,6 +106,7 @@ static int read_options(int argc, char **argv, run *groups, int *ng, int *jobs, 
     else if (!strcmp(name, "csv")) *csv = v;
     else if (!strcmp(name, "html")) *html = v;
     else if (!strcmp(name, "quiet")) *quiet = 1;
+    else if (!strcmp(name, "audit")) *audit = 1;
     else if (!strcmp(name, "format")) {
       if (!strcmp(v, "json")) *json = 1;
       else if (strcmp(v, "text")) rc = (error("analyze: --format must be text or json, not '%s'", v), CLI_EUSAGE);
@@ -121,11 +124,11 @@ static int read_options(int argc, char **argv, run *groups, int *ng, int *jobs, 
 
 static int cmd_analyze(int argc, char **argv) {
   run *groups = calloc(MAX_BENCH, sizeof *groups);
-  int ng = 0, jobs = 1, no_exec = 0, witness = 0, repair = 0, all_items = 0, json = 0, quiet = 0;
+  int ng = 0, jobs = 1, no_exec = 0, witness = 0, repair = 0, all_items = 0, json = 0, quiet = 0, audit = 0;
   double timeout = 30;
   const char *per_item = NULL, *csv = NULL, *html = NULL;
   int rc = read_options(argc, argv, groups, &ng, &jobs, &timeout, &no_exec, &witness, &repair, &all_items, &per_item, &csv, &html,
-                        &json, &quiet);
+                        &json, &quiet, &audit);
   if (rc) {
     free(groups);
     return rc == 1 ? 0 : rc;
@@ -156,6 +159,10 @@ static int cmd_analyze(int argc, char **argv) {
   }
   cli_progress_end(&out.prog);
   sb_free(&out.sb);
+  for (int k = 0; k < ng && audit && !rc && !cli_cancel; k++) {
+    sqlsim_error err = {0};
+    if (run_audit(&groups[k], jobs, timeout, &err)) rc = error("analyze: audit of %s: %s", groups[k].gold_path, err.message);
+  }
   if (cli_close_out(out.per_item, per_item)) rc = -1;
   if (rc) goto out;
   if (cli_signal_status()) fprintf(stderr, "analyze: interrupted: the outputs cover the items finished\n");
@@ -179,7 +186,13 @@ static int cmd_analyze(int argc, char **argv) {
     fputs(sb.buf, rep);
     sb_free(&sb);
   } else {
-    for (int k = 0; k < ng; k++) analyze_text(rep, &groups[k]);
+    for (int k = 0; k < ng; k++) {
+      analyze_text(rep, &groups[k]);
+      if (groups[k].audit) {
+        fputs("\n", rep);
+        audit_text(rep, groups[k].audit, 10, 0);
+      }
+    }
   }
   if (fflush(rep) != 0 || ferror(rep)) rc = error("analyze: could not write the summary: %s", strerror(errno ? errno : EIO));
   if (!rc && cli_signal_status()) rc = cli_signal_status();

@@ -2,7 +2,7 @@
  * likely each is wrong or underdetermined, with the evidence (the library's
  * sqlsim_audit_run does the work; this reads the files and prints). */
 #include "cli.h"
-#include "report/run.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -54,76 +54,6 @@ typedef struct audit_args {
   double min_score;
   run names; /* the systems' names (run_name_models) */
 } audit_args;
-
-static void print_what(const cJSON *ev) {
-  for (const cJSON *e = ev ? ev->child : NULL; e; e = e->next) {
-    const cJSON *kind = cJSON_GetObjectItem(e, "kind"), *what = cJSON_GetObjectItem(e, "what");
-    const cJSON *w = cJSON_GetObjectItem(e, "weight");
-    printf("    - %s (%.2f): %s\n", cJSON_IsString(kind) ? kind->valuestring : "?", cJSON_IsNumber(w) ? w->valuedouble : 0,
-           cJSON_IsString(what) ? what->valuestring : "");
-    const cJSON *rep = cJSON_GetObjectItem(e, "representative");
-    if (rep) {
-      const cJSON *sys = cJSON_GetObjectItem(rep, "system"), *sql = cJSON_GetObjectItem(rep, "sql");
-      printf("      %s: %s\n", cJSON_IsString(sys) ? sys->valuestring : "?", cJSON_IsString(sql) ? sql->valuestring : "");
-    }
-    const cJSON *wit = cJSON_GetObjectItem(e, "witness");
-    if (wit && !cJSON_IsNull(wit)) {
-      const cJSON *gr = cJSON_GetObjectItem(wit, "gold_rows"), *pr = cJSON_GetObjectItem(wit, "pred_rows");
-      const cJSON *rows = cJSON_GetObjectItem(wit, "rows");
-      char *g = gr ? cJSON_PrintUnformatted(gr) : NULL, *p = pr ? cJSON_PrintUnformatted(pr) : NULL;
-      if (cJSON_IsNumber(rows) && rows->valuedouble > 0)
-        printf("      on a generated database of %.0f rows (sqlsim diff --witness shows it):\n", rows->valuedouble);
-      printf("      gold's rows: %.200s\n      its rows:    %.200s\n", g ? g : "[]", p ? p : "[]");
-      free(g);
-      free(p);
-    }
-    const cJSON *rows = cJSON_GetObjectItem(e, "rows");
-    if (cJSON_IsArray(rows)) {
-      char *r = cJSON_PrintUnformatted(rows);
-      printf("      rows: %.300s\n", r ? r : "[]");
-      free(r);
-    }
-  }
-}
-
-static void print_text(const sqlsim_audit *a, const audit_args *o) {
-  printf("audit: %d items, %d systems, answers compared %s; %d flagged (score >= %.2f) in %.1f s\n\n",
-         a->nitems, a->nsystems, a->with_db ? "on the items' databases" : "on databases generated from the schema",
-         a->flagged, o->min_score > 0 ? o->min_score : 0.5, a->seconds);
-  int top = o->top > 0 ? o->top : 20;
-  printf("%-5s %-6s %-6s %-24s %s\n", "rank", "index", "score", "db_id", "evidence");
-  for (int r = 0; r < a->nitems && r < top && a->items[r].score > 0; r++) {
-    const sqlsim_audit_item *it = &a->items[r];
-    char kinds[200] = "";
-    for (int k = 0; k < SQLSIM_AUDIT_NKINDS; k++)
-      if (it->kinds & (1u << k)) {
-        size_t l = strlen(kinds);
-        if (k == 0) snprintf(kinds + l, sizeof kinds - l, "%sconsensus %d/%d", l ? ", " : "", it->group, a->nsystems);
-        else snprintf(kinds + l, sizeof kinds - l, "%s%s", l ? ", " : "", sqlsim_audit_kind_names[k]);
-      }
-    cJSON *j = cJSON_Parse(it->json);
-    const cJSON *db = j ? cJSON_GetObjectItem(j, "db_id") : NULL;
-    printf("%-5d %-6d %-6.3f %-24.24s %s\n", r + 1, it->index, it->score, cJSON_IsString(db) ? db->valuestring : "",
-           kinds);
-    cJSON_Delete(j);
-  }
-  printf("\n");
-  for (int r = 0; r < a->nitems && r < top && a->items[r].score > 0; r++) {
-    const sqlsim_audit_item *it = &a->items[r];
-    cJSON *j = cJSON_Parse(it->json);
-    if (!j) continue;
-    const cJSON *q = cJSON_GetObjectItem(j, "question"), *g = cJSON_GetObjectItem(j, "gold");
-    printf("#%d  item %d  score %.3f\n", r + 1, it->index, it->score);
-    if (cJSON_IsString(q)) printf("    question: %s\n", q->valuestring);
-    printf("    gold: %s\n", cJSON_IsString(g) ? g->valuestring : "");
-    print_what(cJSON_GetObjectItem(j, "evidence"));
-    printf("\n");
-    cJSON_Delete(j);
-  }
-  printf("%-40s %-7s %-7s %s\n", "system", "weight", "EX", "EX without the flagged items");
-  for (int p = 0; p < a->nsystems; p++)
-    printf("%-40.40s %-7.3f %-7.3f %.3f\n", a->systems[p], a->weight[p], a->ex[p], a->ex_kept[p]);
-}
 
 static int cmd_audit(int argc, char **argv) {
   const char *v;
@@ -226,7 +156,7 @@ static int cmd_audit(int argc, char **argv) {
     for (int r = 0; r < a->nitems && (!o.top || shown < o.top); r++)
       if (o.all || a->items[r].flagged) printf("%s\n", a->items[r].json), shown++;
   } else {
-    print_text(a, &o);
+    audit_text(stdout, a, o.top, o.min_score);
   }
   rc = 0;
 done:

@@ -331,6 +331,14 @@ void analyze_json(strbuf *sb, const run *g) {
     }
     sb_putc(sb, '}');
   }
+  if (g->audit) { /* analyze --audit: the summary and the flagged items' records */
+    char *sum = sqlsim_audit_summary_json(g->audit);
+    sb_printf(sb, ",\"audit\":{\"summary\":%s,\"flagged\":[", sum);
+    free(sum);
+    for (int k = 0; k < g->audit->nitems && g->audit->items[k].flagged; k++)
+      sb_printf(sb, "%s%s", k ? "," : "", g->audit->items[k].json);
+    sb_puts(sb, "]}");
+  }
   sb_putc(sb, '}');
   free(t);
 }

@@ -272,8 +272,10 @@ int html_report(const char *path, const run *groups, int ngroups) {
           "<option value=\"\">all categories</option></select><label><input id=\"wrong\" type=\"checkbox\"> only wrong</label>"
           "<span id=\"count\"></span></div>\n<table><thead><tr><th>benchmark</th><th>model</th><th>#</th><th>database</th>"
           "<th>group</th><th>categories</th><th>exact</th><th>BIS</th><th>score</th><th>EX</th></tr></thead>"
-          "<tbody id=\"rows\"></tbody></table></main>\n<script type=\"application/json\" id=\"data\">",
+          "<tbody id=\"rows\"></tbody></table></main>\n",
           CSS);
+  for (int gi = 0; gi < ngroups; gi++) audit_html(f, &groups[gi]);
+  fputs("<script type=\"application/json\" id=\"data\">", f);
   fwrite(sb.buf, 1, sb.len, f);
   fprintf(f, "</script>\n<script>%s</script>\n</body></html>\n", JS);
   sb_free(&sb);

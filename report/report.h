@@ -19,6 +19,13 @@ void analyze_csv(FILE *f, const run *g, int header);
 void analyze_text(FILE *f, const run *g);
 void analyze_json(strbuf *sb, const run *g);
 
+/* The audit as text (report/audit_report.c): the ranked table of the top
+ * items (top_n, default 20), each one's evidence, each system's EX with and
+ * without the flagged items; and its section of the HTML report (the
+ * flagged items, at most 100). */
+void audit_text(FILE *f, const sqlsim_audit *a, int top_n, double min_score);
+void audit_html(FILE *f, const run *r);
+
 /* Writes the self-contained HTML report of an analysis. Returns 0 or -1. */
 int html_report(const char *path, const run *runs, int nruns);
 

@@ -28,6 +28,7 @@ typedef struct run {
   size_t done;             /* records finished, from the first (all, unless interrupted) */
   int scored;              /* items whose records are all finished: the reports cover these */
   int bird;                /* BIRD gold: BIRD's EX decides "correct" */
+  sqlsim_audit *audit;     /* the benchmark's audit (analyze --audit), or NULL */
   int with_db;             /* execution ran */
 } run;
 
@@ -63,6 +64,9 @@ int run_name_models(run *r, sqlsim_error *err);
  * count is r->done). */
 void run_score(run *r, const sqlsim_batch_opts *o);
 void run_free(run *r);
+/* The benchmark audited over the items scored (sqlsim_audit_run, with the
+ * run's schemas, and its databases when it executed): 0, or -1 with err. */
+int run_audit(run *r, int jobs, double timeout_s, sqlsim_error *err);
 
 /* The per-item JSON line of rec, record k of the run: model, benchmark,
  * index, db_id, group and the item's labels, then the record's fields

@@ -352,4 +352,29 @@ for a in ['<think>x</think>\n\x60\x60\x60sql\nSELECT count(*) FROM singer\n\x60\
 [ "$(json_get ex_stream.jsonl 'tuple(x["reward"] for x in d)')" = "1 1" ] && grep -q '"from":"fence"' ex_stream.jsonl &&
   ok "stream --extract: fenced answers reward 1, the answer's place recorded" || fail "stream --extract: $(cat ex_stream.jsonl)"
 
+# ---- the audit: sqlsim audit and analyze --audit on the bundled Spider files
+P=()
+for m in dailsql_gpt4 gpt4_fewshot c3sql_gpt35; do P+=(--pred "$S/predictions/$m.sql"); done
+before=$(cksum "$S"/database/*/*.sqlite)
+st=$(status "$sqlsim" audit -j 2 --gold "$S/dev_gold.sql" --tables "$S/tables.json" --db-dir "$S/database" "${P[@]}" --format json --top 30)
+cp out.txt audit.jsonl
+got=$(json_get audit.jsonl 'len(d), all(x["flagged"] for x in d), all(d[k]["score"] >= d[k+1]["score"] for k in range(len(d)-1)), all(set(x["kinds"]) == {e["kind"] for e in x["evidence"]} for x in d)')
+[ "$st" = 0 ] && [ "$got" = "30 True True True" ] && [ "$(cksum "$S"/database/*/*.sqlite)" = "$before" ] &&
+  ok "audit --format json: 30 flagged items ranked, each kind with its evidence, databases unchanged" || fail "audit json: status $st, got '$got'"
+st=$(status "$sqlsim" audit --gold "$S/dev_gold.sql" --tables "$S/tables.json" --db-dir "$S/database" "${P[@]}" --top 5)
+[ "$st" = 0 ] && grep -q "^audit: 1034 items, 3 systems, answers compared on the items' databases" out.txt &&
+  grep -q "EX without the flagged items" out.txt && [ "$(grep -c '^#[0-9]' out.txt)" = 5 ] &&
+  ok "audit text: the summary line, 5 items' evidence, each system's EX without the flagged items" || fail "audit text: status $st: $(head -3 out.txt)"
+st=$(status "$sqlsim" audit --gold "$S/dev_gold.sql" --tables "$S/tables.json")
+[ "$st" = 2 ] && grep -q "with --pred" err.txt && ok "audit without --pred: exit 2, says so" || fail "audit without --pred: status $st"
+st=$(status "$sqlsim" audit --gold "$S/dev_gold.sql" --tables "$S/tables.json" "${P[@]}" --format xml)
+[ "$st" = 2 ] && grep -q "text or json" err.txt && ok "audit --format xml: exit 2" || fail "audit --format xml: status $st"
+head -3 "$S/predictions/dailsql_gpt4.sql" > short.sql
+st=$(status "$sqlsim" audit --gold "$S/dev_gold.sql" --tables "$S/tables.json" --pred short.sql)
+[ "$st" = 1 ] && grep -q "must pair up" err.txt && ok "audit with a file that does not pair up: exit 1, says why" || fail "audit short file: status $st $(cat err.txt)"
+st=$(status "$sqlsim" analyze -q -j 2 --gold "$S/dev_gold.sql" --tables "$S/tables.json" --db-dir "$S/database" "${P[@]}" --audit --html audit.html --format json)
+got=$(python3 -c "import json,sys; d=json.load(open('out.txt'))['benchmarks'][0]['audit']; print(d['summary']['items'], len(d['flagged']) == d['summary']['flagged'])")
+[ "$st" = 0 ] && [ "$got" = "1034 True" ] && grep -q '<section class="audit">' audit.html &&
+  ok "analyze --audit: the audit in the JSON summary and a section of the HTML report" || fail "analyze --audit: status $st, got '$got'"
+
 [ "$fails" = 0 ] && echo "all checks passed" || { echo "$fails checks failed"; exit 1; }

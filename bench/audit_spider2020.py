@@ -11,7 +11,7 @@ usage: audit_spider2020.py --sqlsim build/sqlsim --spider-repo DIR --corpus ../s
 DIR is a clone of github.com/taoyds/spider (a bare one is fine: the files
 are read with git show). Nothing is written but a temporary directory.
 """
-import argparse, glob, json, os, re, subprocess, sys, tempfile
+import argparse, glob, json, os, re, sqlite3, subprocess, sys, tempfile
 
 OLD, NEW = 'e0b7bc9', '25fcd85'
 
@@ -32,6 +32,21 @@ def dev_sql(repo, commit):
 
 def norm(s):
     return ' '.join(s.split()).rstrip(';').strip().lower()
+
+
+def answer_changed(corpus, db, old_sql, new_sql):
+    """Whether the correction changed the answer on the item's database (sets of rows); None: no database
+    or a query fails there."""
+    path = os.path.join(corpus, 'spider', 'database', db, f'{db}.sqlite')
+    if not os.path.exists(path):
+        return None
+    con = sqlite3.connect(f'file:{path}?mode=ro', uri=True)
+    try:
+        return set(con.execute(old_sql).fetchall()) != set(con.execute(new_sql).fetchall())
+    except sqlite3.Error:
+        return None
+    finally:
+        con.close()
 
 
 def audit(sqlsim, gold, corpus, jobs):
@@ -70,17 +85,31 @@ def main():
         before = audit(a.sqlsim, old_gold, a.corpus, a.j)
         after = audit(a.sqlsim, gold_path, a.corpus, a.j)
     n = len(before)
-    print(f'{"item":>5} {"rank old":>9} {"score old":>9} {"rank now":>9} {"score now":>9}  evidence with the old gold')
+    print(f'{"item":>5} {"answer":>8} {"rank old":>9} {"score old":>9} {"rank now":>9} {"score now":>9}  evidence with the old gold')
     flagged = top50 = top150 = 0
+    moved, moved50 = 0, 0
     for i in changed:
         (ro, do), (rn, dn) = before[i], after[i]
         flagged += do['flagged']
         top50 += ro <= 50
         top150 += ro <= 150
-        print(f'{i:>5} {ro:>9} {do["score"]:>9.3f} {rn:>9} {dn["score"]:>9.3f}  {",".join(do["kinds"]) or "-"}')
+        ch = answer_changed(a.corpus, today[i][1], old[i], new[i])
+        moved += ch is True
+        moved50 += ch is True and ro <= 50
+        shown = {True: 'changed', False: 'same', None: '?'}[ch]
+        print(f'{i:>5} {shown:>8} {ro:>9} {do["score"]:>9.3f} {rn:>9} {dn["score"]:>9.3f}  {",".join(do["kinds"]) or "-"}')
     k = len(changed)
     print(f'\nof the {k} corrected items audited with their old gold (of {n} items): {flagged} flagged, '
           f'{top50} in the top 50, {top150} in the top 150 (random: {k * 50 / n:.1f} and {k * 150 / n:.1f})')
+    # the baseline the issue names: the share of systems that do not give the gold's answer, as the score
+    # (ties broken by item order, as a stable sort of the items would)
+    share = sorted(before, key=lambda i: (-(1 - len(before[i][1]['agree']) / before[i][1]['systems']), i))
+    rank = {i: r + 1 for r, i in enumerate(share)}
+    b50 = sum(rank[i] <= 50 for i in changed)
+    b150 = sum(rank[i] <= 150 for i in changed)
+    print(f'baseline (share of systems not giving the gold\'s answer): {b50} in the top 50, {b150} in the top 150')
+    print(f'{moved} of the {k} corrections changed the answer on the item\'s database ("same": the text changed, '
+          f'not the answer; "?": no database or a query fails); {moved50} of those {moved} are in the top 50')
 
 
 if __name__ == '__main__':

@@ -50,8 +50,11 @@ void audit_add(audit_found *f, unsigned kind, double w, const char *what, const 
 
 /* ---------------------------------------------------------------- one item */
 
+enum { NO_PREDICTION = -1, NO_VERDICT = -2 };
+
 typedef struct item_state {
-  signed char *agree;  /* per system: 1 the gold's answer, 0 another (or it failed), -1 no verdict or no prediction */
+  signed char *agree;  /* per system: 1 the gold's answer, 0 another (or it failed), NO_VERDICT (nothing told
+                          them apart or together), NO_PREDICTION (none, or the item has no schema or database) */
   int *group;          /* per system: its group among those answering alike but not as the gold, -1 none */
   unsigned char *absent; /* per system: left out of the groups, its answer resting on a value the database
                             does not hold */
@@ -205,6 +208,15 @@ static sqlsim_synth_runner *runner(worker_state *w, int witness) {
   return *x;
 }
 
+/* Two trees that print the same normalized SQL are one query. */
+static int same_query(const sqlsim_query *a, const sqlsim_query *b) {
+  char *x = sqlsim_print_sql(a->root, 0), *y = sqlsim_print_sql(b->root, 0);
+  int same = x && y && !strcmp(x, y);
+  free(x);
+  free(y);
+  return same;
+}
+
 static void item_generated(worker_state *w, int i, item_state *it, const sqlsim_query *gq) {
   audit_job *j = w->j;
   const sqlsim_item *g = &j->gold->items[i];
@@ -222,14 +234,18 @@ static void item_generated(worker_state *w, int i, item_state *it, const sqlsim_
       it->agree[p] = 0;
       continue;
     }
+    if (same_query(gq, pq[p])) { /* the gold's own query, however written: its answer wherever it runs */
+      it->agree[p] = 1;
+      continue;
+    }
     sqlsim_synth out;
     if (!runner(w, 0) || sqlsim_synth_trees(w->synth, gq, g->sql, pq[p], sql, &out, &err)) {
-      it->agree[p] = -1;
+      it->agree[p] = NO_VERDICT;
       continue;
     }
     judged++;
     empty_all &= out.gold_empty;
-    it->agree[p] = (signed char)(out.pass == 1 ? 1 : out.pass == 0 ? 0 : -1);
+    it->agree[p] = (signed char)(out.pass == 1 ? 1 : out.pass == 0 ? 0 : NO_VERDICT);
     sqlsim_witness_free(out.witness);
   }
   if (judged && empty_all)
@@ -409,7 +425,9 @@ static void weigh_item(item_state *it, const int *right, const int *judged, int 
   double wall = 0, wgold = 0, *wg = calloc((size_t)(n > 0 ? n : 1), sizeof *wg);
   int *size = calloc((size_t)(n > 0 ? n : 1), sizeof *size);
   for (int p = 0; p < n; p++) {
-    if (it->agree[p] < 0) continue; /* no prediction, or no verdict on it: it neither supports nor opposes the gold */
+    if (it->agree[p] == NO_PREDICTION) continue;
+    /* a prediction without a verdict (the gold answered nothing where they were compared) neither
+     * supports nor opposes the gold, but it is a system that did not join the group */
     double w = weight_of(right, judged, it, p);
     wall += w;
     if (it->agree[p] == 1) wgold += w;

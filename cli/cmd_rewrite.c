@@ -316,8 +316,16 @@ static int cmd_rewrite(int argc, char **argv) {
       sql = v;
     } else {
       const char *name = options[k].name;
+      if (!strcmp(name, "sqlite") || !strcmp(name, "db-dir")) {
+        if (sqlsim_engine_of(v) != SQLSIM_ENGINE_SQLITE) {
+          sqlsim_rewrite_result r;
+          sqlsim_error e = {0};
+          sqlsim_rewrite(v, "SELECT 1", NULL, &r, &e); /* the library's reason, said once */
+          bad = (error("rewrite: %s", e.message), 1);
+        }
+      }
       if (!strcmp(name, "sqlite")) sqlite = v;
-      else if (!strcmp(name, "db-dir")) {
+      else if (!strcmp(name, "db-dir") && !bad) {
         bad = cli_dir("--db-dir", v) != 0;
         db_dir = v;
       } else if (!strcmp(name, "pred")) pred = v;

@@ -721,6 +721,11 @@ int sqlsim_rewrite(const char *db_path, const char *sql, const sqlsim_rewrite_op
   if (j.o.min_speedup <= 0) j.o.min_speedup = 1.1;
   if (j.o.copy_rows <= 0) j.o.copy_rows = 200;
   j.eo = (sqlsim_exec_opts){.timeout_s = j.o.timeout_s, .fixed_now = j.o.fixed_now};
+  if (db_path && sqlsim_engine_of(db_path) != SQLSIM_ENGINE_SQLITE)
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
+                            "rewrite proves on SQLite databases only: its proof runs both queries on copies of "
+                            "the database it changes (adversarial rows), which sqlsim does not make on a server "
+                            "(copy the database with sqlite3, or give the SQLite file it was loaded from)");
 
   sqlsim_catalog *cat = NULL;
   sqlsim_db *db = NULL;

@@ -377,4 +377,8 @@ got=$(python3 -c "import json,sys; d=json.load(open('out.txt'))['benchmarks'][0]
 [ "$st" = 0 ] && [ "$got" = "1034 True" ] && grep -q '<section class="audit">' audit.html &&
   ok "analyze --audit: the audit in the JSON summary and a section of the HTML report" || fail "analyze --audit: status $st, got '$got'"
 
+st=$(status "$sqlsim" rewrite --sqlite "postgresql:///bird?host=/tmp" "SELECT 1")
+[ "$st" = 2 ] && grep -q "proves on SQLite databases only" err.txt && ok "rewrite on a server URL: exit 2, says why" ||
+  fail "rewrite on a server URL: status $st $(cat err.txt)"
+
 [ "$fails" = 0 ] && echo "all checks passed" || { echo "$fails checks failed"; exit 1; }

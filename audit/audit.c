@@ -389,15 +389,11 @@ static int run_pass(audit_job *j, int pass, const int *todo, int ntodo, sqlsim_e
     free(th);
     return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
   }
-  int rc = 0, started = 0;
+  int started = 0; /* threads 1..started run beside this one (fewer when one cannot be made) */
   for (int t = 0; t < jobs; t++) ws[t].j = j;
-  for (int t = 1; t < jobs && !rc; t++)
-    if (pthread_create(&th[t], NULL, work, &ws[t]) == 0) started = t;
-    else break;
-  if (!rc) {
-    work(&ws[0]);
-    for (int t = 1; t <= started; t++) pthread_join(th[t], NULL);
-  }
+  for (int t = 1; t < jobs && pthread_create(&th[t], NULL, work, &ws[t]) == 0; t++) started = t;
+  work(&ws[0]);
+  for (int t = 1; t <= started; t++) pthread_join(th[t], NULL);
   for (int t = 0; t < jobs; t++) {
     for (int k = 0; k < CACHED_DBS; k++) {
       if (ws[t].dbs[k].db) sqlsim_db_close(ws[t].dbs[k].db);
@@ -408,7 +404,7 @@ static int run_pass(audit_job *j, int pass, const int *todo, int ntodo, sqlsim_e
   }
   free(ws);
   free(th);
-  return rc;
+  return 0;
 }
 
 /* ---------------------------------------------------------------- weighing */

@@ -541,6 +541,27 @@ static void check_literal(lit_walk *w, const sqlsim_node *col, const char *lit, 
   if (n == 0) w->absent++;
   if (n != 0 || !w->f || like) return;
   strbuf sb = {0};
+  if (c->numeric) { /* a number column compared with text it never holds: a literal of another type */
+    char *end;
+    strtod(lit, &end);
+    if (end != lit && !*end) { /* a number written as text: the value is absent, not the type */
+      free(sb.buf);
+      return;
+    }
+    sb_puts(&sb, "SELECT DISTINCT ");
+    sb_ident(&sb, c->name);
+    sb_puts(&sb, " FROM ");
+    sb_ident(&sb, table);
+    sb_puts(&sb, " LIMIT 6");
+    char what[400];
+    snprintf(what, sizeof what, "%s.%s holds numbers and never equals the text '%.120s'", table, c->name, lit);
+    char *rows = rows_member(w->db, sb.buf, NULL, 0);
+    audit_add(w->f, SQLSIM_AUDIT_LITERAL_CASE, AUDIT_W_CASE, what, rows);
+    free(rows);
+    free(sb.buf);
+    w->found = 1;
+    return;
+  }
   sb_puts(&sb, "SELECT DISTINCT ");
   sb_ident(&sb, c->name);
   sb_puts(&sb, " FROM ");
@@ -596,7 +617,7 @@ static int lit_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   if (w->found) return SQLSIM_WALK_ABORT;
   if (n->kind == SQLSIM_N_BINOP && n->op == SQLSIM_OP_EQ && n->nkids >= 2) {
     for (int side = 0; side < 2; side++) {
-      const sqlsim_node *c = table_column(n->kids[side], w->s, !w->f);
+      const sqlsim_node *c = table_column(n->kids[side], w->s, 1);
       const char *lit = text_literal(n->kids[1 - side]);
       if (c && lit) check_literal(w, c, lit, 0);
     }
@@ -606,7 +627,7 @@ static int lit_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     if (c && lit) check_literal(w, c, lit, 1);
   } else if (n->kind == SQLSIM_N_IN && !(n->flags & SQLSIM_F_NOT) && n->nkids >= 2 && n->kids[1] &&
              n->kids[1]->kind == SQLSIM_N_LIST) {
-    const sqlsim_node *c = table_column(n->kids[0], w->s, !w->f);
+    const sqlsim_node *c = table_column(n->kids[0], w->s, 1);
     for (uint32_t i = 0; c && i < n->kids[1]->nkids; i++) {
       const char *lit = text_literal(n->kids[1]->kids[i]);
       if (lit) check_literal(w, c, lit, 0);

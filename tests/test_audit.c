@@ -4,7 +4,7 @@
  * agreeing against the gold, a gold that returns nothing, a literal the
  * column holds in another case, LIMIT without ORDER BY, integer division), a
  * clean item, and systems whose disagreement rests on a value the database
- * does not hold (no evidence). On the database and on generated ones; with
+ * does not hold (no evidence); a number column compared with a text. On the database and on generated ones; with
  * hostile predictions the database is left as it was. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,7 +29,7 @@ static const char *DDL =
     "(4,'Di','it',80,'Oslo');"
     "INSERT INTO sale VALUES (1,1,10),(2,1,20),(3,2,5),(4,3,7);";
 
-enum { TIES, GROUP, CONSENSUS, EMPTY, CASE, UNORDERED, DIVISION, CLEAN, ABSENT, NITEMS };
+enum { TIES, GROUP, CONSENSUS, EMPTY, CASE, UNORDERED, DIVISION, CLEAN, ABSENT, TYPE, NITEMS };
 
 static const char *GOLD[NITEMS] = {
     [TIES] = "SELECT name FROM emp ORDER BY salary DESC LIMIT 1",
@@ -41,6 +41,7 @@ static const char *GOLD[NITEMS] = {
     [DIVISION] = "SELECT sum(amount) / count(*) FROM sale",
     [CLEAN] = "SELECT count(*) FROM sale",
     [ABSENT] = "SELECT count(*) FROM emp WHERE dept = 'sales'",
+    [TYPE] = "SELECT name FROM emp WHERE salary = 'high'",
 };
 
 /* What the three systems predict where they do not copy the gold. */
@@ -136,6 +137,8 @@ static void test_on_database(void **state) {
   assert_non_null(strstr(item(a, TIES)->json, "\"Ann\""));
   assert_non_null(strstr(item(a, GROUP)->json, "[\"sales\",2]"));
   assert_non_null(strstr(item(a, CASE)->json, "[\"Paris\"]"));
+  assert_true(item(a, TYPE)->kinds & SQLSIM_AUDIT_LITERAL_CASE); /* a number column and a text it never holds */
+  assert_non_null(strstr(item(a, TYPE)->json, "holds numbers and never equals the text 'high'"));
   assert_non_null(strstr(c->json, "\"witness\":{"));
   /* nothing where nothing was planted; no consensus from values the database lacks */
   assert_int_equal(item(a, CLEAN)->kinds, 0);

@@ -193,3 +193,24 @@ int srv_guard(int kind, const char *sql, char *why, size_t wn) {
   }
   return 0;
 }
+
+void srv_put_name(strbuf *sb, int kind, const char *name) {
+  if (kind == SRV_MYSQL) {
+    sb_putc(sb, '`');
+    for (const char *p = name; *p; p++) {
+      if (*p == '`') sb_putc(sb, '`');
+      sb_putc(sb, *p);
+    }
+    sb_putc(sb, '`');
+    return;
+  }
+  int plain = (*name >= 'A' && *name <= 'Z') || (*name >= 'a' && *name <= 'z') || *name == '_';
+  for (const char *p = name; *p && plain; p++)
+    plain = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
+  sb_putc(sb, '"');
+  for (const char *p = name; *p; p++) {
+    if (*p == '"') sb_putc(sb, '"');
+    sb_putc(sb, plain && *p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p);
+  }
+  sb_putc(sb, '"');
+}

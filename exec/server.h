@@ -100,6 +100,12 @@ uint64_t cell_hash_bytes(uint64_t seed, const void *p, size_t n);
  * transaction is the second wall. */
 int srv_guard(int kind, const char *sql, char *why, size_t wn);
 
+/* A table's or column's name quoted as the server keeps what queries write
+ * unquoted (guard.c): a plain name folded to lower case by PostgreSQL, any
+ * name as written by MySQL (backticks). For sqlsim's own DDL and loads
+ * (load/, synth/mirror.c). */
+void srv_put_name(strbuf *sb, int kind, const char *name);
+
 /* ---------------------------------------------------------------- backends (pg.c, mysql.c) */
 
 typedef struct srv_conn srv_conn;

@@ -59,27 +59,6 @@ static void note(loader *L, const char *fmt, ...) {
   sb_putc(&L->notes, '\n');
 }
 
-/* The name as the server keeps it, quoted. */
-static void put_name(loader *L, strbuf *sb, const char *name) {
-  if (L->kind == SRV_MYSQL) {
-    sb_putc(sb, '`');
-    for (const char *p = name; *p; p++) {
-      if (*p == '`') sb_putc(sb, '`');
-      sb_putc(sb, *p);
-    }
-    sb_putc(sb, '`');
-    return;
-  }
-  int plain = (*name >= 'A' && *name <= 'Z') || (*name >= 'a' && *name <= 'z') || *name == '_';
-  for (const char *p = name; *p && plain; p++)
-    plain = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
-  sb_putc(sb, '"');
-  for (const char *p = name; *p; p++) {
-    if (*p == '"') sb_putc(sb, '"');
-    sb_putc(sb, plain && *p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p);
-  }
-  sb_putc(sb, '"');
-}
 
 /* ---------------------------------------------------------------- types */
 
@@ -271,11 +250,11 @@ static int copy_rows(loader *L, int t, const plan *p, const char *sel, long *row
   strbuf head = {0}, sb = {0};
   if (L->kind == SRV_POSTGRES) sb_puts(&head, "COPY ");
   else sb_puts(&head, "INSERT INTO ");
-  put_name(L, &head, tb->name);
+  srv_put_name(&head, L->kind, tb->name);
   sb_puts(&head, " (");
   for (int k = 0; k < tb->ncolumns; k++) {
     if (k) sb_puts(&head, ", ");
-    put_name(L, &head, L->s->columns[tb->first_column + k].name);
+    srv_put_name(&head, L->kind, L->s->columns[tb->first_column + k].name);
   }
   sb_puts(&head, L->kind == SRV_POSTGRES ? ") FROM STDIN" : ") VALUES ");
   int rc = 0, step;
@@ -350,7 +329,7 @@ static void add_keys(loader *L, int t, const plan *p) {
   const sqlsim_table *tb = &s->tables[t];
   strbuf sb = {0}, what = {0};
   sb_puts(&sb, "ALTER TABLE ");
-  put_name(L, &sb, tb->name);
+  srv_put_name(&sb, L->kind, tb->name);
   size_t base = sb.len;
   int npk = 0;
   for (int k = 0; k < tb->ncolumns; k++) npk += s->columns[tb->first_column + k].pk;
@@ -361,7 +340,7 @@ static void add_keys(loader *L, int t, const plan *p) {
       const sqlsim_column *c = &s->columns[tb->first_column + k];
       if (!c->pk) continue;
       if (n++) sb_puts(&sb, ", "), sb_puts(&what, ", ");
-      put_name(L, &sb, c->name);
+      srv_put_name(&sb, L->kind, c->name);
       sb_puts(&what, c->name);
     }
     sb_putc(&sb, ')');
@@ -381,7 +360,7 @@ static void add_keys(loader *L, int t, const plan *p) {
     sb.len = base;
     what.len = 0;
     sb_puts(&sb, " ADD UNIQUE (");
-    put_name(L, &sb, c->name);
+    srv_put_name(&sb, L->kind, c->name);
     sb_putc(&sb, ')');
     sb_printf(&what, "%s: unique (%s)", tb->name, c->name);
     try_key(L, sb.buf, what.buf);
@@ -412,21 +391,21 @@ static void add_fkeys(loader *L, int t) {
     }
     sb.len = what.len = 0;
     sb_puts(&sb, "ALTER TABLE ");
-    put_name(L, &sb, s->tables[t].name);
+    srv_put_name(&sb, L->kind, s->tables[t].name);
     sb_puts(&sb, " ADD FOREIGN KEY (");
     sb_printf(&what, "%s: foreign key (", s->tables[t].name);
     for (int g = 0; g < n; g++) {
       if (g) sb_puts(&sb, ", "), sb_puts(&what, ", ");
-      put_name(L, &sb, s->columns[s->fkeys[group[g]].column].name);
+      srv_put_name(&sb, L->kind, s->columns[s->fkeys[group[g]].column].name);
       sb_puts(&what, s->columns[s->fkeys[group[g]].column].name);
     }
     sb_puts(&sb, ") REFERENCES ");
-    put_name(L, &sb, s->tables[pt].name);
+    srv_put_name(&sb, L->kind, s->tables[pt].name);
     sb_puts(&sb, " (");
     sb_printf(&what, ") -> %s (", s->tables[pt].name);
     for (int g = 0; g < n; g++) {
       if (g) sb_puts(&sb, ", "), sb_puts(&what, ", ");
-      put_name(L, &sb, s->columns[s->fkeys[group[g]].ref_column].name);
+      srv_put_name(&sb, L->kind, s->columns[s->fkeys[group[g]].ref_column].name);
       sb_puts(&what, s->columns[s->fkeys[group[g]].ref_column].name);
       done[group[g]] = 1;
     }
@@ -467,7 +446,7 @@ static int count_row(void *ctx, const srv_cell *cells, int nc) {
 static int table_exists(loader *L, const char *name) {
   strbuf sb = {0}, lit = {0};
   strbuf nm = {0};
-  put_name(L, &nm, name); /* the name as kept, without its quotes */
+  srv_put_name(&nm, L->kind, name); /* the name as kept, without its quotes */
   L->be->quote(L->dst, &lit, nm.buf + 1, nm.len - 2);
   if (L->kind == SRV_POSTGRES)
     sb_printf(&sb, "SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = %s",
@@ -507,7 +486,7 @@ static int load_table(loader *L, int t, int replace, long *rows) {
   if (plan_table(L, t, p, sel.buf)) goto done;
   if (replace) {
     sb_puts(&ddl, "DROP TABLE IF EXISTS ");
-    put_name(L, &ddl, tb->name);
+    srv_put_name(&ddl, L->kind, tb->name);
     if (L->kind == SRV_POSTGRES) sb_puts(&ddl, " CASCADE");
     if (L->be->own(L->dst, ddl.buf, w, sizeof w)) {
       snprintf(L->why, sizeof L->why, "%s: cannot be dropped: %s", tb->name, w);
@@ -516,13 +495,13 @@ static int load_table(loader *L, int t, int replace, long *rows) {
     ddl.len = 0;
   }
   sb_puts(&ddl, "CREATE TABLE ");
-  put_name(L, &ddl, tb->name);
+  srv_put_name(&ddl, L->kind, tb->name);
   sb_puts(&ddl, " (");
   for (int k = 0; k < tb->ncolumns; k++) {
     const sqlsim_column *c = &L->s->columns[tb->first_column + k];
     char buf[40];
     if (k) sb_puts(&ddl, ", ");
-    put_name(L, &ddl, c->name);
+    srv_put_name(&ddl, L->kind, c->name);
     sb_printf(&ddl, " %s%s", type_name(L, &p[k], buf, sizeof buf), c->notnull ? " NOT NULL" : "");
   }
   sb_putc(&ddl, ')');
@@ -551,7 +530,7 @@ static int load_table(loader *L, int t, int replace, long *rows) {
    * loading would make two runs of one query disagree */
   ddl.len = 0;
   sb_puts(&ddl, L->kind == SRV_MYSQL ? "ANALYZE TABLE " : "ANALYZE ");
-  put_name(L, &ddl, tb->name);
+  srv_put_name(&ddl, L->kind, tb->name);
   if (L->be->own(L->dst, ddl.buf, w, sizeof w)) note(L, "%s: not analyzed: %s", tb->name, w);
   rc = 0;
 done:

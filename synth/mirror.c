@@ -23,29 +23,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* The table's name as the server keeps what queries write unquoted: a plain
- * name folded to lower case by PostgreSQL, any name as written by MySQL;
- * quoted. */
-static void put_name(strbuf *sb, int kind, const char *name) {
-  if (kind == SRV_MYSQL) {
-    sb_putc(sb, '`');
-    for (const char *p = name; *p; p++) {
-      if (*p == '`') sb_putc(sb, '`');
-      sb_putc(sb, *p);
-    }
-    sb_putc(sb, '`');
-    return;
-  }
-  int plain = (*name >= 'A' && *name <= 'Z') || (*name >= 'a' && *name <= 'z') || *name == '_';
-  for (const char *p = name; *p && plain; p++)
-    plain = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
-  sb_putc(sb, '"');
-  for (const char *p = name; *p; p++) {
-    if (*p == '"') sb_putc(sb, '"');
-    sb_putc(sb, plain && *p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p);
-  }
-  sb_putc(sb, '"');
-}
 
 /* A server type for a declared one (tables.json's number, text, time ...,
  * a SQLite file's): where the database has no such table. */
@@ -121,7 +98,7 @@ static int make_tables(synth_mirror *m) {
   for (int t = 0; t < s->ntables; t++) {
     const sqlsim_table *tb = &s->tables[t];
     strbuf sql = {0}, name = {0};
-    put_name(&name, kind, tb->name);
+    srv_put_name(&name, kind, tb->name);
     char why[200];
     /* the real table's types, where the database has it */
     if (kind == SRV_POSTGRES)
@@ -135,7 +112,7 @@ static int make_tables(synth_mirror *m) {
       for (int k = 0; k < tb->ncolumns; k++) {
         const sqlsim_column *c = &s->columns[tb->first_column + k];
         if (k) sb_puts(&sql, ", ");
-        put_name(&sql, kind, c->name);
+        srv_put_name(&sql, kind, c->name);
         sb_printf(&sql, " %s", server_type(kind, c->type));
       }
       sb_putc(&sql, ')');
@@ -175,7 +152,7 @@ static int make_tables(synth_mirror *m) {
       for (int k = 0; k < tb->ncolumns; k++) {
         const sqlsim_column *c = &s->columns[tb->first_column + k];
         if (k) sb_puts(&d, ", ");
-        put_name(&d, kind, c->name);
+        srv_put_name(&d, kind, c->name);
         sb_printf(&d, " %s", server_type(kind, c->type));
       }
       m->ddl[t] = sb_take(&d);
@@ -236,7 +213,7 @@ static int sync(synth_mirror *m, sqlsim_db *scratch) {
   for (int t = 0; t < s->ntables; t++) {
     const sqlsim_table *tb = &s->tables[t];
     strbuf name = {0};
-    put_name(&name, kind, tb->name);
+    srv_put_name(&name, kind, tb->name);
     rows.len = 0;
     strbuf sel = {0};
     sb_puts(&sel, "SELECT * FROM ");
@@ -249,7 +226,7 @@ static int sync(synth_mirror *m, sqlsim_db *scratch) {
           sb_printf(&rows, "INSERT INTO %s (", name.buf);
           for (int k = 0; k < tb->ncolumns; k++) {
             if (k) sb_puts(&rows, ", ");
-            put_name(&rows, kind, s->columns[tb->first_column + k].name);
+            srv_put_name(&rows, kind, s->columns[tb->first_column + k].name);
           }
           sb_puts(&rows, ") VALUES ");
         } else {
@@ -293,7 +270,7 @@ static int sync(synth_mirror *m, sqlsim_db *scratch) {
     for (int t = 0; t < s->ntables; t++) {
       vac.len = 0;
       sb_puts(&vac, "VACUUM ");
-      put_name(&vac, kind, s->tables[t].name);
+      srv_put_name(&vac, kind, s->tables[t].name);
       exec_server_own(m->engine, vac.buf, why, sizeof why);
     }
     free(vac.buf);
@@ -378,7 +355,7 @@ char *synth_mirror_sql(const synth_mirror *m, const synth_data *d) {
   for (int t = 0; t < s->ntables; t++) {
     if (!d->on[t]) continue;
     strbuf name = {0};
-    put_name(&name, kind, s->tables[t].name);
+    srv_put_name(&name, kind, s->tables[t].name);
     sb_printf(&sb, "CREATE TABLE %s (%s);\n", name.buf, m->ddl && m->ddl[t] ? m->ddl[t] : "");
     for (int r = 0; r < d->nrows[t]; r++) {
       const synth_val *row = synth_data_row(d, t, r);

@@ -11,6 +11,7 @@
 #include "synth/runner.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -89,12 +90,6 @@ static void limit_unordered(audit_found *f, const sqlsim_query *gold, const sqls
   free(all);
 }
 
-static int same_cells(const sqlsim_result *r, long a, long b, int from, int to) {
-  for (int c = from; c < to; c++)
-    if (r->cells[a * r->ncols + c] != r->cells[b * r->ncols + c]) return 0;
-  return 1;
-}
-
 /* Whether an ORDER BY key is a column that is unique by the schema (a
  * single-column primary key or UNIQUE): then the keys cannot tie. */
 static int unique_key(const sqlsim_node *order, const sqlsim_query *q) {
@@ -128,29 +123,20 @@ static void limit_ties(audit_found *f, const sqlsim_query *gold, sqlsim_db *db) 
   if (!keyed) return;
   sqlsim_result r;
   sqlsim_exec_flags(db, keyed, 0, &r);
-  long o = offset > 0 ? offset : 0;
-  long end = limit < 0 ? -1 : (limit >= r.nrows - o ? r.nrows : o + limit); /* rows [o, end) are the answer */
-  if (r.status == SQLSIM_EXEC_OK && r.ncols > nkeys && end > 0 && end < r.nrows) {
-    int ret = r.ncols - nkeys;
-    if (same_cells(&r, end - 1, end, ret, r.ncols)) {
-      long lo = end - 1, hi = end;
-      while (lo > 0 && same_cells(&r, lo - 1, end, ret, r.ncols)) lo--;
-      while (hi + 1 < r.nrows && same_cells(&r, hi + 1, end, ret, r.ncols)) hi++;
-      int differ = 0;
-      for (long i = lo; i <= hi && !differ; i++) differ = !same_cells(&r, i, end - 1, 0, ret);
-      if (differ) {
-        long want[SHOW_ROWS];
-        int nw = 0;
-        for (long i = lo; i <= hi && nw < SHOW_ROWS; i++) want[nw++] = i;
-        char what[300];
-        snprintf(what, sizeof what, "ORDER BY .. LIMIT %ld cuts through %ld rows of equal sort keys (rows %ld to %ld "
-                 "of the ordered answer, the keys last): %ld of them are kept, which ones is not determined",
-                 limit, hi - lo + 1, lo + 1, hi + 1, end - lo);
-        char *rows = rows_member(db, keyed, want, nw);
-        audit_add(f, SQLSIM_AUDIT_LIMIT_TIES, AUDIT_W_TIES_DB, what, rows);
-        free(rows);
-      }
-    }
+  long lo, hi;
+  if (r.status == SQLSIM_EXEC_OK && r.ncols > nkeys && synth_cut_ties(&r, limit, offset, nkeys, &lo, &hi)) {
+    long o = offset > 0 ? offset : 0, end = limit > LONG_MAX - o ? LONG_MAX : o + limit;
+    long kept = end > lo && end <= hi ? end - lo : hi + 1 - o; /* the cut at the end, or at the offset */
+    long want[SHOW_ROWS];
+    int nw = 0;
+    for (long i = lo; i <= hi && nw < SHOW_ROWS; i++) want[nw++] = i;
+    char what[300];
+    snprintf(what, sizeof what, "ORDER BY .. LIMIT %ld cuts through %ld rows of equal sort keys (rows %ld to %ld "
+             "of the ordered answer, the keys last): %ld of them are kept, which ones is not determined",
+             limit, hi - lo + 1, lo + 1, hi + 1, kept);
+    char *rows = rows_member(db, keyed, want, nw);
+    audit_add(f, SQLSIM_AUDIT_LIMIT_TIES, AUDIT_W_TIES_DB, what, rows);
+    free(rows);
   }
   sqlsim_result_free(&r);
   free(keyed);

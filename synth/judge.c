@@ -94,18 +94,27 @@ static int same_cells(const sqlsim_result *r, long a, long b, int from, int to) 
 }
 
 /* Rows a and b (a < b) share their sort keys (the trailing nkeys columns) but
- * return different values: the order between them, or which of them a LIMIT
- * keeps, changes the answer. Rows that return the same values (a join
- * repeating the top row) can be taken in any order. */
-static int tied_apart(const sqlsim_result *r, long a, long b, int nkeys) {
+ * the run of rows with those keys returns different values: the order between
+ * them, or which of them a LIMIT keeps, changes the answer. Rows that return
+ * the same values (a join repeating the top row) can be taken in any order.
+ * The run is rows [*lo, *hi]. */
+static int tied_apart(const sqlsim_result *r, long a, long b, int nkeys, long *lo, long *hi) {
   int ret = r->ncols - nkeys;
   if (!same_cells(r, a, b, ret, r->ncols)) return 0;
-  long lo = a, hi = b; /* the whole run of rows with these keys */
-  while (lo > 0 && same_cells(r, lo - 1, a, ret, r->ncols)) lo--;
-  while (hi + 1 < r->nrows && same_cells(r, hi + 1, a, ret, r->ncols)) hi++;
-  for (long i = lo; i <= hi; i++)
+  *lo = a, *hi = b; /* the whole run of rows with these keys */
+  while (*lo > 0 && same_cells(r, *lo - 1, a, ret, r->ncols)) --*lo;
+  while (*hi + 1 < r->nrows && same_cells(r, *hi + 1, a, ret, r->ncols)) ++*hi;
+  for (long i = *lo; i <= *hi; i++)
     if (!same_cells(r, i, a, 0, ret)) return 1;
   return 0;
+}
+
+int synth_cut_ties(const sqlsim_result *r, long limit, long offset, int nkeys, long *lo, long *hi) {
+  if (limit < 0 || r->ncols < nkeys) return 0;
+  long o = offset > 0 ? offset : 0;
+  long end = limit > LONG_MAX - o ? LONG_MAX : o + limit; /* rows [o, end) are the answer */
+  return (end > 0 && end < r->nrows && tied_apart(r, end - 1, end, nkeys, lo, hi)) ||
+         (o > 0 && o < r->nrows && tied_apart(r, o - 1, o, nkeys, lo, hi));
 }
 
 /* Whether the query's answer on this database hinges on ties. */
@@ -117,9 +126,8 @@ int synth_tie_kind(sqlsim_db *db, const char *keyed, long limit, long offset, in
   if (r.status == SQLSIM_EXEC_OK && r.ncols >= nkeys) {
     long o = offset > 0 ? offset : 0;
     long end = limit < 0 ? r.nrows : limit > LONG_MAX - o ? LONG_MAX : o + limit; /* rows [o, end) are the answer */
-    if (limit >= 0 && ((end > 0 && end < r.nrows && tied_apart(&r, end - 1, end, nkeys)) ||
-                       (o > 0 && o < r.nrows && tied_apart(&r, o - 1, o, nkeys))))
-      kind = TIE_LIMIT;
+    long lo, hi;
+    if (synth_cut_ties(&r, limit, offset, nkeys, &lo, &hi)) kind = TIE_LIMIT;
     /* ties inside the answer: their order is free (with a LIMIT too, where
      * the cut keeps every row of the tie) */
     for (long i = o; i < r.nrows - 1 && i < end - 1 && kind == TIE_NONE; i++)

@@ -29,5 +29,10 @@ int synth_runner_engine(sqlsim_synth_runner *x, const char *url);
  * from, on generated databases and, by the audit, on real ones (judge.c).
  * NULL when the query is not of that form; malloc'd. */
 char *synth_keyed_query(const sqlsim_query *query, long *limit, long *offset, int *nkeys);
+/* On the keyed query's answer r (its last nkeys columns the sort keys):
+ * whether the LIMIT/OFFSET window's cut falls inside a run of rows with equal
+ * keys that return different values, so which rows the window keeps is not
+ * determined; that run is rows [*lo, *hi] (judge.c). */
+int synth_cut_ties(const sqlsim_result *r, long limit, long offset, int nkeys, long *lo, long *hi);
 
 #endif

@@ -208,11 +208,10 @@ static sqlsim_synth_runner *runner(worker_state *w, int witness) {
   return *x;
 }
 
-/* Two trees that print the same normalized SQL are one query. */
-static int same_query(const sqlsim_query *a, const sqlsim_query *b) {
-  char *x = sqlsim_print_sql(a->root, 0), *y = sqlsim_print_sql(b->root, 0);
-  int same = x && y && !strcmp(x, y);
-  free(x);
+/* Whether q prints the normalized SQL printed: the same query, however written. */
+static int same_query(const char *printed, const sqlsim_query *q) {
+  char *y = printed ? sqlsim_print_sql(q->root, 0) : NULL;
+  int same = y && !strcmp(printed, y);
   free(y);
   return same;
 }
@@ -223,6 +222,7 @@ static void item_generated(worker_state *w, int i, item_state *it, const sqlsim_
   const sqlsim_schema *s = gq->schema;
   int n = j->npreds, empty_all = 1, judged = 0;
   sqlsim_query **pq = calloc((size_t)n, sizeof *pq);
+  char *gold_printed = sqlsim_print_sql(gq->root, 0);
   for (int p = 0; p < n; p++) {
     const char *sql = j->preds[p][i];
     if (!sql) {
@@ -234,7 +234,7 @@ static void item_generated(worker_state *w, int i, item_state *it, const sqlsim_
       it->agree[p] = 0;
       continue;
     }
-    if (same_query(gq, pq[p])) { /* the gold's own query, however written: its answer wherever it runs */
+    if (same_query(gold_printed, pq[p])) { /* the gold's own query, however written: its answer wherever it runs */
       it->agree[p] = 1;
       continue;
     }
@@ -248,6 +248,7 @@ static void item_generated(worker_state *w, int i, item_state *it, const sqlsim_
     it->agree[p] = (signed char)(out.pass == 1 ? 1 : out.pass == 0 ? 0 : NO_VERDICT);
     sqlsim_witness_free(out.witness);
   }
+  free(gold_printed);
   if (judged && empty_all)
     audit_add(&it->found, SQLSIM_AUDIT_GOLD_EMPTY, AUDIT_W_EMPTY_GEN,
               "the gold returns no row (or only NULLs) on every database generated for the item", NULL);

@@ -518,6 +518,17 @@ static long column_holds(lit_walk *w, const sqlsim_column *c, const char *lit, i
   return n;
 }
 
+/* Where the database holds a literal the column never equals: in another case
+ * or with other spaces, or inside longer values ('Alameda' for 'Alameda
+ * County'); each a condition on the column c and the literal l. */
+static const struct {
+  const char *cond; /* %1$s the column, %2$s the literal */
+  const char *how;
+} elsewhere[] = {
+    {"lower(trim(%1$s)) = lower(trim(%2$s))", "in another case or with other spaces"},
+    {"instr(lower(%1$s), lower(%2$s)) > 0", "only inside longer values"},
+};
+
 static void check_literal(lit_walk *w, const sqlsim_node *col, const char *lit, int like) {
   if (w->checked >= 8 || w->found || !*lit) return;
   w->checked++;
@@ -526,61 +537,40 @@ static void check_literal(lit_walk *w, const sqlsim_node *col, const char *lit, 
   long n = column_holds(w, c, lit, like);
   if (n == 0) w->absent++;
   if (n != 0 || !w->f || like) return;
-  strbuf sb = {0};
+  char *end;
+  strtod(lit, &end);
+  if (c->numeric && end != lit && !*end) return; /* a number written as text: the value is absent, not its type */
+  strbuf name = {0}, value = {0}, sb = {0};
+  sb_ident(&name, c->name);
+  put_literal(&value, lit);
+  char what[400];
   if (c->numeric) { /* a number column compared with text it never holds: a literal of another type */
-    char *end;
-    strtod(lit, &end);
-    if (end != lit && !*end) { /* a number written as text: the value is absent, not the type */
-      free(sb.buf);
-      return;
-    }
-    sb_puts(&sb, "SELECT DISTINCT ");
-    sb_ident(&sb, c->name);
-    sb_puts(&sb, " FROM ");
+    sb_printf(&sb, "SELECT DISTINCT %s FROM ", name.buf);
     sb_ident(&sb, table);
     sb_puts(&sb, " LIMIT 6");
-    char what[400];
     snprintf(what, sizeof what, "%s.%s holds numbers and never equals the text '%.120s'", table, c->name, lit);
-    char *rows = rows_member(w->db, sb.buf, NULL, 0);
-    audit_add(w->f, SQLSIM_AUDIT_LITERAL_CASE, AUDIT_W_CASE, what, rows);
-    free(rows);
-    free(sb.buf);
-    w->found = 1;
-    return;
-  }
-  sb_puts(&sb, "SELECT DISTINCT ");
-  sb_ident(&sb, c->name);
-  sb_puts(&sb, " FROM ");
-  sb_ident(&sb, table);
-  sb_puts(&sb, " WHERE lower(trim(");
-  sb_ident(&sb, c->name);
-  sb_puts(&sb, ")) = lower(trim(");
-  put_literal(&sb, lit);
-  sb_puts(&sb, ")) LIMIT 6");
-  const char *how = "in another case or with other spaces";
-  if (count_rows(w->db, sb.buf) <= 0) { /* a spelling that holds it: 'Alameda' for 'Alameda County' */
-    sb.len = 0;
-    sb_puts(&sb, "SELECT DISTINCT ");
-    sb_ident(&sb, c->name);
-    sb_puts(&sb, " FROM ");
-    sb_ident(&sb, table);
-    sb_puts(&sb, " WHERE instr(lower(");
-    sb_ident(&sb, c->name);
-    sb_puts(&sb, "), lower(");
-    put_literal(&sb, lit);
-    sb_puts(&sb, ")) > 0 LIMIT 6");
-    how = "only inside longer values";
-    if (count_rows(w->db, sb.buf) <= 0) {
-      free(sb.buf);
+  } else {
+    size_t k = 0;
+    for (; k < sizeof elsewhere / sizeof *elsewhere; k++) {
+      sb.len = 0;
+      sb_printf(&sb, "SELECT DISTINCT %s FROM ", name.buf);
+      sb_ident(&sb, table);
+      sb_puts(&sb, " WHERE ");
+      sb_printf(&sb, elsewhere[k].cond, name.buf, value.buf);
+      sb_puts(&sb, " LIMIT 6");
+      if (count_rows(w->db, sb.buf) > 0) break;
+    }
+    if (k == sizeof elsewhere / sizeof *elsewhere) {
+      free(name.buf), free(value.buf), free(sb.buf);
       return;
     }
+    snprintf(what, sizeof what, "%s.%s never equals '%.120s'; the database holds it %s", table, c->name, lit,
+             elsewhere[k].how);
   }
-  char what[400];
-  snprintf(what, sizeof what, "%s.%s never equals '%.120s'; the database holds it %s", table, c->name, lit, how);
   char *rows = rows_member(w->db, sb.buf, NULL, 0);
   audit_add(w->f, SQLSIM_AUDIT_LITERAL_CASE, AUDIT_W_CASE, what, rows);
   free(rows);
-  free(sb.buf);
+  free(name.buf), free(value.buf), free(sb.buf);
   w->found = 1;
 }
 

@@ -606,7 +606,12 @@ synth_data *synth_vary_nulls(const synth_data *d, const synth_facts *f, int pari
   return c;
 }
 
-synth_data *synth_vary_zeros(const synth_data *d, const synth_facts *f, int parity) {
+/* A copy of d where, in the pair's tables, the rows of the given parity have
+ * each free number (a number column that is no key, no foreign key and not
+ * referenced) replaced by what to() makes of it (0 from to(): kept), where
+ * the column's CHECKs allow the new value; NULL when nothing changed. */
+static synth_data *vary_free_numbers(const synth_data *d, const synth_facts *f, int parity,
+                                     int (*to)(const synth_facts *f, int col, const synth_val *v, synth_val *w)) {
   const sqlsim_schema *s = d->s;
   synth_data *c = NULL;
   for (int t = 0; t < s->ntables; t++) {
@@ -614,20 +619,30 @@ synth_data *synth_vary_zeros(const synth_data *d, const synth_facts *f, int pari
     for (int i = 0; i < s->tables[t].ncolumns; i++) {
       int col = s->tables[t].first_column + i;
       const sqlsim_column *x = &s->columns[col];
-      if (x->pk || x->unique || !synth_numeric_column(x) || referenced(s, col)) continue;
       int is_fk = 0;
       for (int k = 0; k < s->nfkeys; k++) is_fk |= s->fkeys[k].column == col;
-      const synth_val zero = {.kind = 'i', .i = 0};
-      if (is_fk || !synth_check_allows(f->checks, col, &zero)) continue;
+      if (x->pk || x->unique || is_fk || !synth_numeric_column(x) || referenced(s, col)) continue;
       for (int r = parity; r < d->nrows[t]; r += 2) {
-        const synth_val *v = &synth_data_row(d, t, r)[i];
-        if (v->kind == 'n' || (v->kind == 'i' && v->i == 0)) continue;
+        synth_val w;
+        if (!to(f, col, &synth_data_row(d, t, r)[i], &w) || !synth_check_allows(f->checks, col, &w)) continue;
         if (!c && !(c = synth_data_copy(d))) return NULL;
-        synth_data_row(c, t, r)[i] = (synth_val){.kind = 'i', .i = 0};
+        synth_data_row(c, t, r)[i] = w;
       }
     }
   }
   return c;
+}
+
+/* 0 where the cell holds another value (NULL and 0 kept). */
+static int to_zero(const synth_facts *f, int col, const synth_val *v, synth_val *w) {
+  (void)f, (void)col;
+  if (v->kind == 'n' || (v->kind == 'i' && v->i == 0)) return 0;
+  *w = (synth_val){.kind = 'i', .i = 0};
+  return 1;
+}
+
+synth_data *synth_vary_zeros(const synth_data *d, const synth_facts *f, int parity) {
+  return vary_free_numbers(d, f, parity, to_zero);
 }
 
 synth_data *synth_vary_twice(const synth_data *d, int t) {
@@ -804,30 +819,17 @@ synth_data *synth_vary_equal(const synth_data *d, const synth_facts *f, int k) {
   return c;
 }
 
+/* The value's negative (a negative value one further from 0), unless it is a
+ * literal the pair names. */
+static int to_negative(const synth_facts *f, int col, const synth_val *v, synth_val *w) {
+  if (v->kind == 'i' && v->i > LLONG_MIN + 2) *w = (synth_val){.kind = 'i', .i = v->i > 0 ? -v->i : v->i - 1};
+  else if (v->kind == 'r' && isfinite(v->r)) *w = (synth_val){.kind = 'r', .r = v->r > 0 ? -v->r : v->r - 1};
+  else return 0;
+  return !names_literal(f, col, v);
+}
+
 synth_data *synth_vary_negatives(const synth_data *d, const synth_facts *f, int parity) {
-  const sqlsim_schema *s = d->s;
-  synth_data *c = NULL;
-  for (int t = 0; t < s->ntables; t++) {
-    if (!f->tables[t]) continue;
-    for (int i = 0; i < s->tables[t].ncolumns; i++) {
-      int col = s->tables[t].first_column + i;
-      const sqlsim_column *x = &s->columns[col];
-      int is_fk = 0;
-      for (int k = 0; k < s->nfkeys; k++) is_fk |= s->fkeys[k].column == col;
-      if (x->pk || x->unique || is_fk || !synth_numeric_column(x) || referenced(s, col)) continue;
-      for (int r = parity; r < d->nrows[t]; r += 2) {
-        const synth_val *v = &synth_data_row(d, t, r)[i];
-        synth_val w;
-        if (v->kind == 'i' && v->i > LLONG_MIN + 2) w = (synth_val){.kind = 'i', .i = v->i > 0 ? -v->i : v->i - 1};
-        else if (v->kind == 'r' && isfinite(v->r)) w = (synth_val){.kind = 'r', .r = v->r > 0 ? -v->r : v->r - 1};
-        else continue;
-        if (names_literal(f, col, v) || !synth_check_allows(f->checks, col, &w)) continue;
-        if (!c && !(c = synth_data_copy(d))) return NULL;
-        synth_data_row(c, t, r)[i] = w;
-      }
-    }
-  }
-  return c;
+  return vary_free_numbers(d, f, parity, to_negative);
 }
 
 synth_data *synth_vary_unplanted(const synth_data *d, const synth_facts *f) {

@@ -21,6 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "sqlsim.h"
+#include "testdb.h"
 
 static const char *DDL =
     "CREATE TABLE emp (id INTEGER PRIMARY KEY, name TEXT, dept TEXT, salary INTEGER, city TEXT);"
@@ -50,23 +51,14 @@ static const char *OTHER[NITEMS] = {
     [ABSENT] = "SELECT count(*) FROM emp WHERE dept = 'Sales'",
 };
 
-static char dir[64], dbpath[128];
 static sqlsim_catalog *cat;
 static sqlsim_itemset *gold;
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/sqlsim_audit_XXXXXX");
-  if (!mkdtemp(dir)) return -1;
-  char sub[96];
-  snprintf(sub, sizeof sub, "%s/shop", dir);
-  mkdir(sub, 0700);
-  snprintf(dbpath, sizeof dbpath, "%s/shop/shop.sqlite", dir);
-  sqlite3 *db;
-  if (sqlite3_open(dbpath, &db) != SQLITE_OK || sqlite3_exec(db, DDL, NULL, NULL, NULL) != SQLITE_OK) return -1;
-  sqlite3_close(db);
   sqlsim_error err = {0};
-  if (sqlsim_catalog_load_sqlite(dbpath, &cat, &err)) return fprintf(stderr, "%s\n", err.message), -1;
+  if (testdb_make("audit", "shop", NULL, DDL)) return -1;
+  if (sqlsim_catalog_load_sqlite(dbfile, &cat, &err)) return fprintf(stderr, "%s\n", err.message), -1;
   char text[4096] = "";
   for (int i = 0; i < NITEMS; i++) {
     size_t l = strlen(text);
@@ -79,11 +71,7 @@ static int teardown(void **state) {
   (void)state;
   sqlsim_items_free(gold);
   sqlsim_catalog_free(cat);
-  char sub[96];
-  snprintf(sub, sizeof sub, "%s/shop", dir);
-  unlink(dbpath);
-  rmdir(sub);
-  rmdir(dir);
+  testdb_remove();
   sqlsim_thread_cleanup();
   return 0;
 }
@@ -209,9 +197,9 @@ static void test_hostile_system(void **state) {
       NULL,
   };
   long n0, n1;
-  char *before = file_bytes(dbpath, &n0);
+  char *before = file_bytes(dbfile, &n0);
   sqlsim_audit *a = run(dir, hostile);
-  char *after = file_bytes(dbpath, &n1);
+  char *after = file_bytes(dbfile, &n1);
   assert_int_equal(n0, n1);
   assert_memory_equal(before, after, (size_t)n0);
   assert_int_equal(access("/tmp/sqlsim_audit_evil.db", F_OK), -1);

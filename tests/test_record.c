@@ -21,9 +21,9 @@
 #include <unistd.h>
 
 #include "sqlsim.h"
+#include "testdb.h"
 #include "record/record.h"
 
-static char dir[64], dbdir[128], dbfile[256], tables[256];
 
 static const char *TABLES =
     "[{\"db_id\":\"shop\",\"table_names_original\":[\"item\"],\"table_names\":[\"item\"],"
@@ -33,31 +33,14 @@ static const char *TABLES =
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/sqlsim_record_XXXXXX");
-  assert_non_null(mkdtemp(dir));
-  snprintf(dbdir, sizeof dbdir, "%s/shop", dir);
-  mkdir(dbdir, 0755);
-  snprintf(dbfile, sizeof dbfile, "%s/shop.sqlite", dbdir);
-  snprintf(tables, sizeof tables, "%s/tables.json", dir);
-  FILE *f = fopen(tables, "w");
-  fputs(TABLES, f);
-  fclose(f);
-  sqlite3 *db;
-  sqlite3_open(dbfile, &db);
-  int rc = sqlite3_exec(db,
-                        "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price REAL);"
-                        "INSERT INTO item VALUES (1,'pen',2.5),(2,'ink',7),(3,'pad',4),(4,'cap',7);",
-                        NULL, NULL, NULL);
-  sqlite3_close(db);
-  return rc;
+  return testdb_make("record", "shop", TABLES,
+                     "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT, price REAL);"
+                     "INSERT INTO item VALUES (1,'pen',2.5),(2,'ink',7),(3,'pad',4),(4,'cap',7);");
 }
 
 static int teardown(void **state) {
   (void)state;
-  unlink(dbfile);
-  rmdir(dbdir);
-  unlink(tables);
-  rmdir(dir);
+  testdb_remove();
   return 0;
 }
 

@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "sqlsim.h"
+#include "testdb.h"
 
-static char dir[64], dbdir[128], dbfile[256], tables[256];
 
 /* dept <- emp (every emp.dept_id names a dept) */
 static const char *TABLES =
@@ -35,36 +35,18 @@ static const char *TABLES =
 
 static int setup(void **state) {
   (void)state;
-  snprintf(dir, sizeof dir, "/tmp/sqlsim_repair_XXXXXX");
-  if (!mkdtemp(dir)) return -1;
-  snprintf(dbdir, sizeof dbdir, "%s/co", dir);
-  mkdir(dbdir, 0755);
-  snprintf(dbfile, sizeof dbfile, "%s/co.sqlite", dbdir);
-  snprintf(tables, sizeof tables, "%s/tables.json", dir);
-  FILE *f = fopen(tables, "w");
-  if (!f) return -1;
-  fputs(TABLES, f);
-  fclose(f);
-  sqlite3 *db;
-  sqlite3_open(dbfile, &db);
-  int rc = sqlite3_exec(db,
-                        "CREATE TABLE dept (id INTEGER PRIMARY KEY, name TEXT, budget INTEGER);"
-                        "CREATE TABLE emp (id INTEGER PRIMARY KEY, name TEXT, dept_id INTEGER REFERENCES dept(id),"
-                        " salary INTEGER, bonus INTEGER);"
-                        "INSERT INTO dept VALUES (1,'sales',1000),(2,'ops',500),(3,'lab',2000);"
-                        "INSERT INTO emp VALUES (1,'ann',1,50,300),(2,'bob',1,150,20),(3,'cy',2,150,10),"
-                        "(4,'dee',2,250,5),(5,'eve',3,300,250),(6,'fay',3,150,40);",
-                        NULL, NULL, NULL);
-  sqlite3_close(db);
-  return rc;
+  return testdb_make("repair", "co", TABLES,
+                     "CREATE TABLE dept (id INTEGER PRIMARY KEY, name TEXT, budget INTEGER);"
+                     "CREATE TABLE emp (id INTEGER PRIMARY KEY, name TEXT, dept_id INTEGER REFERENCES dept(id),"
+                     " salary INTEGER, bonus INTEGER);"
+                     "INSERT INTO dept VALUES (1,'sales',1000),(2,'ops',500),(3,'lab',2000);"
+                     "INSERT INTO emp VALUES (1,'ann',1,50,300),(2,'bob',1,150,20),(3,'cy',2,150,10),"
+                     "(4,'dee',2,250,5),(5,'eve',3,300,250),(6,'fay',3,150,40);");
 }
 
 static int teardown(void **state) {
   (void)state;
-  unlink(dbfile);
-  rmdir(dbdir);
-  unlink(tables);
-  rmdir(dir);
+  testdb_remove();
   sqlsim_thread_cleanup();
   return 0;
 }

@@ -60,6 +60,7 @@ typedef struct item_state {
                             does not hold */
   audit_found found;
   int gold_ok;         /* parsed (and ran, on a database) */
+  int no_schema;       /* its db_id has no schema: nothing was looked at */
   int generated;       /* a database was given but not this item's: compared on generated ones */
   char error[300];     /* why the item could not be looked at (no schema) */
   /* filled by the second pass */
@@ -298,6 +299,7 @@ static void look_at_item(worker_state *w, int i) {
   const sqlsim_schema *s = schema_of(j->o, g->db_id);
   if (!s) {
     snprintf(it->error, sizeof it->error, "no schema for db_id '%.200s'", g->db_id ? g->db_id : "");
+    it->no_schema = 1;
     for (int p = 0; p < j->npreds; p++) it->agree[p] = -1;
     return;
   }
@@ -573,6 +575,13 @@ int sqlsim_audit_run(const sqlsim_itemset *gold, const char *const *const *preds
     todo[i] = i;
   }
   if ((rc = run_pass(&j, 1, todo, n, err))) goto done;
+  int looked = 0;
+  for (int i = 0; i < n; i++) looked += !j.items[i].no_schema;
+  if (!looked) { /* a catalog of another benchmark: nothing can be audited */
+    rc = sqlsim_error_set(err, SQLSIM_ENOTFOUND, -1, "audit: no gold item's db_id has a schema (the first: '%.200s'): "
+                          "are these the benchmark's tables?", gold->items[0].db_id ? gold->items[0].db_id : "");
+    goto done;
+  }
 
   /* the systems' weights */
   int *right = calloc((size_t)npreds, sizeof *right), *judged = calloc((size_t)npreds, sizeof *judged);

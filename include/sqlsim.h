@@ -1455,7 +1455,8 @@ typedef struct sqlsim_audit {
  * system p's SQL for gold item i (NULL: none), names[p] its name. Bad input
  * in one item (a gold or prediction that does not parse or run) is evidence
  * or a failed prediction, never an error. 0, or a negative code with err
- * (no catalog, a database that cannot be opened, out of memory). */
+ * (no catalog or no systems: SQLSIM_ECONFIG; no gold item's db_id in the
+ * catalog: SQLSIM_ENOTFOUND; out of memory). */
 SQLSIM_API int sqlsim_audit_run(const sqlsim_itemset *gold, const char *const *const *preds, const char *const *names,
                                 int npreds, const sqlsim_audit_opts *opts, sqlsim_audit **out, sqlsim_error *err);
 SQLSIM_API void sqlsim_audit_free(sqlsim_audit *a);

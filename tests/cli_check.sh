@@ -372,6 +372,10 @@ st=$(status "$sqlsim" audit --gold "$S/dev_gold.sql" --tables "$S/tables.json" "
 head -3 "$S/predictions/dailsql_gpt4.sql" > short.sql
 st=$(status "$sqlsim" audit --gold "$S/dev_gold.sql" --tables "$S/tables.json" --pred short.sql)
 [ "$st" = 1 ] && grep -q "must pair up" err.txt && ok "audit with a file that does not pair up: exit 1, says why" || fail "audit short file: status $st $(cat err.txt)"
+printf 'SELECT 1\tno_such_db\n' > other_gold.sql; printf 'SELECT 1\n' > other_pred.sql
+st=$(status "$sqlsim" audit --gold other_gold.sql --tables "$S/tables.json" --pred other_pred.sql)
+[ "$st" = 1 ] && grep -q "no gold item's db_id has a schema" err.txt && ok "audit with another benchmark's schemas: exit 1, says so" ||
+  fail "audit with no schema for any item: status $st $(cat err.txt)"
 st=$(status "$sqlsim" analyze -q -j 2 --gold "$S/dev_gold.sql" --tables "$S/tables.json" --db-dir "$S/database" "${P[@]}" --audit --html audit.html --format json)
 got=$(python3 -c "import json,sys; d=json.load(open('out.txt'))['benchmarks'][0]['audit']; print(d['summary']['items'], len(d['flagged']) == d['summary']['flagged'])")
 [ "$st" = 0 ] && [ "$got" = "1034 True" ] && grep -q '<section class="audit">' audit.html &&

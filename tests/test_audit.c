@@ -234,6 +234,13 @@ static void test_bad_input(void **state) {
   assert_null(a);
   assert_int_equal(sqlsim_audit_run(g, preds, names, 0, &o, &a, &err), SQLSIM_ECONFIG);
   sqlsim_items_free(g);
+  /* a catalog of another benchmark: no item can be looked at, an error, not an empty audit */
+  const char *other = "SELECT 1\tnowhere\nSELECT 2\telsewhere\n";
+  assert_int_equal(sqlsim_items_parse(other, strlen(other), "other", &g, &err), 0);
+  assert_int_equal(sqlsim_audit_run(g, preds, names, 1, &o, &a, &err), SQLSIM_ENOTFOUND);
+  assert_null(a);
+  assert_non_null(strstr(err.message, "'nowhere'"));
+  sqlsim_items_free(g);
 }
 
 /* Pairing a prediction file with the gold: by position, or by key. */

@@ -16,14 +16,17 @@ import argparse, glob, json, os, subprocess, sys, tempfile, time
 
 
 def run(cmd):
-    """stdout, wall seconds and the run's peak resident set (KiB, GNU time's %M)."""
-    with tempfile.NamedTemporaryFile('r') as t:
+    """stdout, wall seconds and the run's peak resident set in KiB (its own rusage, by wait4)."""
+    with tempfile.TemporaryFile('w+') as out, tempfile.TemporaryFile('w+') as err:
         t0 = time.time()
-        out = subprocess.run(['/usr/bin/time', '-f', '%M', '-o', t.name, *cmd], capture_output=True, text=True)
+        p = subprocess.Popen(cmd, stdout=out, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
         secs = time.time() - t0
-        if out.returncode:
-            sys.exit(f'failed: {" ".join(cmd[:6])} ...\n{out.stderr}')
-        return out.stdout, secs, int(t.read().split()[-1])
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0), err.seek(0)
+        if p.returncode:
+            sys.exit(f'failed: {" ".join(cmd[:6])} ...\n{err.read()}')
+        return out.read(), secs, usage.ru_maxrss
 
 
 def benchmarks(corpus):

@@ -3,11 +3,30 @@
  * guard over model SQL in both dialects, and the cells a server's text
  * becomes (numerals of any length, dates, stamps with zones), with their
  * properties: a parsed URL's password never in its redacted form, a cell's
- * hash the same twice (NaN aside), a refusal always with its reason. */
+ * hash the same twice (NaN aside), a refusal always with its reason; and a
+ * name (a table or column of a user's database) quoted for each server: it
+ * reads back as itself, the quotes inside doubled (srv_put_name). */
 #include "fuzz_common.h"
 #include "exec/server.h"
 
 #include <stdio.h>
+
+/* The name srv_put_name quoted, read back: one quoted identifier whose inside
+ * undoubles to name (PostgreSQL: a plain name folded to lower case). */
+static void check_name(const char *name, int kind) {
+  strbuf sb = {0};
+  srv_put_name(&sb, kind, name);
+  char q = kind == SRV_MYSQL ? '`' : '"';
+  if (!sb.buf || sb.len < 2 || sb.buf[0] != q || sb.buf[sb.len - 1] != q) abort();
+  size_t k = 0;
+  for (size_t i = 1; i + 1 < sb.len; i++) {
+    if (sb.buf[i] == q && (i + 2 >= sb.len || sb.buf[++i] != q)) abort(); /* a lone quote ends it early */
+    char want = name[k++];
+    if (want != sb.buf[i] && !(kind != SRV_MYSQL && want >= 'A' && want <= 'Z' && sb.buf[i] == want + 32)) abort();
+  }
+  if (name[k]) abort();
+  free(sb.buf);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = malloc(size + 1);
@@ -15,6 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   memcpy(text, data, size);
   text[size] = '\0';
   sqlsim_error err = {0};
+  check_name(text, SRV_POSTGRES);
+  check_name(text, SRV_MYSQL);
   srv_url u;
   if (srv_url_parse(text, "db_1", &u, &err) == 0) {
     char *shown = srv_url_redact(text);

@@ -61,6 +61,17 @@ $sqlsim analyze $j --witness --repair --gold "$sp/dev_gold.sql" --tables "$sp/ta
 $sqlsim analyze $j --format json --gold "$sp/dev_gold.sql" --tables "$sp/tables.json" --db-dir "$sp/database" \
   "${pflags[@]}" > "$out/spider_db.analyze.json"
 
+# the audit: Spider on its databases (json of every item, text), analyze --audit;
+# mini-dev without databases
+$sqlsim audit -j 2 --gold "$sp/dev_gold.sql" --tables "$sp/tables.json" --db-dir "$sp/database" "${pflags[@]}" \
+  --format json --all > "$out/spider_db.audit.jsonl"
+$sqlsim audit -j 2 --gold "$sp/dev_gold.sql" --tables "$sp/tables.json" --db-dir "$sp/database" "${pflags[@]}" \
+  | sed 's/ in [0-9.]* s$//' > "$out/spider_db.audit.txt"
+$sqlsim analyze $j --audit --format json --gold "$sp/dev_gold.sql" --tables "$sp/tables.json" --db-dir "$sp/database" \
+  "${pflags[@]}" | sed 's/"seconds":[0-9.e-]*/"seconds":0/' > "$out/spider_db.analyze_audit.json"
+$sqlsim audit -j 2 --gold "$here/corpus/bird/mini_dev_sqlite.json" --tables "$here/corpus/bird/dev_tables.json" \
+  "${mflags[@]}" --format json --all > "$out/minidev.audit.jsonl"
+
 # Spider without databases: structure, synthetic execution, strict
 $sqlsim eval $j --metrics match,bis,synth,strict --witness --gold "$sp/dev_gold.sql" "${pflags[@]}" \
   --tables "$sp/tables.json" --per-item "$out/spider_nodb.eval.jsonl" > "$out/spider_nodb.eval.txt"
@@ -116,6 +127,34 @@ EOF
   $sqlsim analyze $j --witness --repair --gold "$gen/bugs_gold.json" --tables "$here/corpus/bird/dev_tables.json" \
     --pred "$gen/bugs_pred.json" --per-item "$out/bugs.analyze.jsonl" --csv "$out/bugs.analyze.csv" \
     --html "$out/bugs.analyze.html" > "$out/bugs.analyze.txt"
+fi
+
+# The server engines, when run under tests/servers.sh (SQLSIM_PG, SQLSIM_MY set):
+# Spider loaded into each (load's report), every execution metric of the 7
+# files there, synthetic execution and strict judged on the server for two
+# files' first 150 items, mini-dev's dialect golds against their baselines
+# without a database (synth on generated databases, parsed in the dialect),
+# the audit on the server
+if [ -n "${SQLSIM_PG:-}" ] && [ -n "${SQLSIM_MY:-}" ]; then
+  for e in pg my; do
+    if [ $e = pg ]; then url=$SQLSIM_PG admin=$SQLSIM_PG_ADMIN d=postgresql; else url=$SQLSIM_MY admin=$SQLSIM_MY_ADMIN d=mysql; fi
+    $sqlsim load --replace --into "$admin" "$sp/database" > "$out/$e.load.txt" 2>&1
+    $sqlsim eval $j --metrics match,bis,exec,result,soft_f1 --gold "$sp/dev_gold.sql" "${pflags[@]}" \
+      --tables "$sp/tables.json" --engine "$url" --per-item "$out/$e.spider.eval.jsonl" > "$out/$e.spider.eval.txt"
+    head -n 150 "$sp/dev_gold.sql" > "$gen/gold150.sql"
+    for p in c3sql_gpt35 dinsql_gpt4; do head -n 150 "$sp/predictions/$p.sql" > "$gen/$p.150.sql"; done
+    $sqlsim eval $j --metrics synth,strict --witness --gold "$gen/gold150.sql" --pred "$gen/c3sql_gpt35.150.sql" \
+      --pred "$gen/dinsql_gpt4.150.sql" --tables "$sp/tables.json" --engine "$url" \
+      --per-item "$out/$e.strict.eval.jsonl" > "$out/$e.strict.eval.txt"
+    $sqlsim audit -j 2 --gold "$sp/dev_gold.sql" --tables "$sp/tables.json" --engine "$url" "${pflags[@]}" \
+      --format json --all > "$out/$e.audit.jsonl"
+    dd=$shared/bird/mini_dev_dialects
+    dflags=()
+    for p in "$dd"/predictions/*_$d*.json; do dflags+=(--pred "$p"); done
+    $sqlsim eval $j --metrics bis,synth --dialect $d --gold "$dd/mini_dev_${d}_gold.sql" "${dflags[@]:0:6}" \
+      --tables "$here/corpus/bird/dev_tables.json" --per-item "$out/$e.minidev.eval.jsonl" > "$out/$e.minidev.eval.txt"
+  done
+  sed -i "s|$SQLSIM_SERVERS_DIR|SERVERS|g" "$out"/pg.* "$out"/my.* # the servers' temporary folder
 fi
 
 # Python: the dicts of score_many (records as the Python face makes them), repr'd

@@ -21,6 +21,31 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# DuckDB's C library, for duckdb:// URLs: Debian has no package of it; the
+# npm registry ships libduckdb.so inside @duckdb/node-bindings-linux-x64.
+# It goes to /usr/local/lib, where the dynamic linker (and so sqlsim, which
+# loads it at the first duckdb:// URL) finds it; the tarball is checked
+# against its published sha512 first. SQLSIM_DUCKDB=PATH points sqlsim at
+# another libduckdb.so instead.
+DUCKDB_NPM=@duckdb/node-bindings-linux-x64@1.5.6-r.1
+DUCKDB_SHA512=IXcrZJE6kEqM0Z4wwdVnGBHX/frOS33VPNAwDXQ/Q+Fs84b058Qe94chrCCIcNJlG8Y3UHIUU4eBeCQxW5mN1Q==
+if ! ldconfig -p | grep -q 'libduckdb\.so '; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  if ! command -v npm >/dev/null; then
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
+  fi
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack -q "$DUCKDB_NPM" >/dev/null && tar xzf ./*.tgz package/libduckdb.so)
+  got=$(openssl dgst -sha512 -binary "$tmp"/*.tgz | base64 -w0)
+  [ "$got" = "$DUCKDB_SHA512" ] || { echo "setup: $DUCKDB_NPM does not have its published sha512" >&2; rm -rf "$tmp"; exit 1; }
+  $SUDO install -m 644 "$tmp/package/libduckdb.so" /usr/local/lib/libduckdb.so
+  $SUDO ldconfig
+  rm -rf "$tmp"
+  echo "setup: installed DuckDB's libduckdb.so ($DUCKDB_NPM) in /usr/local/lib"
+fi
+
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 echo "setup: built ./build/sqlsim"

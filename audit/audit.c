@@ -15,6 +15,7 @@
 #include "audit.h"
 #include "engine/fields.h"
 #include "exec/exec.h"
+#include "exec/server.h"
 #include "exec/sandbox.h"
 #include "metrics/ex.h"
 #include "synth/runner.h"
@@ -551,9 +552,7 @@ int sqlsim_audit_run(const sqlsim_itemset *gold, const char *const *const *preds
   j.with_db = opts->db_dir || opts->sqlite || opts->engine;
   j.dialect = opts->dialect;
   if (j.dialect == SQLSIM_DIALECT_ENGINE)
-    j.dialect = !opts->engine ? SQLSIM_DIALECT_SQLITE
-                : sqlsim_engine_of(opts->engine) == SQLSIM_ENGINE_POSTGRES ? SQLSIM_DIALECT_POSTGRES
-                                                                           : SQLSIM_DIALECT_MYSQL;
+    j.dialect = !opts->engine ? SQLSIM_DIALECT_SQLITE : exec_engine_for(opts->engine)->dialect;
   j.parse_opts = sqlsim_dialect_parse_options(j.dialect);
   pthread_mutex_init(&j.mu, NULL);
   j.items = calloc((size_t)n, sizeof *j.items);

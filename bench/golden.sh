@@ -29,6 +29,43 @@ if [ "${1:-}" = compare ]; then
   [ "$bad" = 0 ] && echo "identical: $(ls "$a" | wc -l) files"
   exit $bad
 fi
+# compare3 A1 A2 B: two runs of one build (A1, A2) and a run of another (B),
+# line by line: a line where A1 and A2 agree and B does not is a change; a
+# line where A1 and A2 differ is the servers' own nondeterminism (MariaDB's
+# tie order after a fresh load, strict's time budget), counted apart
+if [ "${1:-}" = compare3 ]; then
+  python3 - "$2" "$3" "$4" <<'EOF'
+import os, sys
+a1, a2, b = sys.argv[1:4]
+changed = flaky = same = 0
+for n in sorted(os.listdir(a1)):
+    x = open(os.path.join(a1, n), errors='replace').read().split('\n')
+    y = open(os.path.join(a2, n), errors='replace').read().split('\n') if os.path.exists(os.path.join(a2, n)) else x
+    z = open(os.path.join(b, n), errors='replace').read().split('\n') if os.path.exists(os.path.join(b, n)) else []
+    if len(x) != len(z):
+        print(f"{n}: {len(x)} lines, {len(z)} in {b}")
+        changed += 1
+        continue
+    c = f = 0
+    for i in range(len(x)):
+        if x[i] == z[i]:
+            same += 1
+        elif len(y) == len(x) and x[i] != y[i]:
+            f += 1
+        else:
+            c += 1
+            if c <= 2:
+                print(f"{n}:{i + 1}: changed: {x[i][:160]}\n    now: {z[i][:160]}")
+    if c:
+        print(f"{n}: {c} lines changed")
+        changed += c
+    flaky += f
+print(f"compare3: {changed} lines changed, {flaky} lines that differ between the two runs {a1} and {a2} too, "
+      f"{same} the same")
+sys.exit(1 if changed else 0)
+EOF
+  exit $?
+fi
 sqlsim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 out=$2
 bugs=${3:-}
@@ -154,7 +191,7 @@ if [ -n "${SQLSIM_PG:-}" ] && [ -n "${SQLSIM_MY:-}" ]; then
     $sqlsim eval $j --metrics bis,synth --dialect $d --gold "$dd/mini_dev_${d}_gold.sql" "${dflags[@]:0:6}" \
       --tables "$here/corpus/bird/dev_tables.json" --per-item "$out/$e.minidev.eval.jsonl" > "$out/$e.minidev.eval.txt"
   done
-  sed -i "s|$SQLSIM_SERVERS_DIR|SERVERS|g" "$out"/pg.* "$out"/my.* # the servers' temporary folder
+  sed -i "s|$SQLSIM_SERVERS_DIR|SERVERS|g; s|#sql-alter-[0-9a-f]*-|#sql-alter-|g" "$out"/pg.* "$out"/my.* # the servers' folder, MariaDB's names of its own
 fi
 
 # Python: the dicts of score_many (records as the Python face makes them), repr'd

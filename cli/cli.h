@@ -55,18 +55,21 @@ int cli_now(const char *opt, const char *v);
  * stream): --metrics, --tables, --db-dir, --sqlite, -j/--jobs, --iterations,
  * --timeout, --now, --mode, --keep-distinct, --plug-value, --synth-databases, --witness, --extract; their table
  * entries are CLI_ENGINE_OPTS. */
+/* The dialects --dialect reads (sqlsim_dialect_parse). */
+#define CLI_DIALECTS "sqlite, postgres, mysql or duckdb"
+
 #define CLI_ENGINE_OPTS                                                                                             \
   {"tables", 0, "FILE", "Spider-style tables.json: schemas for matching, the tree diff and hardness"},              \
       {"db-dir", 0, "DIR", "databases as DIR/<db_id>/<db_id>.sqlite; every other *.sqlite file in\n"            \
                            "DIR/<db_id>/ is a test-suite database: a prediction is correct only if it\n"         \
                            "matches on all of them"},                                                             \
       {"sqlite", 0, "FILE", "one SQLite database for every item (its schema too, without --tables)"},               \
-      {"engine", 0, "URL", "run on a server instead: postgresql://[user@][host]/DB[?host=/socket/dir] or\n"       \
-                           "mysql://user@[host]/DB[?socket=PATH]; {db_id} in it names a database per db_id,\n"  \
-                           "else one database holds every db_id's tables (BIRD's layout); password from the\n" \
-                           "URL, password_file=PATH, PGPASSWORD or MYSQL_PWD (docs/engines.md)"},                   \
-      {"dialect", 0, "D", "the SQL's dialect: sqlite, postgres or mysql (default: the engine's; SQLite's\n"      \
-                          "for files)"},                                                                       \
+      {"engine", 0, "URL", "run on another engine instead (its URL: the engines below); {db_id} in it names\n"  \
+                           "a database per db_id, else one database holds every db_id's tables (BIRD's\n"     \
+                           "layout); a password from the URL, password_file=PATH or the environment\n"        \
+                           "(PGPASSWORD, MYSQL_PWD), never printed (docs/engines.md)"},                          \
+      {"dialect", 0, "D", "the SQL's dialect: " CLI_DIALECTS " (default: the engine's;\n"                     \
+                          "SQLite's for files)"},                                                              \
       {"mode", 0, "MODE", "Spider matching: compatible (the official evaluator, bugs included; default)\n"          \
                           "or corrected"},                                                                         \
       {"jobs", 'j', "N", "worker threads (default 1); timing always runs one pair at a time"},                       \

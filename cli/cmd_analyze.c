@@ -18,9 +18,10 @@ static const cli_opt options[] = {
     {"db-dir", 0, "DIR", "the benchmark's databases, DIR/<db_id>/<db_id>.sqlite (with test-suite\n"
                          "siblings); without databases the analysis is structure only"},
     {"sqlite", 0, "FILE", "one database for every item of the benchmark"},
-    {"engine", 0, "URL", "or the benchmark's databases on a server: postgresql://.. or mysql://.., {db_id}\n"
-                         "naming a database per db_id (docs/engines.md)"},
-    {"dialect", 0, "D", "the benchmark's SQL dialect: sqlite, postgres or mysql (default: the engine's)"},
+    {"engine", 0, "URL", "or the benchmark's databases on another engine (its URL: the engines below),\n"
+                         "{db_id} naming a database per db_id (docs/engines.md)"},
+    {"dialect", 0, "D", "the benchmark's SQL dialect: " CLI_DIALECTS " (default: the\n"
+                        "engine's)"},
     {"jobs", 'j', "N", "worker threads (default 1)"},
     {"timeout", 0, "S", "seconds one query may run (default 30)"},
     {"no-exec", 0, NULL, "do not run queries even where databases are given (structure only)"},
@@ -82,7 +83,7 @@ static int read_options(int argc, char **argv, run *groups, int *ng, int *jobs, 
       else if (!strcmp(name, "tables")) g->tables = v;
       else if (!strcmp(name, "engine")) {
         if (sqlsim_engine_of(v) == SQLSIM_ENGINE_SQLITE)
-          rc = (error("analyze: --engine takes a postgresql:// or mysql:// URL, not '%.60s'", v), CLI_EUSAGE);
+          rc = (error("analyze: --engine takes a %s URL, not '%.60s'", sqlsim_engine_urls(), v), CLI_EUSAGE);
         g->engine = v;
       } else if (!strcmp(name, "dialect")) {
         if (sqlsim_dialect_parse(v, &g->dialect, &e)) rc = (error("analyze: --dialect: %s", e.message), CLI_EUSAGE);

@@ -16,8 +16,9 @@ static const cli_opt options[] = {
     {"sqlite", 0, "FILE", "one SQLite database for every item (its schema, its rows)"},
     {"db-dir", 0, "DIR", "databases as DIR/<db_id>/<db_id>.sqlite: answers compared there; without one (and\n"
                          "without --sqlite or --engine) on databases generated from the schema"},
-    {"engine", 0, "URL", "the databases on a server (postgresql:// or mysql://, as sqlsim eval's --engine)"},
-    {"dialect", 0, "D", "the SQL's dialect: sqlite, postgres or mysql (default: the engine's)"},
+    {"engine", 0, "URL", "the databases on another engine (its URL: the engines below; as sqlsim eval's\n"
+                         "--engine)"},
+    {"dialect", 0, "D", "the SQL's dialect: " CLI_DIALECTS " (default: the engine's)"},
     {"format", 0, "F", "text (default): a ranked table, the top items' evidence and each system's EX with\n"
                        "and without the flagged items; json: one JSON object per line for each flagged\n"
                        "item, ranked (docs/audit.md)"},
@@ -85,7 +86,7 @@ static int cmd_audit(int argc, char **argv) {
       db_dir = ao.db_dir = v;
     } else if (!strcmp(name, "engine")) {
       if (sqlsim_engine_of(v) == SQLSIM_ENGINE_SQLITE) {
-        rc = error("audit: --engine takes a postgresql:// or mysql:// URL, not '%.60s'", v);
+        rc = error("audit: --engine takes a %s URL, not '%.60s'", sqlsim_engine_urls(), v);
         break;
       }
       ao.engine = v;

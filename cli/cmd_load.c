@@ -11,10 +11,9 @@
 #include <sys/stat.h>
 
 static const cli_opt options[] = {
-    {"into", 0, "URL", "the server database: postgresql://[user@][host]/DB[?host=/socket/dir] or\n"
-                       "mysql://user@[host]/DB[?socket=PATH]; {db_id} in it names one database per db_id\n"
-                       "(created when missing); the password from the URL, password_file=PATH, PGPASSWORD\n"
-                       "or MYSQL_PWD, never printed"},
+    {"into", 0, "URL", "the database to load into, on another engine (its URL: the engines below); {db_id}\n"
+                       "in it names one database per db_id (created when missing); the password from the\n"
+                       "URL, password_file=PATH or the environment (PGPASSWORD, MYSQL_PWD), never printed"},
     {"replace", 0, NULL, "drop and load again a table that exists (default: nothing is loaded when one does)"},
     {"quiet", 'q', NULL, "print only errors"},
     {NULL, 0, NULL, NULL},
@@ -108,9 +107,9 @@ static int cmd_load(int argc, char **argv) {
     else if (!strcmp(options[k].name, "quiet")) quiet = 1;
   }
   cli_parser_free(&ps);
-  if (!url) return free(src), error("load: --into URL is required (postgresql://... or mysql://...)"), CLI_EUSAGE;
+  if (!url) return free(src), error("load: --into URL is required (%s...)", sqlsim_engine_urls()), CLI_EUSAGE;
   if (sqlsim_engine_of(url) == SQLSIM_ENGINE_SQLITE)
-    return free(src), error("load: --into takes a postgresql:// or mysql:// URL, not '%.60s'", url), CLI_EUSAGE;
+    return free(src), error("load: --into takes a %s URL, not '%.60s'", sqlsim_engine_urls(), url), CLI_EUSAGE;
   if (!nsrc) return free(src), error("load: no SQLite database or directory given"), CLI_EUSAGE;
   int failed = 0, bad = 0;
   for (int i = 0; i < nsrc; i++) {

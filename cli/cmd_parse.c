@@ -73,7 +73,7 @@ static int parse_stream(cli_schema_opts *so, int fmt, unsigned popts) {
 static const cli_opt options[] = {
     CLI_SCHEMA_OPTS,
     {"format", 0, "FORMAT", "sql (the canonical SQL; default), tree, or json"},
-    {"dialect", 0, "D", "the SQL's dialect: sqlite (default), postgres or mysql"},
+    {"dialect", 0, "D", "the SQL's dialect: " CLI_DIALECTS " (default: sqlite)"},
     {NULL, 0, NULL, NULL},
 };
 

@@ -120,8 +120,8 @@ int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *name, const 
   } else if (!strcmp(name, "sqlite")) cfg->sqlite = v;
   else if (!strcmp(name, "engine")) {
     if (sqlsim_engine_of(v) == SQLSIM_ENGINE_SQLITE)
-      return error("%s: --engine takes a postgresql:// or mysql:// URL, not '%.60s' (SQLite: --db-dir or --sqlite)",
-                   cmd, v),
+      return error("%s: --engine takes a %s URL, not '%.60s' (SQLite: --db-dir or --sqlite)", cmd,
+                   sqlsim_engine_urls(), v),
              CLI_EUSAGE;
     cfg->engine = v;
   } else if (!strcmp(name, "dialect")) {

@@ -115,6 +115,9 @@ void cli_print_help(FILE *f, const cli_command *c) {
   fprintf(f, "  %-24s  %s\n", "-h, --help", "this help");
   for (int k = 0; k < nopts(c); k++)
     if (!strcmp(c->opts[k].name, "metrics")) fprintf(f, "\nmetrics (the library's table):\n%s", sqlsim_metrics_help());
+  for (int k = 0; k < nopts(c); k++)
+    if (!strcmp(c->opts[k].name, "engine") || !strcmp(c->opts[k].name, "into"))
+      fprintf(f, "\nengines (the library's table; SQLite: a file path):\n%s", sqlsim_engines_help());
   if (c->details) {
     fputc('\n', f);
     indented(f, c->details, 0);

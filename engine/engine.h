@@ -16,6 +16,7 @@
 #include <pthread.h>
 
 #include "core.h"
+#include "exec/server.h"
 #include "metrics/ex.h"
 #include "fields.h"
 
@@ -24,6 +25,7 @@ typedef struct worker worker;
 struct sqlsim_evaluator {
   sqlsim_config cfg;         /* strings point at the copies below */
   char *tables, *db_dir, *sqlite, *now, *engine;
+  exec_target target;        /* the engine, parsed once (engine NULL: none) */
   int dialect;               /* SQLSIM_DIALECT_*, the engine's resolved */
   unsigned parse_options;    /* sqlsim_parse's for gold and predictions: the dialect, MySQL's sql_mode */
   sqlsim_catalog *catalog;
@@ -36,8 +38,13 @@ struct sqlsim_evaluator {
 
 /* The database of a db_id, if it can be read: the --sqlite file, or
  * DIR/<db_id>/<db_id>.sqlite written into buf, or the engine's URL with
- * {db_id} replaced; NULL when there is none. */
+ * {db_id} replaced (its name for the connection cache and messages; the
+ * connection is made from the parsed target); NULL when there is none. */
 const char *engine_db_path(const sqlsim_evaluator *ev, const char *db_id, char *buf, size_t n);
+/* The dialect gold and predictions are read in (the one rule: the one
+ * asked for, else the engine's, else SQLite's) and the parse options it
+ * comes to (with the engine's own settings: MySQL's sql_mode). */
+int engine_dialect(int asked, const exec_target *t, unsigned *parse_options);
 /* The schema a db_id is read with, or NULL. */
 const sqlsim_schema *engine_schema(const sqlsim_evaluator *ev, const char *db_id);
 /* The comparison the equivalent forms must hold under: BIRD's sets, or
@@ -86,14 +93,17 @@ struct worker {
 worker *engine_worker_get(sqlsim_evaluator *ev);
 void engine_worker_put(sqlsim_evaluator *ev, worker *w);
 void engine_worker_free(worker *w);
-/* An open connection to path from the worker's slots (the least recently
- * used one replaced), or NULL with why set. */
-sqlsim_db *engine_worker_db(sqlsim_evaluator *ev, worker *w, const char *path, char *why, size_t wn);
+/* An open connection to the database at path (db_id's, for an engine's
+ * target) from the worker's slots (the least recently used one replaced),
+ * or NULL with why set. */
+sqlsim_db *engine_worker_db(sqlsim_evaluator *ev, worker *w, const char *path, const char *db_id, char *why,
+                            size_t wn);
 /* The worker's connections, as metrics/ex.c opens databases: ctx is an
- * engine_pool. */
+ * engine_pool (db_id: the item's). */
 typedef struct engine_pool {
   sqlsim_evaluator *ev;
   worker *w;
+  const char *db_id;
 } engine_pool;
 sqlsim_db *engine_pool_open(void *ctx, const char *path, char *why, size_t wn);
 /* The worker's preparation of (sql, db_id), made if it has none. */

@@ -8,7 +8,6 @@
  * runner. A call borrows a worker, so any number of threads may score on
  * one evaluator (score.c, batch.c). */
 #include "engine.h"
-#include "exec/server.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,23 +43,19 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
   if (c.now && sqlsim_check_now(c.now, err)) return SQLSIM_ECONFIG;
   if (c.db_dir && c.sqlite)
     return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "give a database directory or one SQLite file, not both");
-  if (c.dialect < SQLSIM_DIALECT_ENGINE || c.dialect > SQLSIM_DIALECT_MYSQL)
-    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "dialect %d: engine, sqlite, postgres or mysql", c.dialect);
+  if (!sqlsim_dialect_name(c.dialect))
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "dialect %d: give one sqlsim_dialect_parse reads", c.dialect);
   if (c.engine) {
-    if (!srv_url_kind(c.engine))
+    if (!exec_engine_for(c.engine)->connect)
       return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
-                              "engine '%.80s': give a postgresql:// or mysql:// URL (SQLite databases are given as a "
-                              "directory or a file)",
-                              c.engine);
+                              "engine '%.80s': give a %s URL (SQLite databases are given as a directory or a file)",
+                              c.engine, exec_engine_urls());
     if (c.db_dir || c.sqlite)
       return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
                               "give the databases as a server (engine) or as SQLite files (db_dir, sqlite), not both");
     if (c.now)
       return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
-                              "a fixed 'now' is SQLite's (its date functions); a server keeps its own clock");
-    srv_url u;
-    if (srv_url_parse(c.engine, "db_id", &u, err)) return SQLSIM_ECONFIG;
-    srv_url_clear(&u);
+                              "a fixed 'now' is SQLite's (its date functions); another engine keeps its own clock");
   }
   int rc = engine_metrics_check(&c, err);
   if (rc) return rc;
@@ -78,10 +73,16 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
 
   sqlsim_evaluator *ev = calloc(1, sizeof *ev);
   if (!ev) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  if (c.engine && exec_target_parse(c.engine, &ev->target, err)) {
+    free(ev);
+    return SQLSIM_ECONFIG;
+  }
   pthread_mutex_init(&ev->mu, NULL);
   if (c.tables) rc = sqlsim_catalog_load_tables_json(c.tables, &ev->catalog, err);
   else if (c.sqlite) rc = sqlsim_catalog_load_sqlite(c.sqlite, &ev->catalog, err);
   if (rc) {
+    exec_target_clear(&ev->target);
+    pthread_mutex_destroy(&ev->mu);
     free(ev);
     return rc;
   }
@@ -90,17 +91,7 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
   c.sqlite = ev->sqlite = dup_or_null(c.sqlite);
   c.now = ev->now = dup_or_null(c.now);
   c.engine = ev->engine = dup_or_null(c.engine);
-  ev->dialect = c.dialect != SQLSIM_DIALECT_ENGINE ? c.dialect
-                : !c.engine                          ? SQLSIM_DIALECT_SQLITE
-                : srv_url_kind(c.engine) == SRV_POSTGRES ? SQLSIM_DIALECT_POSTGRES
-                                                     : SQLSIM_DIALECT_MYSQL;
-  ev->parse_options = sqlsim_dialect_parse_options(ev->dialect);
-  char mode[512];
-  if (ev->dialect == SQLSIM_DIALECT_MYSQL && c.engine && srv_url_kind(c.engine) == SRV_MYSQL &&
-      srv_mysql_mode(c.engine, mode, sizeof mode) == 0) { /* the server's reading of || and "x" */
-    if (strstr(mode, "PIPES_AS_CONCAT") || strstr(mode, "ANSI")) ev->parse_options |= SQLSIM_PARSE_PIPES_AS_CONCAT;
-    if (strstr(mode, "ANSI_QUOTES") || strstr(mode, "ANSI")) ev->parse_options |= SQLSIM_PARSE_ANSI_QUOTES;
-  }
+  ev->dialect = engine_dialect(c.dialect, c.engine ? &ev->target : NULL, &ev->parse_options);
   ev->cfg = c;
   /* Spider matching and hardness need a tables.json schema per db_id. */
   ev->spider = c.tables && !c.sqlite;
@@ -116,6 +107,7 @@ void sqlsim_evaluator_free(sqlsim_evaluator *ev) {
     w = next;
   }
   sqlsim_catalog_free(ev->catalog);
+  exec_target_clear(&ev->target);
   free(ev->tables);
   free(ev->db_dir);
   free(ev->sqlite);
@@ -133,6 +125,14 @@ void sqlsim_config_for_benchmark(sqlsim_config *cfg, const sqlsim_itemset *gold)
   if (!gold || !gold->format) return;
   if (!cfg->now && !cfg->engine && !strcmp(gold->format, "bis-json")) cfg->now = "2023-01-17 00:00:00";
   if (!strcmp(gold->format, "bird-json")) cfg->bird_semantics = 1;
+}
+
+int engine_dialect(int asked, const exec_target *t, unsigned *parse_options) {
+  int d = asked != SQLSIM_DIALECT_ENGINE ? asked : t ? t->engine->dialect : SQLSIM_DIALECT_SQLITE;
+  *parse_options = sqlsim_dialect_parse_options(d);
+  if (t && d == t->engine->dialect && t->engine->parse_options) /* the engine's own reading (MySQL's || and "x") */
+    *parse_options |= t->engine->parse_options(&t->url);
+  return d;
 }
 
 const char *engine_db_path(const sqlsim_evaluator *ev, const char *db_id, char *buf, size_t n) {
@@ -170,7 +170,7 @@ int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gol
   int n = gold->n;
   if (!name) name = gold->path ? gold->path : "the gold set";
   if (n == 0) return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "%s: no gold queries in it, so nothing to score", name);
-  if (!ev->sqlite && (ev->db_dir || ev->spider || (ev->engine && strstr(ev->engine, "{db_id}"))))
+  if (!ev->sqlite && (ev->db_dir || ev->spider || (ev->engine && ev->target.per_db)))
     for (int i = 0; i < n; i++)
       if (!gold->items[i].db_id)
         return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "%s: item %d (line %d) has no db_id", name, i,
@@ -205,8 +205,8 @@ int sqlsim_evaluator_check(const sqlsim_evaluator *ev, const sqlsim_itemset *gol
       if (!url) continue;
       sqlsim_db *db;
       sqlsim_error e = {0};
-      sqlsim_exec_opts o = {.timeout_s = ev->cfg.timeout_s};
-      if (sqlsim_db_open(url, &o, &db, &e) == 0) {
+      sqlsim_exec_opts o = {.timeout_s = ev->cfg.timeout_s, .max_memory = ev->cfg.max_memory};
+      if (exec_connect(&ev->target, id, &o, &db, &e) == 0) {
         sqlsim_db_close(db);
         last[0] = '\0';
         break;

@@ -70,7 +70,7 @@ void engine_stage_exec(engine_pair *c) {
   ex_opts o = {.keep_distinct = ev->cfg.keep_distinct, .plug_value = ev->cfg.plug_value,
                .result = (ev->cfg.metrics & SQLSIM_M_RESULT) != 0, .witness = ev->cfg.witness,
                .bird = ev->cfg.bird_semantics, .soft_f1 = (ev->cfg.metrics & SQLSIM_M_SOFT_F1) != 0};
-  engine_pool pool = {ev, c->w};
+  engine_pool pool = {ev, c->w, c->g->db_id};
   ex_verdict v;
   ex_score(&c->g->ex, c->g->sql, c->p->pred, &o, engine_pool_open, &pool, &v);
   sqlsim_exec_part x = {.spider = v.spider, .bird = v.bird, .databases = v.databases, .gold_rows = v.gold_rows,
@@ -143,9 +143,7 @@ void engine_stage_synth(engine_pair *c) {
   /* the generated databases are judged where the pair's queries run: on the
    * engine's server when there is one (the item's database there), else on
    * SQLite, with a dialect's texts printed as SQLite's */
-  char url[1024];
-  const char *where = ev->engine ? engine_db_path(ev, g->db_id, url, sizeof url) : NULL;
-  if (synth_runner_engine(w->synth, where)) {
+  if (synth_runner_engine(w->synth, ev->engine ? &ev->target : NULL, g->db_id)) {
     snprintf(r->synth_err, sizeof r->synth_err, "out of memory");
     return;
   }
@@ -183,7 +181,7 @@ static int repair_check(void *ctx, const char *const *sqls, int n, double deadli
   if (c->r->exec.bird >= 0) { /* the real databases */
     ex_opts o = {.keep_distinct = ev->cfg.keep_distinct, .plug_value = ev->cfg.plug_value,
                  .bird = ev->cfg.bird_semantics};
-    engine_pool pool = {ev, c->w};
+    engine_pool pool = {ev, c->w, c->g->db_id};
     for (int i = 0; i < n; i++) {
       if (sbx_clock() > deadline) {
         pass[i] = -1;

@@ -7,7 +7,6 @@
  * question prepares each gold once. A call borrows a worker from the pool
  * and gives it back; workers are freed with the evaluator. */
 #include "engine.h"
-#include "exec/server.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +55,8 @@ void engine_worker_put(sqlsim_evaluator *ev, worker *w) {
   pthread_mutex_unlock(&ev->mu);
 }
 
-sqlsim_db *engine_worker_db(sqlsim_evaluator *ev, worker *w, const char *path, char *why, size_t wn) {
+sqlsim_db *engine_worker_db(sqlsim_evaluator *ev, worker *w, const char *path, const char *db_id, char *why,
+                            size_t wn) {
   conn_slot *lru = &w->conns[0];
   for (int k = 0; k < CONN_SLOTS; k++) {
     conn_slot *s = &w->conns[k];
@@ -72,7 +72,8 @@ sqlsim_db *engine_worker_db(sqlsim_evaluator *ev, worker *w, const char *path, c
   lru->path = NULL;
   sqlsim_exec_opts o = {.timeout_s = ev->cfg.timeout_s, .fixed_now = ev->cfg.now, .max_memory = ev->cfg.max_memory};
   sqlsim_error e = {0};
-  if (sqlsim_db_open(path, &o, &lru->db, &e)) {
+  int rc = ev->engine ? exec_connect(&ev->target, db_id, &o, &lru->db, &e) : sqlsim_db_open(path, &o, &lru->db, &e);
+  if (rc) {
     snprintf(why, wn, "the database cannot be opened: %.400s", e.message);
     lru->db = NULL;
     return NULL;
@@ -84,7 +85,7 @@ sqlsim_db *engine_worker_db(sqlsim_evaluator *ev, worker *w, const char *path, c
 
 sqlsim_db *engine_pool_open(void *ctx, const char *path, char *why, size_t wn) {
   engine_pool *c = ctx;
-  return engine_worker_db(c->ev, c->w, path, why, wn);
+  return engine_worker_db(c->ev, c->w, path, c->db_id, why, wn);
 }
 
 /* Prepares a gold query for every metric the evaluator computes: read by the
@@ -134,7 +135,7 @@ static void gold_prepare(sqlsim_evaluator *ev, worker *w, gold_prep *g, const ch
     if (path != g->path) snprintf(g->path, sizeof g->path, "%s", path);
     char **suite = NULL, err[512];
     int nsuite = ev->db_dir && !ev->sqlite ? ex_suite_paths(g->path, &suite) : 0;
-    engine_pool c = {ev, w};
+    engine_pool c = {ev, w, db_id};
     if (ex_gold_run(&g->ex, sql, g->path, suite, nsuite, ev->cfg.keep_distinct, engine_pool_open, &c, err,
                     sizeof err)) {
       if (!g->gold_err[0]) snprintf(g->gold_err, sizeof g->gold_err, "%s", err);

@@ -1,6 +1,6 @@
 /* db.h -- the executor's connection, shared by the files of exec/ only:
- * exec.c (SQLite, the watchdog, the result arrays) and remote.c (a server
- * through a backend of server.h). */
+ * exec.c (SQLite, the watchdog, the result arrays) and remote.c (another
+ * engine through its entry of server.h). */
 #ifndef SQLSIM_EXEC_DB_H
 #define SQLSIM_EXEC_DB_H
 
@@ -23,8 +23,8 @@ struct sqlsim_db {
   /* the watchdog's list of armed connections */
   struct sqlsim_db *wd_prev, *wd_next;
   int wd_armed;
-  /* a server's database: its backend, connection (NULL while lost) and URL */
-  const srv_backend *srv;
+  /* another engine's database: its entry, connection (NULL while lost) and URL */
+  const exec_engine *srv;
   srv_conn *sc;
   srv_url url;
   int reconnects;
@@ -43,8 +43,9 @@ void exec_wd_disarm(sqlsim_db *d);
 /* Grows r's arrays to hold cap cells; 0 past the result budget or memory. */
 int exec_grow_cells(sqlsim_result *r, long cap, unsigned flags);
 
-/* remote.c: a server's database behind the same calls. */
-int exec_server_open(const char *url, const char *db_id, const sqlsim_exec_opts *opts, sqlsim_db **out,
+/* remote.c: another engine's database behind the same calls: the database
+ * of db_id at t. */
+int exec_server_open(const exec_target *t, const char *db_id, const sqlsim_exec_opts *opts, sqlsim_db **out,
                      sqlsim_error *err);
 void exec_server_close(sqlsim_db *d);
 void exec_server_run(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_result *r);

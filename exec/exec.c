@@ -193,9 +193,8 @@ void exec_db_free(sqlsim_db *d) {
   free(d);
 }
 
-int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **out, sqlsim_error *err) {
-  *out = NULL;
-  if (srv_url_kind(path)) return exec_server_open(path, NULL, opts, out, err);
+/* A SQLite file as an executor connection. */
+static int open_file(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **out, sqlsim_error *err) {
   sqlsim_db *d = exec_db_new(opts);
   if (!d) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
   sbx_limits lim = {d->mem_cap, 0, 0};
@@ -209,24 +208,35 @@ int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **o
   return 0;
 }
 
-int sqlsim_engine_of(const char *target) {
-  int k = srv_url_kind(target);
-  return k == SRV_POSTGRES ? SQLSIM_ENGINE_POSTGRES : k == SRV_MYSQL ? SQLSIM_ENGINE_MYSQL : SQLSIM_ENGINE_SQLITE;
+int exec_connect(const exec_target *t, const char *db_id, const sqlsim_exec_opts *opts, sqlsim_db **out,
+                 sqlsim_error *err) {
+  *out = NULL;
+  if (t->engine->connect) return exec_server_open(t, db_id, opts, out, err);
+  return open_file(t->url.text, opts, out, err);
 }
 
 int sqlsim_db_connect(const char *target, const char *db_id, const sqlsim_exec_opts *opts, sqlsim_db **out,
                       sqlsim_error *err) {
-  if (srv_url_kind(target)) return exec_server_open(target, db_id, opts, out, err);
-  return sqlsim_db_open(target, opts, out, err);
+  *out = NULL;
+  exec_target t;
+  int rc = exec_target_parse(target, &t, err);
+  if (rc) return rc;
+  rc = exec_connect(&t, db_id, opts, out, err);
+  exec_target_clear(&t);
+  return rc;
 }
+
+int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **out, sqlsim_error *err) {
+  return sqlsim_db_connect(path, NULL, opts, out, err);
+}
+
+int sqlsim_engine_of(const char *target) { return exec_engine_for(target)->id; }
 
 char *sqlsim_engine_redacted(const char *target) {
-  return srv_url_kind(target) ? srv_url_redact(target) : strdup(target);
+  return exec_engine_for(target)->connect ? srv_url_redact(target) : strdup(target);
 }
 
-int sqlsim_db_engine(const sqlsim_db *d) {
-  return !d->srv ? SQLSIM_ENGINE_SQLITE : d->url.kind == SRV_POSTGRES ? SQLSIM_ENGINE_POSTGRES : SQLSIM_ENGINE_MYSQL;
-}
+int sqlsim_db_engine(const sqlsim_db *d) { return exec_engine_of(d)->id; }
 
 int sqlsim_db_reconnects(const sqlsim_db *d) { return d->reconnects; }
 

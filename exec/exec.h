@@ -31,18 +31,13 @@ unsigned long exec_writes(const sqlsim_db *d);
 void exec_set_user(sqlsim_db *d, void *user);
 void *exec_user(const sqlsim_db *d);
 
-/* A server's connection (remote.c): sqlsim's own statements, several,
+/* Another engine's connection (remote.c; its entry: server.h's
+ * exec_engine_of): sqlsim's own statements, several,
  * writing (temporary tables), in a read-write transaction of their own: 0,
  * or -1 with why (rolled back). */
 int exec_server_script(sqlsim_db *d, const char *sql, char *why, size_t wn);
-/* One statement of sqlsim's own outside any transaction (PostgreSQL's
- * VACUUM), the session's read-only default lifted around it: 0, or -1. */
-int exec_server_own(sqlsim_db *d, const char *sql, char *why, size_t wn);
 /* text[0..n) as the server's quoted literal, into sb. */
 void exec_server_quote(sqlsim_db *d, strbuf *sb, const char *text, size_t n);
-/* The connection's server kind (SRV_POSTGRES, SRV_MYSQL of server.h), 0
- * for SQLite. */
-int exec_server_kind(const sqlsim_db *d);
 /* sqlsim's own query on a server (unchecked: not model SQL), each row's
  * first cell as text to row(ctx, text, n); 0, or -1 with why. */
 int exec_server_rows(sqlsim_db *d, const char *sql, void (*row)(void *ctx, const char *text, size_t n), void *ctx,

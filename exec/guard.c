@@ -16,32 +16,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* Functions that read files, signal or configure the server or other
- * sessions, take locks that outlive the statement, or run SQL given as a
- * string (past this check). */
-static const char *const pg_denied[] = {
-    "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "pg_ls_logdir", "pg_ls_waldir",
-    "pg_ls_tmpdir", "pg_ls_archive_statusdir", "pg_ls_logicalsnapdir", "pg_ls_logicalmapdir",
-    "pg_ls_replslotdir", "lo_import", "lo_export", "lo_get", "lo_open", "lo_creat", "lo_create", "lo_unlink",
-    "lo_from_bytea", "lo_put", "pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf",
-    "pg_rotate_logfile", "pg_switch_wal", "pg_create_restore_point", "pg_promote", "pg_log_backend_memory_contexts",
-    "set_config", "pg_advisory_lock", "pg_advisory_lock_shared", "pg_try_advisory_lock",
-    "pg_try_advisory_lock_shared", "pg_advisory_xact_lock", "pg_advisory_xact_lock_shared",
-    "pg_try_advisory_xact_lock", "pg_try_advisory_xact_lock_shared", "pg_advisory_unlock",
-    "pg_advisory_unlock_all", "pg_advisory_unlock_shared", "pg_notify", "pg_logical_emit_message",
-    "query_to_xml", "query_to_xml_and_xmlschema", "query_to_xmlschema", "cursor_to_xml", "cursor_to_xmlschema",
-    "dblink", "dblink_exec", "dblink_connect", "dblink_send_query", "dblink_open", "pg_file_write",
-    "pg_file_rename", "pg_file_unlink", "pg_import_system_collations", "pg_replication_origin_create",
-    "pg_create_physical_replication_slot", "pg_create_logical_replication_slot", "pg_drop_replication_slot",
-    "pg_export_snapshot", "pg_current_logfile", "txid_current", "pg_current_xact_id", NULL};
-static const char *const my_denied[] = {
-    "load_file", "get_lock", "release_lock", "release_all_locks", "is_free_lock", "is_used_lock",
-    "master_pos_wait", "master_gtid_wait", "source_pos_wait", "sys_exec", "sys_eval", "lo_import",
-    "sleep_until", "wait_for_executed_gtid_set", NULL};
-/* The words a reading statement starts with. */
-static const char *const pg_first[] = {"select", "with", "values", "table", NULL};
-static const char *const my_first[] = {"select", "with", "values", "table", NULL};
-
 static int in_list(const char *const *list, const char *w, size_t n) {
   for (int i = 0; list[i]; i++)
     if (strlen(list[i]) == n && !strncasecmp(list[i], w, n)) return 1;
@@ -52,19 +26,19 @@ static int in_list(const char *const *list, const char *w, size_t n) {
  * starts, or NULL for a comment that does not end (the server would refuse
  * the text). MySQL's -- is a comment only before a space or the end (--x is
  * minus minus x there), and its executable comment (slash-star-bang) is SQL it runs: a token. */
-static const char *skip(int kind, const char *p) {
+static const char *skip(int lexis, const char *p) {
   for (;;) {
     while (*p && isspace((unsigned char)*p)) p++;
     if ((p[0] == '-' && p[1] == '-' &&
-         (kind == SRV_POSTGRES || !p[2] || isspace((unsigned char)p[2]) || iscntrl((unsigned char)p[2]))) ||
-        (kind == SRV_MYSQL && p[0] == '#')) {
+         (lexis == SRV_LEX_POSTGRES || !p[2] || isspace((unsigned char)p[2]) || iscntrl((unsigned char)p[2]))) ||
+        (lexis == SRV_LEX_MYSQL && p[0] == '#')) {
       while (*p && *p != '\n') p++;
     } else if (p[0] == '/' && p[1] == '*') {
-      if (kind == SRV_MYSQL && (p[2] == '!' || (p[2] == 'M' && p[3] == '!'))) return p;
+      if (lexis == SRV_LEX_MYSQL && (p[2] == '!' || (p[2] == 'M' && p[3] == '!'))) return p;
       int depth = 1; /* PostgreSQL nests them */
       p += 2;
       while (*p && depth) {
-        if (kind == SRV_POSTGRES && p[0] == '/' && p[1] == '*') depth++, p += 2;
+        if (lexis == SRV_LEX_POSTGRES && p[0] == '/' && p[1] == '*') depth++, p += 2;
         else if (p[0] == '*' && p[1] == '/') depth--, p += 2;
         else p++;
       }
@@ -117,9 +91,9 @@ static int denied_name(const char *const *denied, const char *w, size_t n, int e
 
 static int is_word_char(unsigned char c) { return isalnum(c) || c == '_' || c == '$' || c >= 0x80; }
 
-int srv_guard(int kind, const char *sql, char *why, size_t wn) {
-  const char *const *denied = kind == SRV_POSTGRES ? pg_denied : my_denied;
-  const char *const *first = kind == SRV_POSTGRES ? pg_first : my_first;
+int srv_guard(const exec_engine *eng, const char *sql, char *why, size_t wn) {
+  const char *const *denied = eng->denied, *const *first = eng->first;
+  int kind = eng->lexis;
   const char *p = skip(kind, sql);
   if (!p) return refuse(why, wn, SQLSIM_EXEC_ERROR, "a comment that does not end%.*s", "", 0);
   while (p && *p == '(') p = skip(kind, p + 1);
@@ -127,10 +101,17 @@ int srv_guard(int kind, const char *sql, char *why, size_t wn) {
   if (!*p || *p == ';') return refuse(why, wn, SQLSIM_EXEC_ERROR, "empty query%.*s", "", 0);
   size_t n0 = 0;
   while (is_word_char((unsigned char)p[n0])) n0++;
-  if (!n0 || !in_list(first, p, n0))
-    return refuse(why, wn, SQLSIM_EXEC_REFUSED,
-                  "refused: only a query that reads is run (SELECT, WITH, VALUES, TABLE), not one starting '%.*s'", p,
-                  n0 ? (n0 < 40 ? n0 : 40) : 1);
+  if (!n0 || !in_list(first, p, n0)) {
+    char words[120] = "";
+    for (int i = 0; first[i]; i++) { /* SELECT, WITH, VALUES, TABLE */
+      size_t l = strlen(words);
+      snprintf(words + l, sizeof words - l, "%s%s", i ? ", " : "", first[i]);
+    }
+    for (char *w = words; *w; w++) *w = (char)toupper((unsigned char)*w);
+    char fmt[200];
+    snprintf(fmt, sizeof fmt, "refused: only a query that reads is run (%s), not one starting '%%.*s'", words);
+    return refuse(why, wn, SQLSIM_EXEC_REFUSED, fmt, p, n0 ? (n0 < 40 ? n0 : 40) : 1);
+  }
   p = skip(kind, sql);
   int after_into = 0;
   const char *name = NULL; /* the last word or quoted token: a call's name when '(' follows */
@@ -139,9 +120,9 @@ int srv_guard(int kind, const char *sql, char *why, size_t wn) {
   while (*p) {
     const char *start = p;
     char c = *p;
-    if (c == '\'' || c == '"' || (c == '`' && kind == SRV_MYSQL)) {
-      int esc = (kind == SRV_MYSQL && c != '`') ||
-                (kind == SRV_POSTGRES && c == '\'' && name && name + nlen == start && nlen == 1 &&
+    if (c == '\'' || c == '"' || (c == '`' && kind == SRV_LEX_MYSQL)) {
+      int esc = (kind == SRV_LEX_MYSQL && c != '`') ||
+                (kind == SRV_LEX_POSTGRES && c == '\'' && name && name + nlen == start && nlen == 1 &&
                  (*name == 'E' || *name == 'e'));
       const char *e = quoted_end(p, c, esc);
       if (!e) return refuse(why, wn, SQLSIM_EXEC_ERROR, "a quoted text that does not end%.*s", "", 0);
@@ -149,10 +130,10 @@ int srv_guard(int kind, const char *sql, char *why, size_t wn) {
        * is a syntax error anyway): matched as written in PostgreSQL */
       name = start + 1;
       nlen = (size_t)(e - start - 2);
-      exact = kind == SRV_POSTGRES && c == '"';
+      exact = kind == SRV_LEX_POSTGRES && c == '"';
       after_into = 0;
       p = e;
-    } else if (c == '$' && kind == SRV_POSTGRES) {
+    } else if (c == '$' && kind == SRV_LEX_POSTGRES) {
       const char *e = dollar_end(p);
       if (!e) return refuse(why, wn, SQLSIM_EXEC_ERROR, "a $-quoted text that does not end%.*s", "", 0);
       name = NULL;
@@ -160,7 +141,7 @@ int srv_guard(int kind, const char *sql, char *why, size_t wn) {
     } else if (is_word_char((unsigned char)c)) {
       while (is_word_char((unsigned char)*p)) p++;
       size_t n = (size_t)(p - start);
-      if (kind == SRV_MYSQL && after_into && ((n == 7 && !strncasecmp(start, "outfile", 7)) ||
+      if (kind == SRV_LEX_MYSQL && after_into && ((n == 7 && !strncasecmp(start, "outfile", 7)) ||
                                               (n == 8 && !strncasecmp(start, "dumpfile", 8))))
         return refuse(why, wn, SQLSIM_EXEC_REFUSED, "refused: SELECT .. INTO %.*s writes a file", start, n);
       after_into = n == 4 && !strncasecmp(start, "into", 4);
@@ -194,16 +175,7 @@ int srv_guard(int kind, const char *sql, char *why, size_t wn) {
   return 0;
 }
 
-void srv_put_name(strbuf *sb, int kind, const char *name) {
-  if (kind == SRV_MYSQL) {
-    sb_putc(sb, '`');
-    for (const char *p = name; *p; p++) {
-      if (*p == '`') sb_putc(sb, '`');
-      sb_putc(sb, *p);
-    }
-    sb_putc(sb, '`');
-    return;
-  }
+void srv_put_name_folded(strbuf *sb, const char *name) {
   int plain = (*name >= 'A' && *name <= 'Z') || (*name >= 'a' && *name <= 'z') || *name == '_';
   for (const char *p = name; *p && plain; p++)
     plain = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_';
@@ -211,6 +183,15 @@ void srv_put_name(strbuf *sb, int kind, const char *name) {
   for (const char *p = name; *p; p++) {
     if (*p == '"') sb_putc(sb, '"');
     sb_putc(sb, plain && *p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p);
+  }
+  sb_putc(sb, '"');
+}
+
+void srv_put_name_quoted(strbuf *sb, const char *name) {
+  sb_putc(sb, '"');
+  for (const char *p = name; *p; p++) {
+    if (*p == '"') sb_putc(sb, '"');
+    sb_putc(sb, *p);
   }
   sb_putc(sb, '"');
 }

@@ -79,7 +79,7 @@ static int my_ready(sqlsim_error *err) {
   pthread_once(&my_once, my_load);
   if (!my_error[0]) return 0;
   return sqlsim_error_set(err, SQLSIM_EIO, -1,
-                          "MySQL: its client library cannot be loaded (on Debian: apt install libmariadb3): %s",
+                          "MySQL: its client library cannot be loaded (%s): %s", exec_mysql.install,
                           my_error);
 }
 
@@ -90,7 +90,20 @@ struct srv_conn {
   int mariadb;
   double timeout;
   volatile int killed;
+  strbuf rows;        /* a load's INSERT not yet sent */
+  const char *head;   /* its "INSERT INTO t (..) VALUES " */
+  long inbatch;       /* rows in it */
 };
+
+/* A name as MySQL keeps it: in backticks, as written. */
+static void my_put_name(strbuf *sb, const char *name) {
+  sb_putc(sb, '`');
+  for (const char *p = name; *p; p++) {
+    if (*p == '`') sb_putc(sb, '`');
+    sb_putc(sb, *p);
+  }
+  sb_putc(sb, '`');
+}
 
 static void message(MYSQL *my, char *why, size_t wn) {
   const char *m = mc.mysql_error(my);
@@ -121,21 +134,8 @@ static MYSQL *open_client(const srv_url *u, unsigned read_timeout, int connect_t
   return my;
 }
 
-static void copy_url(srv_url *to, const srv_url *u) {
-  memset(to, 0, sizeof *to);
-  to->kind = u->kind;
-  to->port = u->port;
-#define DUP(f) to->f = u->f ? strdup(u->f) : NULL
-  DUP(text);
-  DUP(user);
-  DUP(password);
-  DUP(host);
-  DUP(socket);
-  DUP(dbname);
-#undef DUP
-}
-
-static srv_conn *my_connect(const srv_url *u, double timeout_s, int writable, sqlsim_error *err) {
+static srv_conn *my_connect(const srv_url *u, double timeout_s, size_t max_memory, int writable, sqlsim_error *err) {
+  (void)max_memory; /* the server's own */
   if (my_ready(err)) return NULL;
   char why[420];
   unsigned e = 0;
@@ -154,7 +154,12 @@ static srv_conn *my_connect(const srv_url *u, double timeout_s, int writable, sq
   c->id = mc.mysql_thread_id(my);
   c->mariadb = strstr(mc.mysql_get_server_info(my), "MariaDB") != NULL;
   c->timeout = timeout_s;
-  copy_url(&c->url, u);
+  if (srv_url_copy(&c->url, u)) {
+    mc.mysql_close(my);
+    free(c);
+    sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+    return NULL;
+  }
   char set[300];
   double limit = writable ? 0 : timeout_s;
   if (c->mariadb)
@@ -174,6 +179,8 @@ static srv_conn *my_connect(const srv_url *u, double timeout_s, int writable, sq
 
 static void my_close(srv_conn *c) {
   if (!c) return;
+  free(c->rows.buf);
+  free((char *)c->head);
   mc.mysql_close(c->my);
   srv_url_clear(&c->url);
   free(c);
@@ -339,4 +346,229 @@ static void my_quote(srv_conn *c, strbuf *sb, const char *text, size_t n) {
   free(q);
 }
 
-const srv_backend srv_mysql = {"MySQL", my_connect, my_close, my_query, my_cancel, my_own, my_quote, NULL, NULL, NULL};
+/* ---------------------------------------------------------------- the session's sql_mode */
+
+typedef struct first_text {
+  char *out;
+  size_t n;
+  int got;
+} first_text;
+
+static int take_first(void *ctx, const srv_cell *cells, int nc) {
+  first_text *f = ctx;
+  if (cells && nc > 0 && !f->got) {
+    snprintf(f->out, f->n, "%.*s", (int)(cells[0].n < f->n ? cells[0].n : f->n - 1), cells[0].p ? cells[0].p : "");
+    f->got = 1;
+  }
+  return 0;
+}
+
+/* The server's reading of || and "x": its session's sql_mode. */
+static unsigned my_parse_options(const srv_url *url) {
+  srv_url u;
+  if (srv_url_copy(&u, url)) return 0;
+  sqlsim_error e = {0};
+  u.admin = u.dbname && strstr(url->text, "{db_id}") != NULL; /* no database of a db_id: the server's own session */
+  srv_conn *c = my_connect(&u, 10, 0, 0, &e);
+  unsigned opts = 0;
+  if (c) {
+    char mode[512], why[200];
+    first_text f = {mode, sizeof mode, 0};
+    if (my_query(c, "SELECT @@SESSION.sql_mode", take_first, &f, why, sizeof why) == SRV_OK && f.got) {
+      if (strstr(mode, "PIPES_AS_CONCAT") || strstr(mode, "ANSI")) opts |= SQLSIM_PARSE_PIPES_AS_CONCAT;
+      if (strstr(mode, "ANSI_QUOTES") || strstr(mode, "ANSI")) opts |= SQLSIM_PARSE_ANSI_QUOTES;
+    }
+    my_close(c);
+  }
+  srv_url_clear(&u);
+  return opts;
+}
+
+/* ---------------------------------------------------------------- loading */
+
+#define INSERT_BATCH (1 << 20) /* bytes of one INSERT */
+
+static int my_rows_begin(srv_conn *c, const char *table, const char *columns, int ncols, char *why, size_t wn) {
+  (void)ncols, (void)why, (void)wn;
+  strbuf h = {0};
+  sb_printf(&h, "INSERT INTO %s (%s) VALUES ", table, columns);
+  free((char *)c->head);
+  c->head = sb_take(&h);
+  c->rows.len = 0;
+  c->inbatch = 0;
+  return c->head ? 0 : -1;
+}
+
+static int my_rows_put(srv_conn *c, const srv_cell *cells, int ncols, char *why, size_t wn) {
+  if (!c->inbatch) sb_puts(&c->rows, c->head);
+  else sb_putc(&c->rows, ',');
+  sb_putc(&c->rows, '(');
+  for (int k = 0; k < ncols; k++) {
+    const srv_cell *x = &cells[k];
+    if (k) sb_putc(&c->rows, ',');
+    if (x->type == SRV_NULL) {
+      sb_puts(&c->rows, "NULL");
+    } else if (x->type == SRV_BLOB) {
+      sb_puts(&c->rows, "X'");
+      for (size_t i = 0; i < x->n; i++) sb_printf(&c->rows, "%02x", (unsigned char)x->p[i]);
+      sb_putc(&c->rows, '\'');
+    } else if (x->type == SRV_INT) {
+      sb_printf(&c->rows, "%lld", x->i);
+    } else if (x->type == SRV_REAL) {
+      sb_printf(&c->rows, "%.17g", x->x);
+    } else {
+      my_quote(c, &c->rows, x->p, x->n);
+    }
+  }
+  sb_putc(&c->rows, ')');
+  c->inbatch++;
+  if (c->rows.len < INSERT_BATCH) return 0;
+  int rc = my_own(c, c->rows.buf, why, wn);
+  c->rows.len = 0;
+  c->inbatch = 0;
+  return rc;
+}
+
+static int my_rows_end(srv_conn *c, int ok, char *why, size_t wn) {
+  int rc = ok && c->inbatch ? my_own(c, c->rows.buf, why, wn) : 0;
+  c->rows.len = 0;
+  c->inbatch = 0;
+  return ok ? rc : -1;
+}
+
+static int count_row(void *ctx, const srv_cell *cells, int nc) {
+  (void)nc;
+  if (cells) ++*(int *)ctx;
+  return 0;
+}
+
+static int my_table_exists(srv_conn *c, const char *kept, char *why, size_t wn) {
+  strbuf sb = {0};
+  sb_puts(&sb, "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND lower(table_name) = lower(");
+  my_quote(c, &sb, kept, strlen(kept));
+  sb_putc(&sb, ')');
+  int rows = 0, st = my_query(c, sb.buf, count_row, &rows, why, wn);
+  free(sb.buf);
+  return st == SRV_OK ? rows > 0 : -1;
+}
+
+static int my_create_db(const srv_url *u, char *why, size_t wn) {
+  srv_url admin;
+  if (srv_url_copy(&admin, u)) return snprintf(why, wn, "out of memory"), -1;
+  admin.admin = 1; /* no database: the server's own session */
+  sqlsim_error e = {0};
+  srv_conn *c = my_connect(&admin, 3600, 0, 1, &e);
+  srv_url_clear(&admin);
+  if (!c) return snprintf(why, wn, "%s", e.message), -1;
+  strbuf sb = {0};
+  sb_puts(&sb, "CREATE DATABASE ");
+  my_put_name(&sb, u->dbname);
+  sb_puts(&sb, " CHARACTER SET utf8mb4");
+  int rc = my_own(c, sb.buf, why, wn);
+  free(sb.buf);
+  my_close(c);
+  return rc;
+}
+
+/* Types: an index key holds 3072 bytes (768 utf8mb4 characters); a keyed
+ * column gets a bounded type. */
+static const char *my_column_type(int type, size_t maxlen, int keyed, char *buf, size_t n) {
+  switch (type) {
+  case LOAD_INT: return "BIGINT";
+  case LOAD_REAL: return "DOUBLE";
+  case LOAD_DATE: return "DATE";
+  case LOAD_STAMP: return "DATETIME(6)";
+  case LOAD_BLOB:
+    if (keyed && maxlen <= 3072) {
+      snprintf(buf, n, "VARBINARY(%zu)", maxlen ? maxlen : 1);
+      return buf;
+    }
+    return "LONGBLOB";
+  default:
+    if (keyed && maxlen <= 768) {
+      snprintf(buf, n, "VARCHAR(%zu)", maxlen ? maxlen : 1);
+      return buf;
+    }
+    return "LONGTEXT";
+  }
+}
+
+static const char *my_declared_type(const char *declared) {
+  if (strcasestr(declared, "int") || strcasestr(declared, "bool")) return "BIGINT";
+  if (strcasestr(declared, "datetime") || strcasestr(declared, "timestamp")) return "DATETIME";
+  if (strcasestr(declared, "date")) return "DATE";
+  if (strcasestr(declared, "time")) return "VARCHAR(255)";
+  if (strcasestr(declared, "real") || strcasestr(declared, "float") || strcasestr(declared, "double") ||
+      strcasestr(declared, "num") || strcasestr(declared, "dec"))
+    return "DOUBLE";
+  if (strcasestr(declared, "blob")) return "LONGBLOB";
+  return "VARCHAR(255)";
+}
+
+static void my_put_blob(strbuf *sb, const unsigned char *p, size_t n) {
+  sb_puts(sb, "X'");
+  for (size_t i = 0; i < n; i++) sb_printf(sb, "%02x", p[i]);
+  sb_putc(sb, '\'');
+}
+
+static void my_columns_sql(srv_conn *c, strbuf *sb, const char *name) {
+  sb_puts(sb, "SELECT CONCAT('`', REPLACE(COLUMN_NAME, '`', '``'), '` ', COLUMN_TYPE) FROM "
+              "information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ");
+  my_quote(c, sb, name, strlen(name));
+  sb_puts(sb, " ORDER BY ORDINAL_POSITION");
+}
+
+/* ---------------------------------------------------------------- the entry */
+
+/* Functions that read files, take locks that outlive the statement, wait
+ * on other sessions or run programs. */
+static const char *const my_denied[] = {
+    "load_file", "get_lock", "release_lock", "release_all_locks", "is_free_lock", "is_used_lock",
+    "master_pos_wait", "master_gtid_wait", "source_pos_wait", "sys_exec", "sys_eval", "lo_import",
+    "sleep_until", "wait_for_executed_gtid_set", NULL};
+static const char *const my_first[] = {"select", "with", "values", "table", NULL};
+static const char *const my_schemes[] = {"mysql", "mariadb", NULL};
+static const char *const my_params[] = {"socket", NULL};
+
+const exec_engine exec_mysql = {
+    .name = "MySQL",
+    .id = SQLSIM_ENGINE_MYSQL,
+    .schemes = my_schemes,
+    .url_form = EXEC_URL_SERVER,
+    .params = my_params,
+    .password_env = "MYSQL_PWD",
+    .dialect = SQLSIM_DIALECT_MYSQL,
+    .install = "on Debian: apt install libmariadb3",
+    .usage = "mysql://[user[:password]@][host][:port]/DB[?socket=PATH] (MySQL or MariaDB)",
+    .lexis = SRV_LEX_MYSQL,
+    .first = my_first,
+    .denied = my_denied,
+    .put_name = my_put_name,
+    .put_blob = my_put_blob,
+    .column_type = my_column_type,
+    .declared_type = my_declared_type,
+    .key_text_max = 768,
+    .key_blob_max = 3072,
+    .connect = my_connect,
+    .close = my_close,
+    .query = my_query,
+    .cancel = my_cancel,
+    .own = my_own,
+    .quote = my_quote,
+    .parse_options = my_parse_options,
+    .create_db = my_create_db,
+    .table_exists = my_table_exists,
+    .table_options = " CHARACTER SET utf8mb4",
+    .drop_options = "",
+    .begin = "START TRANSACTION",
+    .analyze = "ANALYZE TABLE ",
+    .keys_after = 1,
+    .foreign_keys_after = 1,
+    .rows_begin = my_rows_begin,
+    .rows_put = my_rows_put,
+    .rows_end = my_rows_end,
+    .temp_like = "CREATE TEMPORARY TABLE %s LIKE %s",
+    .temp_create = "CREATE TEMPORARY TABLE",
+    .write_begin = "START TRANSACTION READ WRITE;\n",
+    .columns_sql = my_columns_sql,
+};

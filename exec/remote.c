@@ -23,19 +23,19 @@ static double cpu_now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-int exec_server_open(const char *url, const char *db_id, const sqlsim_exec_opts *opts, sqlsim_db **out,
+int exec_server_open(const exec_target *t, const char *db_id, const sqlsim_exec_opts *opts, sqlsim_db **out,
                      sqlsim_error *err) {
   *out = NULL;
   sqlsim_db *d = exec_db_new(opts);
   if (!d) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
-  int rc = srv_url_parse(url, db_id, &d->url, err);
+  int rc = srv_url_bind(t, db_id, &d->url, err);
   if (rc) {
     exec_db_free(d);
     return rc;
   }
-  d->srv = d->url.kind == SRV_POSTGRES ? &srv_postgres : &srv_mysql;
+  d->srv = t->engine;
   sqlsim_error e = {0};
-  d->sc = d->srv->connect(&d->url, d->timeout, 0, &e);
+  d->sc = d->srv->connect(&d->url, d->timeout, d->mem_cap, 0, &e);
   if (!d->sc) {
     char *shown = srv_url_redact(d->url.text);
     rc = sqlsim_error_set(err, e.code ? e.code : SQLSIM_EIO, -1, "%.300s: %s", shown ? shown : "the server",
@@ -59,7 +59,7 @@ void exec_server_close(sqlsim_db *d) {
 static int reconnect(sqlsim_db *d, char *why, size_t wn) {
   d->srv->close(d->sc);
   sqlsim_error e = {0};
-  d->sc = d->srv->connect(&d->url, d->timeout, 0, &e);
+  d->sc = d->srv->connect(&d->url, d->timeout, d->mem_cap, 0, &e);
   if (!d->sc) {
     snprintf(why, wn, "the connection to the server was lost and could not be made again: %.180s", e.message);
     return -1;
@@ -181,7 +181,7 @@ static int collect_row(void *ctx, const srv_cell *cells, int nc) {
 void exec_server_run(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_result *r) {
   memset(r, 0, sizeof *r);
   double t0 = sbx_clock(), c0 = cpu_now();
-  int st = srv_guard(d->url.kind, sql, r->reason, sizeof r->reason);
+  int st = srv_guard(d->srv, sql, r->reason, sizeof r->reason);
   if (st) {
     r->status = st;
     r->total_s = r->first_row_s = sbx_clock() - t0;
@@ -283,7 +283,7 @@ char *exec_server_rows_json(sqlsim_db *d, const char *sql, const long *want, int
   rows_json j = {{0}, want, nwant, first_n, 0, 0, 0, d->max_rows};
   sb_putc(&j.sb, '[');
   char why[256] = "";
-  int st = srv_guard(d->url.kind, sql, why, sizeof why), reconnected;
+  int st = srv_guard(d->srv, sql, why, sizeof why), reconnected;
   if (!st) st = run_once_more(d, sql, json_row, &j, json_reset, why, sizeof why, &reconnected);
   else st = SRV_REFUSED;
   if (st == SRV_OK || st == SRV_STOPPED) *count = j.n;
@@ -292,46 +292,27 @@ char *exec_server_rows_json(sqlsim_db *d, const char *sql, const long *want, int
   return sb_take(&j.sb);
 }
 
-/* ---------------------------------------------------------------- a server's settings */
-
-typedef struct first_text {
-  char *out;
-  size_t n;
-  int got;
-} first_text;
-
-static int take_first(void *ctx, const srv_cell *cells, int nc) {
-  first_text *f = ctx;
-  if (cells && nc > 0 && !f->got) {
-    snprintf(f->out, f->n, "%.*s", (int)(cells[0].n < f->n ? cells[0].n : f->n - 1), cells[0].p ? cells[0].p : "");
-    f->got = 1;
-  }
-  return 0;
-}
-
-int srv_mysql_mode(const char *url, char *out, size_t n) {
-  srv_url u;
-  sqlsim_error e = {0};
-  int per_db = strstr(url, "{db_id}") != NULL;
-  if (srv_url_kind(url) != SRV_MYSQL || srv_url_parse(url, per_db ? "x" : NULL, &u, &e)) return -1;
-  u.admin = per_db; /* no database of a db_id: the server's own session */
-  srv_conn *c = srv_mysql.connect(&u, 10, 0, &e);
-  int rc = -1;
-  if (c) {
-    first_text f = {out, n, 0};
-    char why[200];
-    if (srv_mysql.query(c, "SELECT @@SESSION.sql_mode", take_first, &f, why, sizeof why) == SRV_OK && f.got) rc = 0;
-    srv_mysql.close(c);
-  }
-  srv_url_clear(&u);
-  return rc;
-}
-
 /* ---------------------------------------------------------------- sqlsim's own statements */
 
-int exec_server_kind(const sqlsim_db *d) { return d->srv ? d->url.kind : 0; }
+const exec_engine *exec_engine_of(const sqlsim_db *d) { return d->srv ? d->srv : &exec_sqlite; }
 
-void exec_server_quote(sqlsim_db *d, strbuf *sb, const char *text, size_t n) { d->srv->quote(d->sc, sb, text, n); }
+/* d's connection, opened again when it was lost; NULL when it cannot be. */
+static srv_conn *conn_of(sqlsim_db *d) {
+  char why[200];
+  if (!d->sc && reconnect(d, why, sizeof why)) d->sc = NULL;
+  return d->sc;
+}
+
+void exec_server_quote(sqlsim_db *d, strbuf *sb, const char *text, size_t n) {
+  srv_conn *c = conn_of(d);
+  if (c) d->srv->quote(c, sb, text, n);
+  else sb_puts(sb, "NULL");
+}
+
+void exec_server_columns_sql(sqlsim_db *d, strbuf *sb, const char *name) {
+  srv_conn *c = conn_of(d);
+  if (c) d->srv->columns_sql(c, sb, name);
+}
 
 int exec_server_script(sqlsim_db *d, const char *sql, char *why, size_t wn) {
   if (!d->srv) {
@@ -341,7 +322,7 @@ int exec_server_script(sqlsim_db *d, const char *sql, char *why, size_t wn) {
   if (!d->sc && reconnect(d, why, wn)) return -1;
   strbuf sb = {0};
   /* the sessions are read-only: this transaction is not (the session stays so) */
-  sb_puts(&sb, d->url.kind == SRV_POSTGRES ? "BEGIN READ WRITE;\n" : "START TRANSACTION READ WRITE;\n");
+  sb_puts(&sb, d->srv->write_begin);
   size_t n = strlen(sql); /* its own last ';' taken off: MySQL refuses an empty statement */
   while (n > 0 && (sql[n - 1] == ';' || sql[n - 1] == '\n' || sql[n - 1] == ' ')) n--;
   sb_putn(&sb, sql, n);
@@ -355,18 +336,11 @@ int exec_server_script(sqlsim_db *d, const char *sql, char *why, size_t wn) {
   return rc;
 }
 
-int exec_server_own(sqlsim_db *d, const char *sql, char *why, size_t wn) {
-  if (!d->srv || !d->sc) return -1;
-  char w2[64];
-  int pg = d->url.kind == SRV_POSTGRES;
-  if (pg && d->srv->own(d->sc, "SET default_transaction_read_only = off", why, wn)) return -1;
-  int rc = d->srv->own(d->sc, sql, why, wn);
-  if (pg && d->srv->own(d->sc, "SET default_transaction_read_only = on", w2, sizeof w2)) { /* not read-only: gone */
-    d->srv->close(d->sc);
-    d->sc = NULL;
-    rc = -1;
-  }
-  return rc;
+int exec_server_reloaded(sqlsim_db *d, const char *const *names, int n, unsigned long loads) {
+  if (!d->srv || !d->sc || !d->srv->reloaded || d->srv->reloaded(d->sc, names, n, loads) == 0) return 0;
+  d->srv->close(d->sc); /* not read-only any more: gone */
+  d->sc = NULL;
+  return -1;
 }
 
 typedef struct own_rows {

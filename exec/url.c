@@ -1,16 +1,19 @@
-/* url.c -- a server database's URL: its kind, {db_id} replaced, its parts
- * decoded, its password found (URL, password_file, environment) and never
+/* url.c -- a database's URL on an engine: the entry its scheme names, its
+ * parts decoded once with {db_id} kept, bound to each db_id by copying
+ * them, its password found (URL, password_file, environment) and never
  * printed.
  *
  *   postgresql://[user[:password]@][host][:port]/[dbname][?param=value&...]
  *   mysql://[user[:password]@][host][:port]/[dbname][?socket=PATH&...]
+ *   scheme://PATH                   (a file engine: PATH is everything after "://")
  *
  * {db_id} anywhere in the URL is replaced by the item's db_id (percent-encoded
  * where a URL needs it), so one URL names one database per db_id; a URL
  * without it is one database holding every db_id's tables. PostgreSQL's
  * parameters are libpq's (host=/run/postgresql for a socket directory, and
  * the rest); MySQL's are socket and password_file; password_file is read by
- * sqlsim for both. */
+ * sqlsim for both. A file engine's path takes {db_id} as it is (a db_id is
+ * a plain name: sqlsim_check_db_id). */
 #include "server.h"
 
 #include <ctype.h>
@@ -18,13 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-int srv_url_kind(const char *url) {
-  if (!url) return 0;
-  if (!strncasecmp(url, "postgresql://", 13) || !strncasecmp(url, "postgres://", 11)) return SRV_POSTGRES;
-  if (!strncasecmp(url, "mysql://", 8) || !strncasecmp(url, "mariadb://", 10)) return SRV_MYSQL;
-  return 0;
-}
 
 /* url with {db_id} replaced by the percent-encoded db_id (malloc'd). */
 static char *expand(const char *url, const char *db_id);
@@ -116,9 +112,16 @@ static int bad(srv_url *u, sqlsim_error *err, const char *what) {
   return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "engine URL: %s", what);
 }
 
-/* Reads the query parameters of q (after '?'): socket and password_file are
- * taken out; for PostgreSQL the rest stay in text for libpq, for MySQL any
- * other is an error. */
+static int in_words(const char *const *words, const char *w) {
+  for (int i = 0; words[i]; i++)
+    if (!strcmp(words[i], w)) return 1;
+  return 0;
+}
+
+/* Reads the query parameters of q (after '?'): password_file and the
+ * engine's own (socket) are taken out; for an engine whose client reads
+ * parameters (libpq) the rest stay in text, for another any other is an
+ * error. */
 static int read_params(srv_url *u, const char *q, strbuf *kept, char **pwfile, sqlsim_error *err) {
   int nkept = 0;
   while (*q) {
@@ -134,12 +137,13 @@ static int read_params(srv_url *u, const char *q, strbuf *kept, char **pwfile, s
     if (!strcmp(name, "password_file")) {
       free(*pwfile);
       *pwfile = val;
-    } else if (u->kind == SRV_MYSQL && !strcmp(name, "socket")) {
+    } else if (u->engine->params && in_words(u->engine->params, name)) { /* socket */
       free(u->socket);
       u->socket = val;
-    } else if (u->kind == SRV_MYSQL) {
-      char m[160];
-      snprintf(m, sizeof m, "unknown parameter '%.60s' (a MySQL URL takes socket and password_file)", name);
+    } else if (u->engine->params) {
+      char m[200];
+      snprintf(m, sizeof m, "unknown parameter '%.60s' (a %s URL takes %s and password_file)", name, u->engine->name,
+               u->engine->params[0]);
       free(name);
       free(val);
       return bad(u, err, m);
@@ -159,19 +163,27 @@ static int read_params(srv_url *u, const char *q, strbuf *kept, char **pwfile, s
   return 0;
 }
 
-int srv_url_parse(const char *url, const char *db_id, srv_url *out, sqlsim_error *err) {
-  memset(out, 0, sizeof *out);
-  out->kind = srv_url_kind(url);
-  if (!out->kind)
-    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
-                            "engine URL: give postgresql://... or mysql://... (a SQLite database is a file path)");
-  if (strstr(url, "{db_id}")) {
-    if (!db_id) return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "engine URL: it names a database per db_id ({db_id}) and the item has none");
-    if (sqlsim_check_db_id(db_id, err)) return SQLSIM_EFORMAT;
+/* A file engine's URL (scheme://PATH): the path is everything after "://". */
+static int parse_file_url(const char *url, srv_url *out, sqlsim_error *err) {
+  const char *p = strstr(url, "://") + 3;
+  if (!*p) return bad(out, err, "give the database file's path after '://'");
+  out->dbname = strdup(p);
+  out->text = strdup(url);
+  if (!out->dbname || !out->text) {
+    srv_url_clear(out);
+    return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
   }
-  char *x = expand(url, db_id ? db_id : "");
-  if (!x) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
-  const char *p = strstr(x, "://") + 3;
+  return 0;
+}
+
+int srv_url_read(const char *url, srv_url *out, sqlsim_error *err) {
+  memset(out, 0, sizeof *out);
+  out->engine = exec_engine_for(url);
+  if (out->engine->url_form == EXEC_URL_NONE)
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "engine URL: give %s... (a SQLite database is a file path)",
+                            exec_engine_urls());
+  if (out->engine->url_form == EXEC_URL_FILE) return parse_file_url(url, out, err);
+  const char *p = strstr(url, "://") + 3;
   size_t auth_n = strcspn(p, "/?#");
   const char *at = NULL;
   for (size_t i = 0; i < auth_n; i++)
@@ -237,7 +249,7 @@ int srv_url_parse(const char *url, const char *db_id, srv_url *out, sqlsim_error
     rc = bad(out, err, "a '#' fragment means nothing here");
     goto done;
   }
-  sb_putn(&kept, x, (size_t)(rest - x));
+  sb_putn(&kept, url, (size_t)(rest - url));
   if (*rest == '?' && (rc = read_params(out, rest + 1, &kept, &pwfile, err))) goto done;
   if (pwfile) {
     char *pw = read_password_file(pwfile, err);
@@ -248,14 +260,81 @@ int srv_url_parse(const char *url, const char *db_id, srv_url *out, sqlsim_error
     }
     free(out->password);
     out->password = pw;
-  } else if (!out->password && out->kind == SRV_MYSQL && getenv("MYSQL_PWD")) {
-    out->password = strdup(getenv("MYSQL_PWD"));
+  } else if (!out->password && out->engine->password_env && getenv(out->engine->password_env)) {
+    out->password = strdup(getenv(out->engine->password_env));
   }
   out->text = sb_take(&kept);
 done:
   if (rc) free(kept.buf);
   free(pwfile);
-  free(x);
+  return rc;
+}
+
+/* s with {db_id} replaced by db_id (percent-encoded when encode), malloc'd;
+ * NULL stays NULL (*oom set when a copy cannot be made). */
+static char *bind_field(const char *s, const char *db_id, int encode, int *oom) {
+  if (!s) return NULL;
+  char *x;
+  if (!strstr(s, "{db_id}")) {
+    x = strdup(s);
+  } else if (encode) {
+    x = expand(s, db_id);
+  } else {
+    strbuf sb = {0};
+    for (const char *p = s; *p;) {
+      if (!strncmp(p, "{db_id}", 7)) sb_puts(&sb, db_id), p += 7;
+      else sb_putc(&sb, *p++);
+    }
+    x = sb_take(&sb);
+  }
+  if (!x) *oom = 1;
+  return x;
+}
+
+int srv_url_bind(const exec_target *t, const char *db_id, srv_url *out, sqlsim_error *err) {
+  memset(out, 0, sizeof *out);
+  if (t->per_db) {
+    if (!db_id)
+      return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+                              "engine URL: it names a database per db_id ({db_id}) and the item has none");
+    if (sqlsim_check_db_id(db_id, err)) return SQLSIM_EFORMAT;
+  }
+  if (!db_id) db_id = "";
+  const srv_url *u = &t->url;
+  int oom = 0, file = t->engine->url_form == EXEC_URL_FILE;
+  out->engine = u->engine;
+  out->port = u->port;
+  out->admin = u->admin;
+  out->text = bind_field(u->text, db_id, !file, &oom);
+  out->user = bind_field(u->user, db_id, 0, &oom);
+  out->password = bind_field(u->password, db_id, 0, &oom);
+  out->host = bind_field(u->host, db_id, 0, &oom);
+  out->socket = bind_field(u->socket, db_id, 0, &oom);
+  out->dbname = bind_field(u->dbname, db_id, 0, &oom);
+  if (oom) {
+    srv_url_clear(out);
+    return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  }
+  return 0;
+}
+
+int srv_url_copy(srv_url *to, const srv_url *u) {
+  exec_target t = {.engine = u->engine, .url = *u};
+  return srv_url_bind(&t, NULL, to, NULL) ? -1 : 0;
+}
+
+int srv_url_parse(const char *url, const char *db_id, srv_url *out, sqlsim_error *err) {
+  memset(out, 0, sizeof *out);
+  exec_target t;
+  int rc = exec_target_parse(url, &t, err);
+  if (rc) return rc;
+  if (t.engine->url_form == EXEC_URL_NONE) {
+    exec_target_clear(&t);
+    return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "engine URL: give %s... (a SQLite database is a file path)",
+                            exec_engine_urls());
+  }
+  rc = srv_url_bind(&t, db_id, out, err);
+  exec_target_clear(&t);
   return rc;
 }
 

@@ -371,11 +371,15 @@ enum {
 };
 /* The parse options of a dialect (SQLSIM_DIALECT_*; ENGINE: the engine's
  * own, SQLite's for files). */
-enum { SQLSIM_DIALECT_ENGINE, SQLSIM_DIALECT_SQLITE, SQLSIM_DIALECT_POSTGRES, SQLSIM_DIALECT_MYSQL };
+enum { SQLSIM_DIALECT_ENGINE, SQLSIM_DIALECT_SQLITE, SQLSIM_DIALECT_POSTGRES, SQLSIM_DIALECT_MYSQL,
+       SQLSIM_DIALECT_DUCKDB };
 SQLSIM_API unsigned sqlsim_dialect_parse_options(int dialect);
-/* Reads a dialect's name (sqlite, postgres or postgresql, mysql or mariadb):
+/* Reads a dialect's name (sqlite, postgres or postgresql, mysql or mariadb,
+ * duckdb):
  * 0 and *out, or SQLSIM_EFORMAT. */
 SQLSIM_API int sqlsim_dialect_parse(const char *name, int *out, sqlsim_error *err);
+/* A dialect's name ("sqlite", "duckdb" ...), NULL for no dialect. */
+SQLSIM_API const char *sqlsim_dialect_name(int dialect);
 
 /* Parses one SQL statement (a trailing ';' and comments allowed), in the
  * dialect the options name, into a normalized tree. schema may be NULL. On success
@@ -520,24 +524,32 @@ typedef struct sqlsim_db sqlsim_db;
 SQLSIM_API int sqlsim_db_open(const char *path, const sqlsim_exec_opts *opts, sqlsim_db **out,
                    sqlsim_error *err);
 
-/* Engines (docs/engines.md). SQLite runs in process; PostgreSQL (libpq) and
- * MySQL/MariaDB (the MariaDB client library) are servers named by a URL:
+/* Engines (docs/engines.md), one table of them (exec/server.h). SQLite runs
+ * in process on a file path; PostgreSQL (libpq) and MySQL/MariaDB (the
+ * MariaDB client library) are servers, DuckDB (libduckdb) a file, each named
+ * by a URL whose client library is loaded at its first use:
  *   postgresql://[user[:password]@][host][:port]/dbname[?param=value&..]
  *   mysql://[user[:password]@][host][:port]/dbname[?socket=PATH]
+ *   duckdb://PATH
  * where {db_id} anywhere is replaced by an item's db_id (one database per
  * db_id; without it, one database holds every db_id's tables). The password
  * comes from the URL, a password_file=PATH parameter, or the environment
- * (PGPASSWORD, MYSQL_PWD); sqlsim never prints it. On a server, model SQL is
- * checked before it is sent (one statement that reads; no function that
- * reaches outside the query) and runs in a read-only transaction under the
- * server's statement time limit and the client's cancel; rows are streamed,
- * hashed and capped as they arrive; a lost connection is opened again once.
- * Cells hash as the Python drivers' values compare (psycopg2, PyMySQL): a
+ * (PGPASSWORD, MYSQL_PWD); sqlsim never prints it. Model SQL is checked
+ * before it is sent (one statement that reads; no function that reaches
+ * outside the query) and runs where it cannot write (a read-only transaction
+ * on a server, a database opened read-only and locked from files, network
+ * and extensions in DuckDB) under a time limit; rows are streamed, hashed and
+ * capped as they arrive; a lost connection is opened again once. Cells hash
+ * as the Python drivers' values compare (psycopg2, PyMySQL, duckdb): a
  * Decimal equals a number only when exactly equal, dates only dates. */
-enum { SQLSIM_ENGINE_SQLITE, SQLSIM_ENGINE_POSTGRES, SQLSIM_ENGINE_MYSQL };
+enum { SQLSIM_ENGINE_SQLITE, SQLSIM_ENGINE_POSTGRES, SQLSIM_ENGINE_MYSQL, SQLSIM_ENGINE_DUCKDB };
 /* The engine a target names: a postgresql:// or postgres:// URL, a mysql://
- * or mariadb:// one, else SQLite (a file). */
+ * or mariadb:// one, a duckdb:// one, else SQLite (a file). */
 SQLSIM_API int sqlsim_engine_of(const char *target);
+/* The engines' URL schemes ("postgresql://, mysql:// or duckdb://"), and a
+ * help text of the engine table: each engine's URL form and dialect. */
+SQLSIM_API const char *sqlsim_engine_urls(void);
+SQLSIM_API const char *sqlsim_engines_help(void);
 /* Opens the database of db_id at target: a server's URL with {db_id}
  * replaced, or a SQLite file as sqlsim_db_open. 0, or a negative code with
  * err saying why (the URL shown without its password). */

@@ -1,11 +1,14 @@
-/* load.c -- a SQLite database copied into PostgreSQL or MySQL (sqlsim load),
- * so that a benchmark's databases (Spider's, a user's) can be served.
+/* load.c -- a SQLite database copied into another engine's database
+ * (sqlsim load), so that a benchmark's databases (Spider's, a user's) can be
+ * served there. What differs between engines (type names, how rows are sent,
+ * names, keys) is its entry's (exec/server.h).
  *
  * The file is read through the safe executor (read-only, hardened: it may be
  * hostile) and its schema through the catalog reader. Each table is read
  * twice: once to choose each column's type from what it holds, once to copy
- * its rows, streamed: PostgreSQL's COPY FROM STDIN, MySQL's INSERTs of about
- * a megabyte each; a table's rows load in one transaction. Types: a column
+ * its rows, streamed through the entry (PostgreSQL's COPY FROM STDIN, MySQL's
+ * INSERTs of about a megabyte each, an in-process engine's appender); a table's rows load
+ * in one transaction. Types: a column
  * whose values are all integers is BIGINT, all numbers DOUBLE, all bytes
  * BYTEA/LONGBLOB; a column declared a date or a time whose texts are all ISO
  * dates (times) is DATE (TIMESTAMP, DATETIME); anything else is text (a
@@ -28,8 +31,6 @@
 #include <string.h>
 #include <strings.h>
 
-enum { T_INT, T_REAL, T_TEXT, T_BLOB, T_DATE, T_STAMP };
-
 typedef struct plan {
   int type;
   size_t maxlen;   /* longest text or blob, in bytes */
@@ -41,9 +42,8 @@ typedef struct loader {
   const sqlsim_schema *s;
   sqlsim_db *src;
   sqlite3 *sq;
-  const srv_backend *be;
+  const exec_engine *be;
   srv_conn *dst;
-  int kind;
   strbuf notes;
   char why[512];
 } loader;
@@ -135,13 +135,13 @@ static int plan_table(loader *L, int t, plan *p, char *sel) {
     int aff = core_type_affinity(c->type);
     int datey = strcasestr(c->type, "date") || strcasestr(c->type, "time");
     long numbers = ints[k] + reals[k], all = numbers + texts[k] + blobs[k];
-    if (blobs[k]) p[k].type = T_BLOB;
-    else if (!all) p[k].type = aff == 'I' ? T_INT : aff == 'R' || (aff == 'N' && !datey) ? T_REAL : T_TEXT;
-    else if (texts[k] == 0) p[k].type = reals[k] ? T_REAL : T_INT;
-    else if (numbers == 0 && datey && dates[k] == texts[k] && !strcasestr(c->type, "time")) p[k].type = T_DATE;
-    else if (numbers == 0 && datey && dates[k] + stamps[k] == texts[k]) p[k].type = T_STAMP;
-    else p[k].type = T_TEXT;
-    if (p[k].type == T_TEXT && c->numeric) {
+    if (blobs[k]) p[k].type = LOAD_BLOB;
+    else if (!all) p[k].type = aff == 'I' ? LOAD_INT : aff == 'R' || (aff == 'N' && !datey) ? LOAD_REAL : LOAD_TEXT;
+    else if (texts[k] == 0) p[k].type = reals[k] ? LOAD_REAL : LOAD_INT;
+    else if (numbers == 0 && datey && dates[k] == texts[k] && !strcasestr(c->type, "time")) p[k].type = LOAD_DATE;
+    else if (numbers == 0 && datey && dates[k] + stamps[k] == texts[k]) p[k].type = LOAD_STAMP;
+    else p[k].type = LOAD_TEXT;
+    if (p[k].type == LOAD_TEXT && c->numeric) {
       p[k].texts = texts[k];
       note(L, "%s.%s: declared %s, holds text (%ld values): loaded as text", tb->name, c->name, c->type, texts[k]);
     }
@@ -154,90 +154,36 @@ static int plan_table(loader *L, int t, plan *p, char *sel) {
 }
 
 static const char *type_name(loader *L, const plan *p, char *buf, size_t n) {
-  int my = L->kind == SRV_MYSQL;
-  switch (p->type) {
-  case T_INT: return "BIGINT";
-  case T_REAL: return my ? "DOUBLE" : "DOUBLE PRECISION";
-  case T_DATE: return "DATE";
-  case T_STAMP: return my ? "DATETIME(6)" : "TIMESTAMP";
-  case T_BLOB:
-    if (!my) return "BYTEA";
-    if (p->keyed && p->maxlen <= 3072) {
-      snprintf(buf, n, "VARBINARY(%zu)", p->maxlen ? p->maxlen : 1);
-      return buf;
-    }
-    return "LONGBLOB";
-  default:
-    if (!my) return "TEXT";
-    if (p->keyed && p->maxlen <= 768) { /* an index key holds 3072 bytes: 768 utf8mb4 characters */
-      snprintf(buf, n, "VARCHAR(%zu)", p->maxlen ? p->maxlen : 1);
-      return buf;
-    }
-    return "LONGTEXT";
-  }
+  return L->be->column_type(p->type, p->maxlen, p->keyed, buf, n);
 }
 
 /* ---------------------------------------------------------------- rows */
 
-/* One cell for COPY's text format. */
-static void copy_cell(strbuf *sb, sqlite3_stmt *st, int k, const plan *p) {
+/* Cell k of the row st stands on, as the column's plan sends it: bytes
+ * for a bytes column, text for a text, date or time column (SQLite's
+ * rendering of a number there), else the number. */
+static void load_cell(sqlite3_stmt *st, int k, const plan *p, srv_cell *c) {
   int t = sqlite3_column_type(st, k);
+  memset(c, 0, sizeof *c);
   if (t == SQLITE_NULL) {
-    sb_puts(sb, "\\N");
-    return;
-  }
-  if (p->type == T_BLOB) {
-    const unsigned char *b = sqlite3_column_blob(st, k);
-    int n = sqlite3_column_bytes(st, k);
-    sb_puts(sb, "\\\\x");
-    for (int i = 0; i < n; i++) sb_printf(sb, "%02x", b[i]);
-    return;
-  }
-  if (t == SQLITE_INTEGER) {
-    sb_printf(sb, "%lld", (long long)sqlite3_column_int64(st, k));
-    return;
-  }
-  if (t == SQLITE_FLOAT && p->type != T_TEXT) {
-    double x = sqlite3_column_double(st, k);
-    if (x != x) sb_puts(sb, "NaN");
-    else if (x > 1.7976931348623157e308) sb_puts(sb, "Infinity");
-    else if (x < -1.7976931348623157e308) sb_puts(sb, "-Infinity");
-    else sb_printf(sb, "%.17g", x);
-    return;
-  }
-  const char *v = (const char *)sqlite3_column_text(st, k);
-  int n = sqlite3_column_bytes(st, k);
-  for (int i = 0; i < n; i++) {
-    char c = v[i];
-    if (c == '\\') sb_puts(sb, "\\\\");
-    else if (c == '\n') sb_puts(sb, "\\n");
-    else if (c == '\r') sb_puts(sb, "\\r");
-    else if (c == '\t') sb_puts(sb, "\\t");
-    else sb_putc(sb, c);
-  }
-}
-
-/* One cell as a MySQL literal. */
-static void insert_cell(loader *L, strbuf *sb, sqlite3_stmt *st, int k, const plan *p) {
-  int t = sqlite3_column_type(st, k);
-  if (t == SQLITE_NULL) {
-    sb_puts(sb, "NULL");
-  } else if (p->type == T_BLOB) {
-    const unsigned char *b = sqlite3_column_blob(st, k);
-    int n = sqlite3_column_bytes(st, k);
-    sb_puts(sb, "X'");
-    for (int i = 0; i < n; i++) sb_printf(sb, "%02x", b[i]);
-    sb_putc(sb, '\'');
-  } else if (t == SQLITE_INTEGER && p->type != T_TEXT) {
-    sb_printf(sb, "%lld", (long long)sqlite3_column_int64(st, k));
-  } else if (t == SQLITE_FLOAT && p->type != T_TEXT) {
-    sb_printf(sb, "%.17g", sqlite3_column_double(st, k));
+    c->type = SRV_NULL;
+  } else if (p->type == LOAD_BLOB) {
+    c->type = SRV_BLOB;
+    c->p = sqlite3_column_blob(st, k);
+    c->n = (size_t)sqlite3_column_bytes(st, k);
+  } else if (t == SQLITE_INTEGER && p->type != LOAD_TEXT) {
+    c->type = SRV_INT;
+    c->i = sqlite3_column_int64(st, k);
+  } else if (t == SQLITE_FLOAT && p->type != LOAD_TEXT) {
+    c->type = SRV_REAL;
+    c->x = sqlite3_column_double(st, k);
   } else {
-    L->be->quote(L->dst, sb, (const char *)sqlite3_column_text(st, k), (size_t)sqlite3_column_bytes(st, k));
+    c->type = SRV_TEXT;
+    c->p = (const char *)sqlite3_column_text(st, k);
+    c->n = (size_t)sqlite3_column_bytes(st, k);
   }
+  if (!c->p && (c->type == SRV_BLOB || c->type == SRV_TEXT)) c->p = "";
 }
-
-#define BATCH_BYTES (1 << 20)
 
 /* Copies table t's rows: 0, or -1 with L->why. *rows counts them. */
 static int copy_rows(loader *L, int t, const plan *p, const char *sel, long *rows) {
@@ -247,72 +193,41 @@ static int copy_rows(loader *L, int t, const plan *p, const char *sel, long *row
     snprintf(L->why, sizeof L->why, "%s: cannot be read: %s", tb->name, sqlite3_errmsg(L->sq));
     return -1;
   }
-  strbuf head = {0}, sb = {0};
-  if (L->kind == SRV_POSTGRES) sb_puts(&head, "COPY ");
-  else sb_puts(&head, "INSERT INTO ");
-  srv_put_name(&head, L->kind, tb->name);
-  sb_puts(&head, " (");
+  strbuf name = {0}, cols = {0};
+  L->be->put_name(&name, tb->name);
   for (int k = 0; k < tb->ncolumns; k++) {
-    if (k) sb_puts(&head, ", ");
-    srv_put_name(&head, L->kind, L->s->columns[tb->first_column + k].name);
+    if (k) sb_puts(&cols, ", ");
+    L->be->put_name(&cols, L->s->columns[tb->first_column + k].name);
   }
-  sb_puts(&head, L->kind == SRV_POSTGRES ? ") FROM STDIN" : ") VALUES ");
-  int rc = 0, step;
+  srv_cell *cells = calloc((size_t)tb->ncolumns + 1, sizeof *cells);
+  int rc = 0, step = SQLITE_DONE;
   char w[400];
-  if (L->kind == SRV_POSTGRES && L->be->copy_begin(L->dst, head.buf, w, sizeof w)) {
-    snprintf(L->why, sizeof L->why, "%s: COPY refused: %s", tb->name, w);
+  if (!cells) {
+    snprintf(w, sizeof w, "out of memory");
     rc = -1;
-    goto done;
-  }
-  long inbatch = 0;
-  while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-    if (L->kind == SRV_POSTGRES) {
-      for (int k = 0; k < tb->ncolumns; k++) {
-        if (k) sb_putc(&sb, '\t');
-        copy_cell(&sb, st, k, &p[k]);
-      }
-      sb_putc(&sb, '\n');
-      if (sb.len >= BATCH_BYTES) {
-        if (L->be->copy_data(L->dst, sb.buf, sb.len, w, sizeof w)) rc = -1;
-        sb.len = 0;
-      }
-    } else {
-      if (!inbatch) sb_putn(&sb, head.buf, head.len);
-      else sb_putc(&sb, ',');
-      sb_putc(&sb, '(');
-      for (int k = 0; k < tb->ncolumns; k++) {
-        if (k) sb_putc(&sb, ',');
-        insert_cell(L, &sb, st, k, &p[k]);
-      }
-      sb_putc(&sb, ')');
-      inbatch++;
-      if (sb.len >= BATCH_BYTES) {
-        if (L->be->own(L->dst, sb.buf, w, sizeof w)) rc = -1;
-        sb.len = 0;
-        inbatch = 0;
-      }
+  } else if (L->be->rows_begin(L->dst, name.buf, cols.buf, tb->ncolumns, w, sizeof w)) {
+    rc = -1;
+  } else {
+    while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
+      for (int k = 0; k < tb->ncolumns; k++) load_cell(st, k, &p[k], &cells[k]);
+      if (L->be->rows_put(L->dst, cells, tb->ncolumns, w, sizeof w)) rc = -1;
+      else (*rows)++;
     }
-    (*rows)++;
-  }
-  if (!rc && step != SQLITE_DONE) {
-    snprintf(w, sizeof w, "reading row %ld: %s", *rows + 1, sqlite3_errmsg(L->sq));
-    rc = -1;
-  }
-  if (L->kind == SRV_POSTGRES) {
-    if (!rc && sb.len && L->be->copy_data(L->dst, sb.buf, sb.len, w, sizeof w)) rc = -1;
+    if (!rc && step != SQLITE_DONE) {
+      snprintf(w, sizeof w, "reading row %ld: %s", *rows + 1, sqlite3_errmsg(L->sq));
+      rc = -1;
+    }
     char w2[400];
-    if (L->be->copy_end(L->dst, !rc, w2, sizeof w2) && !rc) {
+    if (L->be->rows_end(L->dst, !rc, w2, sizeof w2) && !rc) {
       snprintf(w, sizeof w, "%s", w2);
       rc = -1;
     }
-  } else if (!rc && inbatch && L->be->own(L->dst, sb.buf, w, sizeof w)) {
-    rc = -1;
   }
   if (rc) snprintf(L->why, sizeof L->why, "%s: its rows did not load: %.400s", tb->name, w);
-done:
   sqlite3_finalize(st);
-  free(head.buf);
-  free(sb.buf);
+  free(cells);
+  free(name.buf);
+  free(cols.buf);
   return rc;
 }
 
@@ -324,12 +239,18 @@ static void try_key(loader *L, const char *sql, const char *what) {
   if (L->be->own(L->dst, sql, w, sizeof w)) note(L, "%s not kept: %s", what, w);
 }
 
+/* Whether a column's values are longer than the engine's keys hold. */
+static int too_long_for_key(const loader *L, const plan *p) {
+  size_t max = p->type == LOAD_TEXT ? L->be->key_text_max : p->type == LOAD_BLOB ? L->be->key_blob_max : 0;
+  return max && p->maxlen > max;
+}
+
 static void add_keys(loader *L, int t, const plan *p) {
   const sqlsim_schema *s = L->s;
   const sqlsim_table *tb = &s->tables[t];
   strbuf sb = {0}, what = {0};
   sb_puts(&sb, "ALTER TABLE ");
-  srv_put_name(&sb, L->kind, tb->name);
+  L->be->put_name(&sb, tb->name);
   size_t base = sb.len;
   int npk = 0;
   for (int k = 0; k < tb->ncolumns; k++) npk += s->columns[tb->first_column + k].pk;
@@ -340,15 +261,14 @@ static void add_keys(loader *L, int t, const plan *p) {
       const sqlsim_column *c = &s->columns[tb->first_column + k];
       if (!c->pk) continue;
       if (n++) sb_puts(&sb, ", "), sb_puts(&what, ", ");
-      srv_put_name(&sb, L->kind, c->name);
+      L->be->put_name(&sb, c->name);
       sb_puts(&what, c->name);
     }
     sb_putc(&sb, ')');
     sb_putc(&what, ')');
-    for (int k = 0; k < tb->ncolumns && L->kind == SRV_MYSQL && npk > 0; k++)
-      if (s->columns[tb->first_column + k].pk && (p[k].type == T_TEXT || p[k].type == T_BLOB) &&
-          p[k].maxlen > (p[k].type == T_TEXT ? 768u : 3072u)) {
-        note(L, "%s not kept: a value longer than a MySQL key holds", what.buf);
+    for (int k = 0; k < tb->ncolumns && npk > 0; k++)
+      if (s->columns[tb->first_column + k].pk && too_long_for_key(L, &p[k])) {
+        note(L, "%s not kept: a value longer than a %s key holds", what.buf, L->be->name);
         npk = -1;
       }
     if (npk > 0) try_key(L, sb.buf, what.buf);
@@ -356,11 +276,11 @@ static void add_keys(loader *L, int t, const plan *p) {
   for (int k = 0; k < tb->ncolumns; k++) { /* single-column UNIQUE, not the primary key */
     const sqlsim_column *c = &s->columns[tb->first_column + k];
     if (!c->unique || (c->pk && npk == 1)) continue;
-    if (L->kind == SRV_MYSQL && (p[k].type == T_TEXT || p[k].type == T_BLOB) && p[k].maxlen > 768) continue;
+    if (too_long_for_key(L, &p[k])) continue;
     sb.len = base;
     what.len = 0;
     sb_puts(&sb, " ADD UNIQUE (");
-    srv_put_name(&sb, L->kind, c->name);
+    L->be->put_name(&sb, c->name);
     sb_putc(&sb, ')');
     sb_printf(&what, "%s: unique (%s)", tb->name, c->name);
     try_key(L, sb.buf, what.buf);
@@ -391,21 +311,21 @@ static void add_fkeys(loader *L, int t) {
     }
     sb.len = what.len = 0;
     sb_puts(&sb, "ALTER TABLE ");
-    srv_put_name(&sb, L->kind, s->tables[t].name);
+    L->be->put_name(&sb, s->tables[t].name);
     sb_puts(&sb, " ADD FOREIGN KEY (");
     sb_printf(&what, "%s: foreign key (", s->tables[t].name);
     for (int g = 0; g < n; g++) {
       if (g) sb_puts(&sb, ", "), sb_puts(&what, ", ");
-      srv_put_name(&sb, L->kind, s->columns[s->fkeys[group[g]].column].name);
+      L->be->put_name(&sb, s->columns[s->fkeys[group[g]].column].name);
       sb_puts(&what, s->columns[s->fkeys[group[g]].column].name);
     }
     sb_puts(&sb, ") REFERENCES ");
-    srv_put_name(&sb, L->kind, s->tables[pt].name);
+    L->be->put_name(&sb, s->tables[pt].name);
     sb_puts(&sb, " (");
     sb_printf(&what, ") -> %s (", s->tables[pt].name);
     for (int g = 0; g < n; g++) {
       if (g) sb_puts(&sb, ", "), sb_puts(&what, ", ");
-      srv_put_name(&sb, L->kind, s->columns[s->fkeys[group[g]].ref_column].name);
+      L->be->put_name(&sb, s->columns[s->fkeys[group[g]].ref_column].name);
       sb_puts(&what, s->columns[s->fkeys[group[g]].ref_column].name);
       done[group[g]] = 1;
     }
@@ -434,39 +354,15 @@ static int real_tables(loader *L, unsigned char *is_table) {
 }
 
 /* Whether table name exists in the target: 1, 0, or -1 (why set). */
-typedef struct exists_ctx {
-  int rows;
-} exists_ctx;
-static int count_row(void *ctx, const srv_cell *cells, int nc) {
-  (void)nc;
-  if (cells) ((exists_ctx *)ctx)->rows++;
-  return 0;
-}
-
 static int table_exists(loader *L, const char *name) {
-  strbuf sb = {0}, lit = {0};
   strbuf nm = {0};
-  srv_put_name(&nm, L->kind, name); /* the name as kept, without its quotes */
-  L->be->quote(L->dst, &lit, nm.buf + 1, nm.len - 2);
-  if (L->kind == SRV_POSTGRES)
-    sb_printf(&sb, "SELECT 1 FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = %s",
-              lit.buf);
-  else
-    sb_printf(&sb,
-              "SELECT 1 FROM information_schema.tables WHERE table_schema = DATABASE() AND lower(table_name) = "
-              "lower(%s)",
-              lit.buf);
-  exists_ctx c = {0};
-  char w[400];
-  int st = L->be->query(L->dst, sb.buf, count_row, &c, w, sizeof w);
-  free(sb.buf);
-  free(lit.buf);
+  L->be->put_name(&nm, name); /* the name as kept, without its quotes */
+  char *kept = nm.len >= 2 ? strndup(nm.buf + 1, nm.len - 2) : strdup(name), w[400];
+  int rc = kept ? L->be->table_exists(L->dst, kept, w, sizeof w) : -1;
+  if (rc < 0) snprintf(L->why, sizeof L->why, "cannot look for table %s: %s", name, kept ? w : "out of memory");
+  free(kept);
   free(nm.buf);
-  if (st != SRV_OK) {
-    snprintf(L->why, sizeof L->why, "cannot look for table %s: %s", name, w);
-    return -1;
-  }
-  return c.rows > 0;
+  return rc;
 }
 
 static int load_table(loader *L, int t, int replace, long *rows) {
@@ -486,8 +382,8 @@ static int load_table(loader *L, int t, int replace, long *rows) {
   if (plan_table(L, t, p, sel.buf)) goto done;
   if (replace) {
     sb_puts(&ddl, "DROP TABLE IF EXISTS ");
-    srv_put_name(&ddl, L->kind, tb->name);
-    if (L->kind == SRV_POSTGRES) sb_puts(&ddl, " CASCADE");
+    L->be->put_name(&ddl, tb->name);
+    sb_puts(&ddl, L->be->drop_options);
     if (L->be->own(L->dst, ddl.buf, w, sizeof w)) {
       snprintf(L->why, sizeof L->why, "%s: cannot be dropped: %s", tb->name, w);
       goto done;
@@ -495,22 +391,22 @@ static int load_table(loader *L, int t, int replace, long *rows) {
     ddl.len = 0;
   }
   sb_puts(&ddl, "CREATE TABLE ");
-  srv_put_name(&ddl, L->kind, tb->name);
+  L->be->put_name(&ddl, tb->name);
   sb_puts(&ddl, " (");
   for (int k = 0; k < tb->ncolumns; k++) {
     const sqlsim_column *c = &L->s->columns[tb->first_column + k];
     char buf[40];
     if (k) sb_puts(&ddl, ", ");
-    srv_put_name(&ddl, L->kind, c->name);
+    L->be->put_name(&ddl, c->name);
     sb_printf(&ddl, " %s%s", type_name(L, &p[k], buf, sizeof buf), c->notnull ? " NOT NULL" : "");
   }
   sb_putc(&ddl, ')');
-  if (L->kind == SRV_MYSQL) sb_puts(&ddl, " CHARACTER SET utf8mb4");
+  sb_puts(&ddl, L->be->table_options);
   if (L->be->own(L->dst, ddl.buf, w, sizeof w)) {
     snprintf(L->why, sizeof L->why, "%s: cannot be created: %s", tb->name, w);
     goto done;
   }
-  if (L->be->own(L->dst, L->kind == SRV_MYSQL ? "START TRANSACTION" : "BEGIN", w, sizeof w)) {
+  if (L->be->own(L->dst, L->be->begin, w, sizeof w)) {
     snprintf(L->why, sizeof L->why, "%s: %s", tb->name, w);
     goto done;
   }
@@ -524,13 +420,13 @@ static int load_table(loader *L, int t, int replace, long *rows) {
     snprintf(L->why, sizeof L->why, "%s: its rows did not commit: %s", tb->name, w);
     goto done;
   }
-  add_keys(L, t, p);
+  if (L->be->keys_after) add_keys(L, t, p);
   /* the planner's statistics now, not when the server's background job gets
    * to it: a plan (and the order of tied rows) that changes minutes after
    * loading would make two runs of one query disagree */
   ddl.len = 0;
-  sb_puts(&ddl, L->kind == SRV_MYSQL ? "ANALYZE TABLE " : "ANALYZE ");
-  srv_put_name(&ddl, L->kind, tb->name);
+  sb_puts(&ddl, L->be->analyze);
+  L->be->put_name(&ddl, tb->name);
   if (L->be->own(L->dst, ddl.buf, w, sizeof w)) note(L, "%s: not analyzed: %s", tb->name, w);
   rc = 0;
 done:
@@ -541,45 +437,18 @@ done:
   return rc;
 }
 
-/* A connection to the target's database, made when {db_id} names one that
- * does not exist yet. */
+/* A connection to the target's database, made when it does not exist yet. */
 static srv_conn *connect_creating(loader *L, srv_url *u, sqlsim_error *err) {
-  srv_conn *c = L->be->connect(u, 3600, 1, err);
-  if (c || err->code != SQLSIM_ENOTFOUND || !u->dbname) return c;
-  char *keep = u->dbname;
-  u->admin = 1; /* the server's maintenance database, or none */
-  sqlsim_error e2 = {0};
-  srv_conn *admin = L->be->connect(u, 3600, 1, &e2);
-  u->admin = 0;
-  if (!admin) return NULL;
-  strbuf sb = {0};
-  sb_puts(&sb, "CREATE DATABASE ");
-  if (L->kind == SRV_MYSQL) {
-    sb_putc(&sb, '`');
-    for (const char *p = keep; *p; p++) {
-      if (*p == '`') sb_putc(&sb, '`');
-      sb_putc(&sb, *p);
-    }
-    sb_puts(&sb, "` CHARACTER SET utf8mb4");
-  } else {
-    sb_putc(&sb, '"');
-    for (const char *p = keep; *p; p++) {
-      if (*p == '"') sb_putc(&sb, '"');
-      sb_putc(&sb, *p);
-    }
-    sb_putc(&sb, '"');
-  }
+  srv_conn *c = L->be->connect(u, 3600, 0, 1, err);
+  if (c || err->code != SQLSIM_ENOTFOUND || !u->dbname || !L->be->create_db) return c;
   char w[400];
-  int rc = L->be->own(admin, sb.buf, w, sizeof w);
-  free(sb.buf);
-  L->be->close(admin);
-  if (rc) {
-    sqlsim_error_set(err, SQLSIM_EIO, -1, "database %.100s does not exist and cannot be created: %s", keep, w);
+  if (L->be->create_db(u, w, sizeof w)) {
+    sqlsim_error_set(err, SQLSIM_EIO, -1, "database %.100s does not exist and cannot be created: %s", u->dbname, w);
     return NULL;
   }
-  note(L, "database %s created", keep);
+  note(L, "database %s created", u->dbname);
   memset(err, 0, sizeof *err);
-  return L->be->connect(u, 3600, 1, err);
+  return L->be->connect(u, 3600, 0, 1, err);
 }
 
 int sqlsim_load(const char *sqlite_path, const char *target, const char *db_id, const sqlsim_load_opts *o,
@@ -590,8 +459,7 @@ int sqlsim_load(const char *sqlite_path, const char *target, const char *db_id, 
   sqlsim_catalog *cat = NULL;
   int rc = srv_url_parse(target, db_id, &u, err);
   if (rc) return rc;
-  L.kind = u.kind;
-  L.be = u.kind == SRV_POSTGRES ? &srv_postgres : &srv_mysql;
+  L.be = u.engine;
   if ((rc = sqlsim_catalog_load_sqlite(sqlite_path, &cat, err))) goto done;
   L.s = sqlsim_catalog_at(cat, 0);
   sqlsim_exec_opts eo = {.timeout_s = 86400};
@@ -632,7 +500,9 @@ int sqlsim_load(const char *sqlite_path, const char *target, const char *db_id, 
     else out->tables++;
   }
   for (int t = 0; t < L.s->ntables && !rc; t++)
-    if (is_table[t]) add_fkeys(&L, t);
+    if (is_table[t] && L.be->foreign_keys_after) add_fkeys(&L, t);
+  if (!rc && !L.be->foreign_keys_after && L.s->nfkeys)
+    note(&L, "%d foreign keys not kept: %s adds them only where a table is created", L.s->nfkeys, L.be->name);
   free(is_table);
 leave:
   exec_trust(L.src, 0);

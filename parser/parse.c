@@ -144,25 +144,34 @@ fail:
 }
 
 unsigned sqlsim_dialect_parse_options(int dialect) {
-  return dialect == SQLSIM_DIALECT_POSTGRES ? SQLSIM_PARSE_POSTGRES
-         : dialect == SQLSIM_DIALECT_MYSQL  ? SQLSIM_PARSE_MYSQL
-                                            : 0;
+  return dialect == SQLSIM_DIALECT_POSTGRES || dialect == SQLSIM_DIALECT_DUCKDB ? SQLSIM_PARSE_POSTGRES
+         : dialect == SQLSIM_DIALECT_MYSQL                                        ? SQLSIM_PARSE_MYSQL
+                                                                                  : 0;
 }
 
+/* The dialects' names: the first of each is its own. */
+static const struct {
+  const char *name;
+  int dialect;
+} dialect_names[] = {{"engine", SQLSIM_DIALECT_ENGINE},     {"sqlite", SQLSIM_DIALECT_SQLITE},
+                     {"postgres", SQLSIM_DIALECT_POSTGRES}, {"postgresql", SQLSIM_DIALECT_POSTGRES},
+                     {"mysql", SQLSIM_DIALECT_MYSQL},       {"mariadb", SQLSIM_DIALECT_MYSQL},
+                     {"duckdb", SQLSIM_DIALECT_DUCKDB}};
+
 int sqlsim_dialect_parse(const char *name, int *out, sqlsim_error *err) {
-  static const struct {
-    const char *name;
-    int dialect;
-  } names[] = {{"engine", SQLSIM_DIALECT_ENGINE}, {"sqlite", SQLSIM_DIALECT_SQLITE}, {"postgres", SQLSIM_DIALECT_POSTGRES},
-               {"postgresql", SQLSIM_DIALECT_POSTGRES}, {"mysql", SQLSIM_DIALECT_MYSQL},
-               {"mariadb", SQLSIM_DIALECT_MYSQL}};
-  for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++)
-    if (!strcasecmp(name, names[i].name)) {
-      *out = names[i].dialect;
+  for (size_t i = 0; name && i < sizeof dialect_names / sizeof dialect_names[0]; i++)
+    if (!strcasecmp(name, dialect_names[i].name)) {
+      *out = dialect_names[i].dialect;
       return 0;
     }
-  return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "dialect '%.40s': sqlite, postgres, mysql (or engine: the engine's)",
-                          name ? name : "");
+  return sqlsim_error_set(err, SQLSIM_EFORMAT, -1,
+                          "dialect '%.40s': sqlite, postgres, mysql, duckdb (or engine: the engine's)", name ? name : "");
+}
+
+const char *sqlsim_dialect_name(int dialect) {
+  for (size_t i = 0; i < sizeof dialect_names / sizeof dialect_names[0]; i++)
+    if (dialect_names[i].dialect == dialect) return dialect_names[i].name;
+  return NULL;
 }
 
 void sqlsim_query_free(sqlsim_query *q) {

@@ -1,7 +1,8 @@
-/* mirror.c -- synthetic databases judged on a server: the generated
- * database the scratch connection holds, loaded into the pair's engine, and
- * the queries run there, so that a MySQL pair is judged as MySQL answers it
- * (integer division, collations, date casts, NULLs' order, GROUP BY's rules).
+/* mirror.c -- synthetic databases judged on the pair's engine: the
+ * generated database the scratch connection holds, loaded into the pair's
+ * engine, and the queries run there, so that a pair is judged as its engine
+ * answers it (integer division, collations, date casts, NULLs' order, GROUP
+ * BY's rules).
  *
  * Generation, reading back and checking the data stay on the SQLite scratch
  * connection (synth.c, data.c); every run of a query goes through
@@ -10,8 +11,8 @@
  * scores EX: its temporary tables would hide the real ones there). On first
  * use it makes, per table of the schema, a temporary table that hides the
  * real one for this session alone: with the real table's own column types
- * where the database has it (CREATE TEMP TABLE t (LIKE t), MySQL's CREATE
- * TEMPORARY TABLE t LIKE t), else with types from the declared ones. Then
+ * where the database has it (the engine entry's temp_like), else with types
+ * from the declared ones (its declared_type). Then
  * whenever the scratch's content moved (exec_writes), its rows replace the
  * temporary tables' in one round trip. A database the server's types refuse
  * makes every query fail there: that database does not count. */
@@ -24,24 +25,9 @@
 #include <strings.h>
 
 
-/* A server type for a declared one (tables.json's number, text, time ...,
- * a SQLite file's): where the database has no such table. */
-static const char *server_type(int kind, const char *declared) {
-  int my = kind == SRV_MYSQL;
-  if (strcasestr(declared, "int") || strcasestr(declared, "bool")) return "BIGINT";
-  if (strcasestr(declared, "datetime") || strcasestr(declared, "timestamp")) return my ? "DATETIME" : "TIMESTAMP";
-  if (strcasestr(declared, "date")) return "DATE";
-  if (strcasestr(declared, "time")) return my ? "VARCHAR(255)" : "TEXT";
-  if (strcasestr(declared, "real") || strcasestr(declared, "float") || strcasestr(declared, "double") ||
-      strcasestr(declared, "num") || strcasestr(declared, "dec"))
-    return my ? "DOUBLE" : "DOUBLE PRECISION";
-  if (strcasestr(declared, "blob")) return my ? "LONGBLOB" : "BYTEA";
-  return my ? "VARCHAR(255)" : "TEXT";
-}
-
 void synth_mirror_clear(synth_mirror *m) {
   sqlsim_db_close(m->engine);
-  free(m->url);
+  free(m->db_id);
   free(m->sig);
   free(m->nrows);
   free(m->sig_ok);
@@ -50,19 +36,22 @@ void synth_mirror_clear(synth_mirror *m) {
   memset(m, 0, sizeof *m);
 }
 
-int synth_mirror_bind(synth_mirror *m, const char *url, const sqlsim_schema *s, const sqlsim_exec_opts *eo,
-                      sqlsim_error *err) {
-  if (m->engine && m->url && url && !strcmp(m->url, url) && m->s == s) return 0;
+static int same_db_id(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
+
+int synth_mirror_bind(synth_mirror *m, const exec_target *t, const char *db_id, const sqlsim_schema *s,
+                      const sqlsim_exec_opts *eo, sqlsim_error *err) {
+  if (m->engine && t && m->target == t && same_db_id(m->db_id, db_id) && m->s == s) return 0;
   synth_mirror_clear(m);
-  if (!url) return 0;
-  m->url = strdup(url);
+  if (!t) return 0;
+  m->target = t;
+  m->db_id = db_id ? strdup(db_id) : NULL;
   m->s = s;
   m->ntables = s->ntables;
-  if (!m->url) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
-  int rc = sqlsim_db_open(url, eo, &m->engine, err);
+  if (db_id && !m->db_id) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
+  int rc = exec_connect(t, db_id, eo, &m->engine, err);
   if (rc) {
-    free(m->url);
-    m->url = NULL;
+    m->engine = NULL;
+    m->target = NULL;
   }
   return rc;
 }
@@ -92,28 +81,25 @@ static void forget(synth_mirror *m) {
 /* The temporary tables, made once per connection: 0, or -1 with m->err. */
 static int make_tables(synth_mirror *m) {
   const sqlsim_schema *s = m->s;
-  int kind = exec_server_kind(m->engine);
+  const exec_engine *e = exec_engine_of(m->engine);
   m->ddl = calloc((size_t)s->ntables + 1, sizeof *m->ddl);
   if (!m->ddl) return -1;
   for (int t = 0; t < s->ntables; t++) {
     const sqlsim_table *tb = &s->tables[t];
     strbuf sql = {0}, name = {0};
-    srv_put_name(&name, kind, tb->name);
+    e->put_name(&name, tb->name);
     char why[200];
     /* the real table's types, where the database has it */
-    if (kind == SRV_POSTGRES)
-      sb_printf(&sql, "CREATE TEMP TABLE %s (LIKE %s)", name.buf, name.buf);
-    else
-      sb_printf(&sql, "CREATE TEMPORARY TABLE %s LIKE %s", name.buf, name.buf);
+    sb_printf(&sql, e->temp_like, name.buf, name.buf);
     int rc = exec_server_script(m->engine, sql.buf, why, sizeof why);
     if (rc) { /* no such table: the declared types */
       sql.len = 0;
-      sb_printf(&sql, "CREATE %s TABLE %s (", kind == SRV_POSTGRES ? "TEMP" : "TEMPORARY", name.buf);
+      sb_printf(&sql, "%s %s (", e->temp_create, name.buf);
       for (int k = 0; k < tb->ncolumns; k++) {
         const sqlsim_column *c = &s->columns[tb->first_column + k];
         if (k) sb_puts(&sql, ", ");
-        srv_put_name(&sql, kind, c->name);
-        sb_printf(&sql, " %s", server_type(kind, c->type));
+        e->put_name(&sql, c->name);
+        sb_printf(&sql, " %s", e->declared_type(c->type));
       }
       sb_putc(&sql, ')');
       rc = exec_server_script(m->engine, sql.buf, why, sizeof why);
@@ -126,34 +112,16 @@ static int make_tables(synth_mirror *m) {
     }
     /* its columns as made, for a witness the server loads */
     first_row f = {{0}, 0};
-    char lit[300];
     strbuf q = {0};
-    if (kind == SRV_POSTGRES) {
-      strbuf l = {0};
-      exec_server_quote(m->engine, &l, name.buf, name.len);
-      snprintf(lit, sizeof lit, "%s", l.buf ? l.buf : "''");
-      free(l.buf);
-      sb_printf(&q,
-                "SELECT quote_ident(attname) || ' ' || format_type(atttypid, atttypmod) FROM pg_attribute "
-                "WHERE attrelid = (%s)::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
-                lit);
-      if (exec_server_rows(m->engine, q.buf, add_row, &f, why, sizeof why) == 0 && f.n)
-        m->ddl[t] = strdup(f.sb.buf);
-    } else {
-      sb_printf(&q, "SELECT CONCAT('`', REPLACE(COLUMN_NAME, '`', '``'), '` ', COLUMN_TYPE) FROM "
-                    "information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ");
-      exec_server_quote(m->engine, &q, tb->name, strlen(tb->name));
-      sb_puts(&q, " ORDER BY ORDINAL_POSITION");
-      if (exec_server_rows(m->engine, q.buf, add_row, &f, why, sizeof why) == 0 && f.n)
-        m->ddl[t] = strdup(f.sb.buf);
-    }
+    exec_server_columns_sql(m->engine, &q, tb->name);
+    if (exec_server_rows(m->engine, q.buf, add_row, &f, why, sizeof why) == 0 && f.n) m->ddl[t] = strdup(f.sb.buf);
     if (!m->ddl[t]) { /* made from the declared types: those */
       strbuf d = {0};
       for (int k = 0; k < tb->ncolumns; k++) {
         const sqlsim_column *c = &s->columns[tb->first_column + k];
         if (k) sb_puts(&d, ", ");
-        srv_put_name(&d, kind, c->name);
-        sb_printf(&d, " %s", server_type(kind, c->type));
+        e->put_name(&d, c->name);
+        sb_printf(&d, " %s", e->declared_type(c->type));
       }
       m->ddl[t] = sb_take(&d);
     }
@@ -180,9 +148,7 @@ static void put_value(synth_mirror *m, strbuf *sb, sqlite3_stmt *st, int k) {
   case SQLITE_BLOB: {
     const unsigned char *b = sqlite3_column_blob(st, k);
     int n = sqlite3_column_bytes(st, k);
-    sb_puts(sb, exec_server_kind(m->engine) == SRV_POSTGRES ? "'\\x" : "X'");
-    for (int i = 0; i < n; i++) sb_printf(sb, "%02x", b[i]);
-    sb_putc(sb, '\'');
+    exec_engine_of(m->engine)->put_blob(sb, b, (size_t)n);
     break;
   }
   default:
@@ -203,7 +169,7 @@ static int sync(synth_mirror *m, sqlsim_db *scratch) {
   unsigned long v = exec_writes(scratch);
   if (m->synced && m->version == v) return m->load_failed ? -1 : 0;
   const sqlsim_schema *s = m->s;
-  int kind = exec_server_kind(m->engine);
+  const exec_engine *e = exec_engine_of(m->engine);
   strbuf sql = {0};
   void *saved;
   exec_enter(scratch, 10, &saved);
@@ -213,7 +179,7 @@ static int sync(synth_mirror *m, sqlsim_db *scratch) {
   for (int t = 0; t < s->ntables; t++) {
     const sqlsim_table *tb = &s->tables[t];
     strbuf name = {0};
-    srv_put_name(&name, kind, tb->name);
+    e->put_name(&name, tb->name);
     rows.len = 0;
     strbuf sel = {0};
     sb_puts(&sel, "SELECT * FROM ");
@@ -226,7 +192,7 @@ static int sync(synth_mirror *m, sqlsim_db *scratch) {
           sb_printf(&rows, "INSERT INTO %s (", name.buf);
           for (int k = 0; k < tb->ncolumns; k++) {
             if (k) sb_puts(&rows, ", ");
-            srv_put_name(&rows, kind, s->columns[tb->first_column + k].name);
+            e->put_name(&rows, s->columns[tb->first_column + k].name);
           }
           sb_puts(&rows, ") VALUES ");
         } else {
@@ -262,18 +228,11 @@ static int sync(synth_mirror *m, sqlsim_db *scratch) {
   exec_leave(scratch, saved);
   char why[200];
   int rc = sql.len ? exec_server_script(m->engine, sql.buf, why, sizeof why) : 0; /* nothing moved: no round trip */
-  /* nothing vacuums a temporary table: the dead rows of thousands of reloads
-   * would make every later scan slower (TRUNCATE costs a millisecond and
-   * more a table: files and catalog) */
-  if (!rc && sql.len && kind == SRV_POSTGRES && ++m->loads % 32 == 0) {
-    strbuf vac = {0};
-    for (int t = 0; t < s->ntables; t++) {
-      vac.len = 0;
-      sb_puts(&vac, "VACUUM ");
-      srv_put_name(&vac, kind, s->tables[t].name);
-      exec_server_own(m->engine, vac.buf, why, sizeof why);
-    }
-    free(vac.buf);
+  if (!rc && sql.len) { /* the engine's upkeep of tables reloaded thousands of times */
+    const char **names = malloc(sizeof *names * (size_t)(s->ntables + 1));
+    for (int t = 0; names && t < s->ntables; t++) names[t] = s->tables[t].name;
+    if (names && exec_server_reloaded(m->engine, names, s->ntables, ++m->loads)) forget(m);
+    free(names);
   }
   free(sql.buf);
   m->synced = 1;
@@ -350,12 +309,12 @@ char *synth_rows_json(sqlsim_db *scratch, const char *sql, const long *want, int
 
 char *synth_mirror_sql(const synth_mirror *m, const synth_data *d) {
   const sqlsim_schema *s = d->s;
-  int kind = exec_server_kind(m->engine);
+  const exec_engine *e = exec_engine_of(m->engine);
   strbuf sb = {0};
   for (int t = 0; t < s->ntables; t++) {
     if (!d->on[t]) continue;
     strbuf name = {0};
-    srv_put_name(&name, kind, s->tables[t].name);
+    e->put_name(&name, s->tables[t].name);
     sb_printf(&sb, "CREATE TABLE %s (%s);\n", name.buf, m->ddl && m->ddl[t] ? m->ddl[t] : "");
     for (int r = 0; r < d->nrows[t]; r++) {
       const synth_val *row = synth_data_row(d, t, r);

@@ -7,6 +7,7 @@
 #define SQLSIM_SYNTH_RUNNER_H
 
 #include "core.h"
+#include "exec/server.h"
 
 /* Several queries judged against the gold on the pair's databases, each
  * database made once, or loaded from the pair's run when the runner kept
@@ -18,10 +19,10 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
 /* Keep the last pair's databases (on) for synth_many, or stop and free
  * them (synth.c). */
 void synth_runner_keep(sqlsim_synth_runner *x, int on);
-/* The server the runner's next pairs are judged on: url, the item's database
- * there (a postgresql:// or mysql:// URL, {db_id} replaced), or NULL for
- * SQLite (synth.c, mirror.c). 0, or -1 out of memory. */
-int synth_runner_engine(sqlsim_synth_runner *x, const char *url);
+/* The engine the runner's next pairs are judged on: the database of db_id
+ * at target t (which outlives the runner's use of it), or t NULL for the
+ * runner's own SQLite (synth.c, mirror.c). 0, or -1 out of memory. */
+int synth_runner_engine(sqlsim_synth_runner *x, const exec_target *t, const char *db_id);
 
 /* A plain top-level SELECT with ORDER BY (the gold, or a prediction) with its
  * sort keys as extra trailing columns and without LIMIT and OFFSET, its LIMIT

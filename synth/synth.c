@@ -72,7 +72,8 @@ enum { KEPT_NONE, KEPT_SAME, KEPT_TOLD };
 
 struct sqlsim_synth_runner {
   sqlsim_synth_opts o;
-  char *engine_url;      /* the pair's database on a server (synth_runner_engine), NULL: SQLite judges */
+  const exec_target *engine; /* the pair's engine (synth_runner_engine), NULL: SQLite judges */
+  char *engine_db;       /* the db_id of its database there */
   int keep;              /* keep the last pair's databases (synth_runner_keep) */
   kept_pair kept;
   sqlsim_exec_opts eo;
@@ -187,15 +188,17 @@ void sqlsim_synth_runner_free(sqlsim_synth_runner *x) {
   for (int i = 0; i < VERDICT_SLOTS; i++) verdict_clear(&x->verdicts[i]);
   for (int i = 0; i < RUNNER_SLOTS; i++) slot_clear(&x->slots[i]);
   for (int i = 0; i < SUITE_SLOTS; i++) synth_suite_free(x->suites[i]);
-  free(x->engine_url);
+  free(x->engine_db);
   free(x);
 }
 
-int synth_runner_engine(sqlsim_synth_runner *x, const char *url) {
-  if ((!url && !x->engine_url) || (url && x->engine_url && !strcmp(url, x->engine_url))) return 0;
-  free(x->engine_url);
-  x->engine_url = url ? strdup(url) : NULL;
-  return url && !x->engine_url ? -1 : 0;
+int synth_runner_engine(sqlsim_synth_runner *x, const exec_target *t, const char *db_id) {
+  if (!t) db_id = NULL;
+  if (x->engine == t && ((!db_id && !x->engine_db) || (db_id && x->engine_db && !strcmp(db_id, x->engine_db)))) return 0;
+  free(x->engine_db);
+  x->engine = t;
+  x->engine_db = db_id ? strdup(db_id) : NULL;
+  return db_id && !x->engine_db ? -1 : 0;
 }
 
 /* The runner's connection for schema s, created with its tables if new. */
@@ -210,7 +213,7 @@ static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_err
     if (x->slots[i].db && x->slots[i].ntables == s->ntables && !strcmp(x->slots[i].ddl, ddl)) {
       free(ddl);
       x->slots[i].used = ++x->tick;
-      if (synth_mirror_bind(&x->slots[i].mirror, x->engine_url, s, &x->eo, err)) return NULL;
+      if (synth_mirror_bind(&x->slots[i].mirror, x->engine, x->engine_db, s, &x->eo, err)) return NULL;
       return &x->slots[i];
     }
     if (x->slots[i].used < lru->used) lru = &x->slots[i];
@@ -254,7 +257,7 @@ static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_err
     return NULL;
   }
   exec_set_user(db, &lru->mirror); /* its queries run where the mirror says (mirror.c) */
-  if (synth_mirror_bind(&lru->mirror, x->engine_url, s, &x->eo, err)) {
+  if (synth_mirror_bind(&lru->mirror, x->engine, x->engine_db, s, &x->eo, err)) {
     slot_clear(lru);
     return NULL;
   }

@@ -92,7 +92,8 @@ char *synth_data_json(const synth_data *d);
 /* A scratch connection's generated database, served by a server so that
  * queries are judged as that server answers them. */
 typedef struct synth_mirror {
-  char *url;              /* the item's database on the engine (NULL: none, SQLite judges) */
+  const exec_target *target; /* the pair's engine (NULL: none, SQLite judges) */
+  char *db_id;            /* its database there */
   sqlsim_db *engine;      /* the mirror's own connection to it */
   const sqlsim_schema *s;
   int ntables;
@@ -107,11 +108,11 @@ typedef struct synth_mirror {
   char err[240];          /* why the engine cannot judge the database now */
 } synth_mirror;
 
-/* Binds m to the database at url (NULL: none) for schema s, its connection
- * opened under eo: 0, or a negative code with err (the server does not
- * answer). Bound already: nothing. */
-int synth_mirror_bind(synth_mirror *m, const char *url, const sqlsim_schema *s, const sqlsim_exec_opts *eo,
-                      sqlsim_error *err);
+/* Binds m to the database of db_id at target t (NULL: none) for schema s,
+ * its connection opened under eo: 0, or a negative code with err (the
+ * engine does not answer). Bound already: nothing. */
+int synth_mirror_bind(synth_mirror *m, const exec_target *t, const char *db_id, const sqlsim_schema *s,
+                      const sqlsim_exec_opts *eo, sqlsim_error *err);
 void synth_mirror_clear(synth_mirror *m);
 /* Runs sql on the database the scratch connection holds: there, or on its
  * mirror's engine (exec_user(scratch)), the rows loaded there first when they

@@ -32,7 +32,7 @@ static void test_url(void **state) {
   srv_url u;
   sqlsim_error e = {0};
   assert_int_equal(srv_url_parse("postgresql://ann:s%40cret@db.example:5433/{db_id}?host=/run/pg", "spider_1", &u, &e), 0);
-  assert_int_equal(u.kind, SRV_POSTGRES);
+  assert_ptr_equal(u.engine, &exec_postgres);
   assert_string_equal(u.user, "ann");
   assert_string_equal(u.password, "s@cret");
   assert_string_equal(u.host, "/run/pg"); /* libpq's host parameter wins */
@@ -41,7 +41,7 @@ static void test_url(void **state) {
   assert_non_null(strstr(u.text, "/spider_1?host=/run/pg"));
   srv_url_clear(&u);
   assert_int_equal(srv_url_parse("mysql://root@/BIRD?socket=/tmp/my.sock", NULL, &u, &e), 0);
-  assert_int_equal(u.kind, SRV_MYSQL);
+  assert_ptr_equal(u.engine, &exec_mysql);
   assert_string_equal(u.socket, "/tmp/my.sock");
   assert_null(u.host);
   assert_string_equal(u.dbname, "BIRD");
@@ -92,7 +92,7 @@ typedef struct guard_case {
 
 static void test_guard(void **state) {
   (void)state;
-  enum { P = SRV_POSTGRES, M = SRV_MYSQL, R = SQLSIM_EXEC_REFUSED, X = SQLSIM_EXEC_MULTI, E = SQLSIM_EXEC_ERROR };
+  enum { P = 1, M = 2, R = SQLSIM_EXEC_REFUSED, X = SQLSIM_EXEC_MULTI, E = SQLSIM_EXEC_ERROR };
   static const guard_case cases[] = {
       {P, "SELECT 1", 0}, {M, "select 1;", 0}, {P, "  -- c\n(SELECT 1) UNION (SELECT 2);  ;", 0},
       {P, "WITH x AS (SELECT 1) SELECT * FROM x", 0}, {P, "VALUES (1)", 0}, {P, "TABLE t", 0},
@@ -119,7 +119,7 @@ static void test_guard(void **state) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char why[256] = "";
-    int st = srv_guard(cases[i].kind, cases[i].sql, why, sizeof why);
+    int st = srv_guard(cases[i].kind == P ? &exec_postgres : &exec_mysql, cases[i].sql, why, sizeof why);
     if (st != cases[i].status) fail_msg("case %zu '%s': %d, not %d (%s)", i, cases[i].sql, st, cases[i].status, why);
     if (st) assert_true(why[0]);
   }
@@ -179,8 +179,8 @@ static const char *servers(void) {
 
 /* The URL of a server's database as the reader role (admin 0) or its
  * superuser (1). */
-static void url_of(char *buf, size_t n, int kind, const char *db, int admin) {
-  if (kind == SRV_POSTGRES) snprintf(buf, n, "postgresql://%s@/%s?host=%s", admin ? "sqlsim" : "reader", db, servers());
+static void url_of(char *buf, size_t n, const exec_engine *kind, const char *db, int admin) {
+  if (kind == &exec_postgres) snprintf(buf, n, "postgresql://%s@/%s?host=%s", admin ? "sqlsim" : "reader", db, servers());
   else snprintf(buf, n, "mysql://%s@/%s?socket=%s/my.sock", admin ? "root" : "reader", db, servers());
 }
 
@@ -215,13 +215,13 @@ static void one_row(sqlsim_db *db, const char *sql, int ncols, uint64_t *out) {
   sqlsim_result_free(&r);
 }
 
-static void load_and_read(int kind) {
+static void load_and_read(const exec_engine *kind) {
   char path[] = "/tmp/sqlsim_load_XXXXXX.sqlite";
   int fd = mkstemps(path, 7);
   close(fd);
   make_source(path);
   char admin[512], reader[512];
-  const char *db = kind == SRV_POSTGRES ? "load_test" : "Load_Test";
+  const char *db = kind == &exec_postgres ? "load_test" : "Load_Test";
   url_of(admin, sizeof admin, kind, "{db_id}", 1);
   url_of(reader, sizeof reader, kind, db, 0);
   sqlsim_load_opts o = {0};
@@ -247,11 +247,11 @@ static void load_and_read(int kind) {
   sqlsim_db *d;
   sqlsim_exec_opts eo = {.timeout_s = 5};
   if (sqlsim_db_open(reader, &eo, &d, &e)) fail_msg("open %s: %s", reader, e.message);
-  assert_int_equal(sqlsim_db_engine(d), kind == SRV_POSTGRES ? SQLSIM_ENGINE_POSTGRES : SQLSIM_ENGINE_MYSQL);
+  assert_int_equal(sqlsim_db_engine(d), kind == &exec_postgres ? SQLSIM_ENGINE_POSTGRES : SQLSIM_ENGINE_MYSQL);
   uint64_t c[8];
   /* plain names are folded in PostgreSQL (queries write them unquoted); others stay */
   one_row(d,
-          kind == SRV_POSTGRES
+          kind == &exec_postgres
               ? "SELECT sal, hired, seen, photo, \"Mixed Case\", age, ename FROM \"Emp Table\" WHERE EMPNO = 1"
               : "SELECT sal, hired, seen, photo, `Mixed Case`, age, ename FROM `Emp Table` WHERE EMPNO = 1",
           7, c);
@@ -262,35 +262,35 @@ static void load_and_read(int kind) {
   assert_true(c[4] == cell_hash_text("a\tb\\c\nd", 7));
   assert_true(c[5] == cell_hash_text("40", 2)); /* a text column now */
   assert_true(c[6] == cell_hash_text("KING", 4));
-  one_row(d, kind == SRV_POSTGRES ? "SELECT budget, dname FROM dept WHERE deptno = 10"
+  one_row(d, kind == &exec_postgres ? "SELECT budget, dname FROM dept WHERE deptno = 10"
                                   : "SELECT budget, dname FROM Dept WHERE deptno = 10", 2, c);
   assert_true(c[0] == cell_hash_real(1000.5));
   /* a datetime column holding a bare date: midnight */
-  one_row(d, kind == SRV_POSTGRES ? "SELECT seen FROM \"Emp Table\" WHERE empno = 2" : "SELECT seen FROM `Emp Table` WHERE empno = 2", 1, c);
+  one_row(d, kind == &exec_postgres ? "SELECT seen FROM \"Emp Table\" WHERE empno = 2" : "SELECT seen FROM `Emp Table` WHERE empno = 2", 1, c);
   assert_true(c[0] == h_of(SRV_TIMESTAMP, 0, 0, "1981-05-01 00:00:00"));
   sqlsim_db_close(d);
 }
 
 static void test_pg_load(void **state) {
   (void)state;
-  load_and_read(SRV_POSTGRES);
+  load_and_read(&exec_postgres);
 }
 static void test_my_load(void **state) {
   (void)state;
-  load_and_read(SRV_MYSQL);
+  load_and_read(&exec_mysql);
 }
 
 /* Values as the drivers make them: the server's own arithmetic, compared as
  * Python compares its values. */
-static void values(int kind) {
+static void values(const exec_engine *kind) {
   char url[512];
-  url_of(url, sizeof url, kind, kind == SRV_POSTGRES ? "postgres" : "mysql", 0);
+  url_of(url, sizeof url, kind, kind == &exec_postgres ? "postgres" : "mysql", 0);
   sqlsim_db *d;
   sqlsim_error e = {0};
   sqlsim_exec_opts eo = {.timeout_s = 5};
   if (sqlsim_db_open(url, &eo, &d, &e)) fail_msg("open: %s", e.message);
   uint64_t c[8];
-  if (kind == SRV_POSTGRES) {
+  if (kind == &exec_postgres) {
     one_row(d, "SELECT 7/2, 7/2.0, 1.50::numeric, 0.1::numeric, 0.1::float8, true, NULL, 'x'::bytea", 8, c);
     assert_true(c[0] == cell_hash_int(3));  /* integer division */
     assert_true(c[1] == cell_hash_real(3.5)); /* numeric 3.5000000000000000 == 3.5 */
@@ -325,11 +325,11 @@ static void values(int kind) {
 
 static void test_pg_values(void **state) {
   (void)state;
-  values(SRV_POSTGRES);
+  values(&exec_postgres);
 }
 static void test_my_values(void **state) {
   (void)state;
-  values(SRV_MYSQL);
+  values(&exec_mysql);
 }
 
 static void expect(sqlsim_db *d, const char *sql, int status, const char *reason_part) {
@@ -343,14 +343,14 @@ static void expect(sqlsim_db *d, const char *sql, int status, const char *reason
 
 /* What the sandbox's tests throw at SQLite, at a server: stopped within its
  * limits, writes refused by the server itself. */
-static void limits(int kind) {
+static void limits(const exec_engine *kind) {
   char url[512];
-  url_of(url, sizeof url, kind, kind == SRV_POSTGRES ? "load_test" : "load_test", 0);
+  url_of(url, sizeof url, kind, kind == &exec_postgres ? "load_test" : "load_test", 0);
   sqlsim_db *d;
   sqlsim_error e = {0};
   sqlsim_exec_opts eo = {.timeout_s = 0.5, .max_rows = 1000};
   if (sqlsim_db_open(url, &eo, &d, &e)) fail_msg("open: %s", e.message);
-  if (kind == SRV_POSTGRES) {
+  if (kind == &exec_postgres) {
     expect(d, "SELECT pg_sleep(30)", SQLSIM_EXEC_TIMEOUT, "time limit");
     expect(d, "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) SELECT count(*) FROM c",
            SQLSIM_EXEC_TIMEOUT, NULL);
@@ -385,7 +385,7 @@ static void limits(int kind) {
   eo.timeout_s = 120;
   if (sqlsim_db_open(url, &eo, &d, &e)) fail_msg("open: %s", e.message);
   expect(d,
-         kind == SRV_POSTGRES ? "SELECT repeat('x', 1000000), g FROM generate_series(1, 400) g"
+         kind == &exec_postgres ? "SELECT repeat('x', 1000000), g FROM generate_series(1, 400) g"
                               : "SELECT REPEAT('x', 1000000), seq FROM seq_1_to_400",
          SQLSIM_EXEC_TOO_BIG, "MiB");
   sqlsim_db_close(d);
@@ -393,18 +393,18 @@ static void limits(int kind) {
 
 static void test_pg_limits(void **state) {
   (void)state;
-  limits(SRV_POSTGRES);
+  limits(&exec_postgres);
 }
 static void test_my_limits(void **state) {
   (void)state;
-  limits(SRV_MYSQL);
+  limits(&exec_mysql);
 }
 
 /* A session the server ends is opened again once, and said. */
 static void test_pg_reconnect(void **state) {
   (void)state;
   char url[512], conninfo[512];
-  url_of(url, sizeof url, SRV_POSTGRES, "postgres", 0);
+  url_of(url, sizeof url, &exec_postgres, "postgres", 0);
   sqlsim_db *d;
   sqlsim_error e = {0};
   sqlsim_exec_opts eo = {.timeout_s = 5};
@@ -432,7 +432,7 @@ static void test_pg_reconnect(void **state) {
 static void test_my_reconnect(void **state) {
   (void)state;
   char url[512], sock[512];
-  url_of(url, sizeof url, SRV_MYSQL, "mysql", 0);
+  url_of(url, sizeof url, &exec_mysql, "mysql", 0);
   sqlsim_db *d;
   sqlsim_error e = {0};
   sqlsim_exec_opts eo = {.timeout_s = 5};

@@ -7,7 +7,9 @@
  * diff/flat.h), the verdict weighs them with what execution, or synthetic
  * execution, found (verdict.c), and the dialect check names constructs
  * SQLite does not have (dialect.c). With a check to run queries, a wrong
- * pair's repair is searched too (repair.c). The public entry points
+ * pair's repair is searched too (repair.c). For the audit of a benchmark,
+ * what a gold's own form and its database show (evidence.c). The public
+ * entry points
  * (sqlsim_categorize_diff, sqlsim_categories_rank, sqlsim_categories_limit,
  * sqlsim_dialect_construct) are in sqlsim.h. */
 #ifndef SQLSIM_ANALYZE_H
@@ -77,5 +79,45 @@ void analyze_fold(sqlsim_categories *c, sqlsim_arena *a, int keep);
 /* Where category c comes in the order a person names reasons (lower
  * first): sqlsim_categories_rank's. analyze/verdict.c */
 int analyze_category_rank(int c);
+
+/* ---------------------------------------------------------------- a gold's evidence (evidence.c) */
+
+/* One gold's evidence, as it is found: the kinds, the product of (1 -
+ * weight) over all but consensus, the evidence objects (comma-separated
+ * JSON: {"kind", "weight", "what", ...}). keep starts at 1. */
+typedef struct evidence_found {
+  unsigned kinds;
+  double keep;
+  strbuf json;
+} evidence_found;
+
+/* A kind of evidence (SQLSIM_AUDIT_*) with its a-priori weights: how likely
+ * a gold showing it alone is wrong or underdetermined, shown on the item's
+ * database (weight) or found in the form alone (weight_form); its check
+ * (NULL: found otherwise: consensus by the audit, a gold that fails or
+ * returns nothing by the engine as it runs the gold). */
+typedef struct evidence_kind {
+  unsigned kind;
+  const char *name;
+  double weight, weight_form;
+  void (*check)(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect);
+} evidence_kind;
+
+/* The table, in the order the checks run. */
+extern const evidence_kind evidence_kinds[SQLSIM_AUDIT_NKINDS];
+const evidence_kind *evidence_kind_of(unsigned kind);
+/* Adds evidence of kind with weight w: an object whose "kind", "weight" and
+ * "what" (a sentence) are written here, then more (text after a comma, or
+ * NULL) as the object's other members. */
+void evidence_add(evidence_found *f, unsigned kind, double w, const char *what, const char *more);
+/* The table's checks of the gold's form (gold parsed with its schema): on
+ * the item's database db each is reported only with the rows that show it;
+ * without one (db NULL) from the form alone. dialect: SQLSIM_DIALECT_*. */
+void evidence_gold_checks(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect);
+/* How many of q's comparisons of a text column with a value (=, IN, LIKE)
+ * name a value the column never holds on db (a SQLite connection): an
+ * answer resting on such a value is the query's mistake, not evidence about
+ * another's. */
+int evidence_absent_values(const sqlsim_query *q, sqlsim_db *db);
 
 #endif

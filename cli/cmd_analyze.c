@@ -143,7 +143,7 @@ static int cmd_analyze(int argc, char **argv) {
     sqlsim_config cfg = {.tables = g->tables, .db_dir = no_exec ? NULL : g->db_dir, .sqlite = g->sqlite,
                          .engine = no_exec ? NULL : g->engine, .dialect = g->dialect, .timeout_s = timeout,
                          .iterations = 1, .metrics = SQLSIM_M_BIS | SQLSIM_M_CATEGORIES, .witness = witness,
-                         .repair = repair};
+                         .repair = repair, .audit = audit};
     if (g->tables && !cfg.sqlite) cfg.metrics |= SQLSIM_M_MATCH;
     if (!no_exec && (g->db_dir || g->sqlite || g->engine)) cfg.metrics |= SQLSIM_M_EXEC;
     else if (g->tables || g->sqlite) cfg.metrics |= SQLSIM_M_SYNTH; /* no database: generated ones judge */
@@ -162,7 +162,7 @@ static int cmd_analyze(int argc, char **argv) {
   sb_free(&out.sb);
   for (int k = 0; k < ng && audit && !rc && !cli_cancel; k++) {
     sqlsim_error err = {0};
-    if (run_audit(&groups[k], jobs, timeout, &err)) rc = error("analyze: audit of %s: %s", groups[k].gold_path, err.message);
+    if (run_audit(&groups[k], &err)) rc = error("analyze: audit of %s: %s", groups[k].gold_path, err.message);
   }
   if (cli_close_out(out.per_item, per_item)) rc = -1;
   if (rc) goto out;

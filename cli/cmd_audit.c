@@ -127,8 +127,7 @@ static int cmd_audit(int argc, char **argv) {
     return error("audit: give one of --db-dir, --sqlite and --engine"), CLI_EUSAGE;
   sqlsim_error err = {0};
   if (run_name_models(&o.names, &err)) return error("audit: %s", err.message), CLI_EUSAGE;
-  if (cli_schema_load(&so)) return -1;
-  ao.catalog = so.catalog;
+  ao.tables = so.tables;
   sqlsim_itemset *gold = NULL, *pred[RUN_MAX_PREDS] = {0};
   const char **sqls[RUN_MAX_PREDS] = {0};
   int *slot = NULL;
@@ -168,7 +167,6 @@ done:
     free(o.names.names[p]);
   }
   sqlsim_items_free(gold);
-  sqlsim_catalog_free(so.catalog);
   free(slot);
   return rc;
 }

@@ -16,8 +16,10 @@
 #include <pthread.h>
 
 #include "core.h"
+#include "analyze/analyze.h"
 #include "exec/server.h"
 #include "metrics/ex.h"
+#include "synth/runner.h"
 #include "fields.h"
 
 typedef struct worker worker;
@@ -65,6 +67,18 @@ typedef struct conn_slot {
   unsigned long used;
 } conn_slot;
 
+/* The gold's side of the audit (config.audit), found once per gold
+ * (workers.c) and copied into each of its records. */
+typedef struct gold_audit {
+  int gold_ok, generated, no_schema;
+  evidence_found found;    /* its own evidence */
+  char error[320];         /* why the item is not looked at as asked */
+  int with_db;             /* its answers come from the item's database */
+  int gold_absent;         /* on it, the gold's comparisons with values the database lacks (-1: not known) */
+  synth_realm *realm;      /* without a database: the gold's realistic generated databases */
+  char *gold_run;          /* the gold's text as run there (SQLite's print of another dialect) */
+} gold_audit;
+
 /* A gold query prepared once for every prediction scored against it. */
 typedef struct gold_prep {
   char *sql, *db_id;       /* the key; NULL: an empty slot */
@@ -77,6 +91,7 @@ typedef struct gold_prep {
   int ran;                 /* the gold ran on every database of the item: ex holds */
   char path[1024];         /* the item's database */
   ex_gold ex;              /* its results there and on the test suite (metrics/ex.h) */
+  gold_audit audit;        /* config.audit */
 } gold_prep;
 
 struct worker {
@@ -108,6 +123,12 @@ typedef struct engine_pool {
 sqlsim_db *engine_pool_open(void *ctx, const char *path, char *why, size_t wn);
 /* The worker's preparation of (sql, db_id), made if it has none. */
 const gold_prep *engine_gold_for(sqlsim_evaluator *ev, worker *w, const char *sql, const char *db_id);
+/* The worker's synthetic runner, made on first use (NULL out of memory). */
+sqlsim_synth_runner *engine_worker_synth(sqlsim_evaluator *ev, worker *w);
+/* The text a query runs as on the generated databases: as written on an
+ * engine's mirror or in SQLite's dialect, else SQLite's print of its tree
+ * (malloc'd; NULL out of memory). */
+char *engine_synth_text(const sqlsim_evaluator *ev, const sqlsim_query *q, const char *sql);
 
 /* ---------------------------------------------------------------- score.c */
 
@@ -123,6 +144,8 @@ typedef struct engine_pair {
   sqlsim_query *pred_eq;    /* a copy with equivalent forms made one, for the calibrated diff */
   sqlsim_diff *diff;        /* the calibrated diff (its edits point into pred_eq), for the categories */
   sqlsim_witness *exec_witness; /* a real database's evidence: it outranks a generated one's */
+  uint64_t exec_answer;     /* config.audit: the exec stage's answer hash and the audit's comparison */
+  int exec_any_order, exec_ran;
   const volatile int *cancel;   /* the timing phase's */
 } engine_pair;
 
@@ -138,6 +161,7 @@ void engine_stage_structure(engine_pair *c);
 void engine_stage_synth(engine_pair *c);
 void engine_stage_analysis(engine_pair *c);
 void engine_stage_timing(engine_pair *c);
+void engine_stage_audit(engine_pair *c);
 
 /* Everything but timing, for one pair, on a worker: r is overwritten. */
 void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *p, sqlsim_record *r);

@@ -57,6 +57,11 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
       return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
                               "a fixed 'now' is SQLite's (its date functions); another engine keeps its own clock");
   }
+  if (c.audit) { /* the gold parsed; on databases, the answers exec gets */
+    if (!c.tables && !c.sqlite)
+      return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "the audit needs the schemas (tables or sqlite)");
+    c.metrics |= SQLSIM_M_BIS | (c.db_dir || c.sqlite || c.engine ? SQLSIM_M_EXEC : 0);
+  }
   int rc = engine_metrics_check(&c, err);
   if (rc) return rc;
   if (c.repair && !(c.metrics & SQLSIM_M_CATEGORIES))

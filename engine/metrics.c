@@ -237,6 +237,27 @@ static void fields_categories(const sqlsim_record *r, const sqlsim_sink *s, void
   K("structure_only"), s->boolean(x, r->exec.bird < 0);
 }
 
+/* config.audit: the prediction's answer as the audit compares answers, and
+ * the gold's own evidence (docs/per-item.md). */
+static void fields_audit(const sqlsim_record *r, const sqlsim_sink *s, void *x) {
+  const sqlsim_audit_part *a = &r->audit;
+  if (!a->has) return;
+  K("audit"), s->begin(x, 0);
+  char hex[20];
+  snprintf(hex, sizeof hex, "%016llx", a->answer);
+  K("answer"), a->answer ? s->string(x, hex) : s->null(x);
+  K("agree"), a->agree >= 0 ? s->integer(x, a->agree) : s->null(x);
+  K("absent"), s->boolean(x, a->absent);
+  K("gold_ok"), s->boolean(x, a->gold_ok);
+  K("generated"), s->boolean(x, a->generated);
+  strbuf ev = {0};
+  sb_printf(&ev, "[%s]", a->evidence ? a->evidence : "");
+  K("evidence"), s->json(x, ev.buf);
+  sb_free(&ev);
+  K("error"), str_or_null(s, x, a->error && a->error[0] ? a->error : NULL);
+  s->end(x, 0);
+}
+
 static void fields_error(const sqlsim_record *r, const sqlsim_sink *s, void *x) {
   const char *side;
   int offset;
@@ -280,6 +301,7 @@ const engine_metric engine_metrics[] = {
     {.fields = fields_witness},
     {"categories", SQLSIM_M_CATEGORIES, .implies = SQLSIM_M_BIS, .score = engine_stage_analysis,
      .fields = fields_categories, .help = "error categories with their evidence (sqlsim analyze's)"},
+    {.score = engine_stage_audit, .fields = fields_audit}, /* config.audit: what the benchmark's audit reads */
     {.fields = fields_error},
     {0},
 };
@@ -306,6 +328,12 @@ char *sqlsim_record_to_json(const sqlsim_record *r) {
   sb_putc(&sb, '{');
   engine_record_json(&sb, r);
   sb_putc(&sb, '}');
+  return sb_take(&sb);
+}
+
+char *sqlsim_witness_to_json(const sqlsim_witness *w) {
+  strbuf sb = {0};
+  engine_witness_json(&sb, w);
   return sb_take(&sb);
 }
 

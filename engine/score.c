@@ -69,7 +69,8 @@ void engine_stage_exec(engine_pair *c) {
   if (!c->g->ran) return;
   ex_opts o = {.keep_distinct = ev->cfg.keep_distinct, .plug_value = ev->cfg.plug_value,
                .result = (ev->cfg.metrics & SQLSIM_M_RESULT) != 0, .witness = ev->cfg.witness,
-               .bird = ev->cfg.bird_semantics, .soft_f1 = (ev->cfg.metrics & SQLSIM_M_SOFT_F1) != 0};
+               .bird = ev->cfg.bird_semantics, .soft_f1 = (ev->cfg.metrics & SQLSIM_M_SOFT_F1) != 0,
+               .audit = ev->cfg.audit};
   engine_pool pool = {ev, c->w, c->g->db_id};
   ex_verdict v;
   ex_score(&c->g->ex, c->g->sql, c->p->pred, &o, engine_pool_open, &pool, &v);
@@ -80,6 +81,9 @@ void engine_stage_exec(engine_pair *c) {
   explain_answer(c, x.err, sizeof x.err);
   c->r->exec = x;
   c->exec_witness = v.witness;
+  c->exec_answer = v.answer;
+  c->exec_any_order = v.any_order;
+  c->exec_ran = !v.err[0] || v.pred_rows >= 0;
 }
 
 /* The tree diff against the gold as written (BIS similarity) and, on a copy
@@ -129,21 +133,10 @@ void engine_stage_synth(engine_pair *c) {
     snprintf(r->synth_err, sizeof r->synth_err, "no schema for db_id '%.200s'", g->db_id ? g->db_id : "");
     return;
   }
-  if (!w->synth) {
-    sqlsim_synth_opts o = {.databases = ev->cfg.synth_databases, .bird = ev->cfg.bird_semantics,
-                           .keep_distinct = ev->cfg.keep_distinct, .fixed_now = ev->cfg.now,
-                           .strict = (ev->cfg.metrics & SQLSIM_M_STRICT) != 0, .witness = ev->cfg.witness,
-                           .assume_not_null = ev->cfg.assume_not_null};
-    if (!(w->synth = sqlsim_synth_runner_new(&o))) {
-      snprintf(r->synth_err, sizeof r->synth_err, "out of memory");
-      return;
-    }
-    synth_runner_keep(w->synth, ev->cfg.repair); /* the repair checks on the pair's databases */
-  }
   /* the generated databases are judged where the pair's queries run: on the
-   * engine's server when there is one (the item's database there), else on
-   * SQLite, with a dialect's texts printed as SQLite's */
-  if (synth_runner_engine(w->synth, ev->engine ? &ev->target : NULL, g->db_id)) {
+   * engine when there is one (the item's database there), else on SQLite,
+   * with a dialect's texts printed as SQLite's */
+  if (!engine_worker_synth(ev, w) || synth_runner_engine(w->synth, ev->engine ? &ev->target : NULL, g->db_id)) {
     snprintf(r->synth_err, sizeof r->synth_err, "out of memory");
     return;
   }
@@ -151,8 +144,8 @@ void engine_stage_synth(engine_pair *c) {
   char *gprint = NULL, *pprint = NULL;
   if (!ev->engine && ev->dialect != SQLSIM_DIALECT_SQLITE) {
     sqlsim_query *pq = engine_pred(c);
-    gold_sql = gprint = sqlsim_print_sql(g->tree->root, 0);
-    if (pq) pred_sql = pprint = sqlsim_print_sql(pq->root, 0);
+    gold_sql = gprint = engine_synth_text(ev, g->tree, g->sql);
+    if (pq) pred_sql = pprint = engine_synth_text(ev, pq, c->p->pred);
   }
   sqlsim_error err = {0};
   sqlsim_synth y;
@@ -167,6 +160,118 @@ void engine_stage_synth(engine_pair *c) {
   y.witness = NULL;
   r->synth = y;
   r->has_synth = 1;
+}
+
+/* ---------------------------------------------------------------- the audit */
+
+/* Whether q prints the normalized SQL printed: the same query, however written. */
+static int same_query(const sqlsim_query *gold, const sqlsim_query *q) {
+  char *x = sqlsim_print_sql(gold->root, 0), *y = x ? sqlsim_print_sql(q->root, 0) : NULL;
+  int same = y && !strcmp(x, y);
+  free(x);
+  free(y);
+  return same;
+}
+
+/* config.audit: the prediction's answer as the audit compares answers (on
+ * the item's database, the exec stage's; without one, on the gold's
+ * realistic databases), set aside when it rests on a value the database does
+ * not hold; and the gold's side (workers.c) copied into the record. */
+void engine_stage_audit(engine_pair *c) {
+  sqlsim_evaluator *ev = c->ev;
+  if (!ev->cfg.audit) return;
+  const gold_audit *ga = &c->g->audit;
+  sqlsim_audit_part *a = &c->r->audit;
+  sqlsim_arena *ar = record_arena(c->r);
+  a->has = 1;
+  a->gold_ok = ga->gold_ok;
+  a->generated = ga->generated;
+  a->no_schema = ga->no_schema;
+  a->kinds = ga->found.kinds;
+  a->keep = ga->found.keep;
+  a->evidence = sqlsim_arena_strdup(ar, ga->found.json.buf ? ga->found.json.buf : "");
+  a->error = sqlsim_arena_strdup(ar, ga->error);
+  a->agree = -1;
+  if (ga->no_schema) return;
+  if (!ga->gold_ok) { /* it fails: no answer is the gold's, and none stands for it on generated ones */
+    a->agree = 0;
+    if (!ga->with_db) return;
+  }
+  sqlsim_db *db = NULL;
+  sqlsim_query *pq = engine_pred(c);
+  if (ga->with_db) {
+    char why[256];
+    if (ga->gold_ok && c->exec_ran) {
+      a->answer = c->exec_answer;
+      a->agree = c->exec_any_order;
+    } else if (!ga->gold_ok && (db = engine_worker_db(ev, c->w, c->g->path, c->g->db_id, why, sizeof why))) {
+      sqlsim_result pr; /* the gold failed, so exec did not run it: its answer still groups it */
+      sqlsim_exec_flags(db, c->p->pred, 0, &pr);
+      if (pr.status == SQLSIM_EXEC_OK) a->answer = ex_answer_hash(&pr);
+      sqlsim_result_free(&pr);
+    } else {
+      a->agree = 0;
+    }
+    if (a->agree == 0 && a->answer && ga->gold_absent == 0 && pq &&
+        (db || (db = engine_worker_db(ev, c->w, c->g->path, c->g->db_id, why, sizeof why))) &&
+        evidence_absent_values(pq, db) > 0)
+      a->answer = 0, a->absent = 1;
+    return;
+  }
+  if (!pq) { /* it cannot run as written */
+    a->agree = 0;
+    return;
+  }
+  if (same_query(c->g->tree, pq)) { /* the gold's own query, however written: its answer wherever it runs */
+    a->agree = 1;
+    return;
+  }
+  sqlsim_synth_runner *x = ga->realm ? engine_worker_synth(ev, c->w) : NULL;
+  char *text = x ? engine_synth_text(ev, pq, c->p->pred) : NULL;
+  uint64_t h = 0;
+  int same = -1;
+  if (!text || synth_runner_engine(x, ev->engine ? &ev->target : NULL, c->g->db_id) ||
+      synth_realm_answer(x, ga->realm, text, &h, &same)) {
+    free(text);
+    return; /* no verdict */
+  }
+  free(text);
+  a->answer = h;
+  a->agree = same;
+  if (same == 0 && h && ga->gold_absent == 0 && (db = synth_realm_load(x, ga->realm, 0)) &&
+      evidence_absent_values(pq, db) > 0)
+    a->answer = 0, a->absent = 1;
+}
+
+sqlsim_witness *sqlsim_evaluator_witness(sqlsim_evaluator *ev, const char *gold, const char *pred, const char *db_id) {
+  if (!gold || !pred) return NULL;
+  worker *w = engine_worker_get(ev);
+  const gold_prep *g = engine_gold_for(ev, w, gold, db_id);
+  sqlsim_witness *wit = NULL;
+  char why[256];
+  sqlsim_db *db = g->audit.with_db || (g->ran && !g->audit.realm) ? engine_worker_db(ev, w, g->path, db_id, why, sizeof why)
+                                                                   : NULL;
+  if (db) { /* the item's database: the rows each returned that the other did not */
+    sqlsim_result gr, pr;
+    sqlsim_exec_flags(db, gold, 0, &gr);
+    sqlsim_exec_flags(db, pred, 0, &pr);
+    if (gr.status == SQLSIM_EXEC_OK && pr.status == SQLSIM_EXEC_OK) wit = ex_witness(db, gold, pred, &gr, &pr);
+    sqlsim_result_free(&gr);
+    sqlsim_result_free(&pr);
+  } else if (g->audit.realm && g->tree) { /* a realistic generated database where they differ */
+    sqlsim_query *pq = NULL;
+    sqlsim_error err = {0};
+    sqlsim_synth_runner *x = engine_worker_synth(ev, w);
+    if (x && !sqlsim_parse(pred, strlen(pred), g->schema, ev->parse_options, &pq, &err) &&
+        !synth_runner_engine(x, ev->engine ? &ev->target : NULL, db_id)) {
+      char *text = engine_synth_text(ev, pq, pred);
+      if (text) wit = synth_realm_witness(x, g->audit.realm, text);
+      free(text);
+    }
+    sqlsim_query_free(pq);
+  }
+  engine_worker_put(ev, w);
+  return wit;
 }
 
 /* ---------------------------------------------------------------- the analysis and the repair */

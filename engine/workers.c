@@ -13,6 +13,9 @@
 
 static void gold_clear(gold_prep *g) {
   if (!g->sql) return;
+  free(g->audit.found.json.buf);
+  synth_realm_free(g->audit.realm);
+  free(g->audit.gold_run);
   free(g->sql);
   free(g->db_id);
   sqlsim_spider_gold_free(g->spider);
@@ -145,6 +148,116 @@ static void gold_prepare(sqlsim_evaluator *ev, worker *w, gold_prep *g, const ch
   }
 }
 
+
+sqlsim_synth_runner *engine_worker_synth(sqlsim_evaluator *ev, worker *w) {
+  if (w->synth) return w->synth;
+  sqlsim_synth_opts o = {.databases = ev->cfg.synth_databases, .bird = ev->cfg.bird_semantics,
+                         .keep_distinct = ev->cfg.keep_distinct, .fixed_now = ev->cfg.now,
+                         .strict = (ev->cfg.metrics & SQLSIM_M_STRICT) != 0, .witness = ev->cfg.witness,
+                         .assume_not_null = ev->cfg.assume_not_null};
+  if (!(w->synth = sqlsim_synth_runner_new(&o))) return NULL;
+  synth_runner_keep(w->synth, ev->cfg.repair); /* the repair checks on the pair's databases */
+  return w->synth;
+}
+
+char *engine_synth_text(const sqlsim_evaluator *ev, const sqlsim_query *q, const char *sql) {
+  if (ev->engine || ev->dialect == SQLSIM_DIALECT_SQLITE || !q) return strdup(sql);
+  return sqlsim_print_sql(q->root, 0);
+}
+
+/* ---------------------------------------------------------------- the gold's side of the audit */
+
+/* No row, or only NULLs (r run with SQLSIM_EXEC_VALUES). */
+static int nothing_returned(const sqlsim_result *r) {
+  for (long i = 0; r->kinds && i < r->nrows * r->ncols; i++)
+    if (r->kinds[i] != 0) return 0;
+  return !r->nrows || r->kinds;
+}
+
+/* The audit's look at the gold (config.audit): on the item's database, or
+ * on its realistic generated databases when there is none (docs/audit.md):
+ * whether it parses and runs, returns something, and what its own form shows
+ * (analyze/evidence.c). What each pair's stage copies into its record. */
+static void gold_audit_prepare(sqlsim_evaluator *ev, worker *w, gold_prep *g) {
+  gold_audit *a = &g->audit;
+  a->found.keep = 1;
+  a->gold_absent = -1;
+  if (!g->schema) {
+    snprintf(a->error, sizeof a->error, "no schema for db_id '%.200s'", g->db_id ? g->db_id : "");
+    a->no_schema = 1;
+    return;
+  }
+  int with_db = (ev->cfg.metrics & SQLSIM_M_DB) && (ev->db_dir || ev->sqlite || ev->engine);
+  if (!g->tree && !with_db) { /* nothing stands for the gold's answer */
+    sqlsim_query *q = NULL;
+    sqlsim_error e = {0};
+    if (!sqlsim_parse(g->sql, strlen(g->sql), g->schema, ev->parse_options, &q, &e)) sqlsim_query_free(q);
+    char what[600];
+    snprintf(what, sizeof what, "the gold does not parse: %.400s (at byte %d)", e.message, e.offset);
+    evidence_add(&a->found, SQLSIM_AUDIT_GOLD_FAILS, evidence_kind_of(SQLSIM_AUDIT_GOLD_FAILS)->weight, what, NULL);
+    return;
+  }
+  if (with_db) {
+    char why[420] = "";
+    sqlsim_db *db = NULL;
+    if (g->path[0]) db = engine_worker_db(ev, w, g->path, g->db_id, why, sizeof why);
+    if (db) {
+      a->with_db = 1;
+      if (!g->ran) {
+        const char *reason = g->gold_err, *p = strstr(reason, "the gold query fails: ");
+        char what[400];
+        snprintf(what, sizeof what, "the gold fails on the item's database: %.300s", p == reason ? reason + 22 : reason);
+        evidence_add(&a->found, SQLSIM_AUDIT_GOLD_FAILS, evidence_kind_of(SQLSIM_AUDIT_GOLD_FAILS)->weight, what, NULL);
+        return;
+      }
+      a->gold_ok = 1;
+      if (nothing_returned(&g->ex.dbs[0].raw))
+        evidence_add(&a->found, SQLSIM_AUDIT_GOLD_EMPTY, evidence_kind_of(SQLSIM_AUDIT_GOLD_EMPTY)->weight,
+                     g->ex.dbs[0].raw.nrows ? "the gold returns only NULLs on the item's database"
+                                            : "the gold returns no row on the item's database",
+                     NULL);
+      evidence_gold_checks(&a->found, g->tree, db, ev->dialect);
+      a->gold_absent = g->tree ? evidence_absent_values(g->tree, db) : -1;
+      return;
+    }
+    /* no database for this item: generated ones stand in */
+    sqlsim_error e = {0};
+    char *path = ev->db_dir ? sqlsim_db_path(ev->db_dir, g->db_id, &e) : NULL;
+    sqlsim_db *x = NULL;
+    if (path && !sqlsim_db_open(path, NULL, &x, &e)) sqlsim_db_close(x);
+    free(path);
+    snprintf(a->error, sizeof a->error, "the database of '%.100s' cannot be opened: %.150s", g->db_id ? g->db_id : "",
+             e.message[0] ? e.message : why);
+    if (!g->tree) return;
+    size_t l = strlen(a->error);
+    snprintf(a->error + l, sizeof a->error - l, "; compared on generated databases instead");
+  }
+  a->generated = 1;
+  if (g->tree->nunresolved)
+    evidence_add(&a->found, SQLSIM_AUDIT_GOLD_FAILS, evidence_kind_of(SQLSIM_AUDIT_GOLD_FAILS)->weight_form,
+                 "the gold names a table or column the schema does not have, or one several tables have", NULL);
+  a->gold_ok = 1;
+  sqlsim_synth_runner *x = engine_worker_synth(ev, w);
+  sqlsim_error err = {0};
+  if (x && !synth_runner_engine(x, ev->engine ? &ev->target : NULL, g->db_id) &&
+      (a->gold_run = engine_synth_text(ev, g->tree, g->sql)) &&
+      (a->realm = synth_realm_make(x, g->tree, a->gold_run, &err))) {
+    if (!synth_realm_informative(a->realm))
+      evidence_add(&a->found, SQLSIM_AUDIT_GOLD_EMPTY, evidence_kind_of(SQLSIM_AUDIT_GOLD_EMPTY)->weight_form,
+                   "the gold returns no row (or only NULLs) on every database generated for the item", NULL);
+    sqlsim_db *db0 = synth_realm_load(x, a->realm, 0);
+    a->gold_absent = db0 ? evidence_absent_values(g->tree, db0) : -1;
+  } else if (!a->error[0]) {
+    snprintf(a->error, sizeof a->error, "the item's databases cannot be generated: %.250s", err.message);
+  }
+  evidence_gold_checks(&a->found, g->tree, NULL, ev->dialect);
+}
+
+static void gold_prepare_all(sqlsim_evaluator *ev, worker *w, gold_prep *g, const char *sql, const char *db_id) {
+  gold_prepare(ev, w, g, sql, db_id);
+  if (ev->cfg.audit) gold_audit_prepare(ev, w, g);
+}
+
 const gold_prep *engine_gold_for(sqlsim_evaluator *ev, worker *w, const char *sql, const char *db_id) {
   gold_prep *lru = &w->golds[0];
   for (int k = 0; k < GOLD_SLOTS; k++) {
@@ -156,7 +269,7 @@ const gold_prep *engine_gold_for(sqlsim_evaluator *ev, worker *w, const char *sq
     if (g->used < lru->used) lru = g;
   }
   gold_clear(lru);
-  gold_prepare(ev, w, lru, sql, db_id);
+  gold_prepare_all(ev, w, lru, sql, db_id);
   lru->used = ++w->tick;
   return lru;
 }

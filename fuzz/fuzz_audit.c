@@ -19,7 +19,7 @@
 #define MAX_SYSTEMS 6
 #define FAIL() (fprintf(stderr, "fuzz_audit: invariant broken at line %d\n", __LINE__), abort())
 
-static char db_path[64];
+static char db_path[64], tables_path[64];
 static unsigned char *db_bytes;
 static long db_size;
 
@@ -35,12 +35,18 @@ static unsigned char *read_all(const char *path, long *n) {
   return b;
 }
 
-static void remove_db(void) { unlink(db_path); }
+static void remove_db(void) {
+  unlink(db_path);
+  unlink(tables_path);
+}
 
 static void make_db(void) {
   if (db_bytes) return;
   snprintf(db_path, sizeof db_path, "/tmp/sqlsim_fuzz_audit_%d.sqlite", (int)getpid());
+  snprintf(tables_path, sizeof tables_path, "/tmp/sqlsim_fuzz_audit_%d.json", (int)getpid());
   unlink(db_path);
+  FILE *t = fopen(tables_path, "w");
+  if (!t || fputs(fuzz_tables_json, t) < 0 || fclose(t)) FAIL();
   sqlsim_error err = {0};
   void *handle = NULL;
   if (sqlsim_schema_create_sqlite(sqlsim_catalog_at(fuzz_catalog(), 0), db_path, &handle, &err)) {
@@ -134,7 +140,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       preds[p] = sys[p];
     }
     for (int on_db = 0; on_db < 2; on_db++) {
-      sqlsim_audit_opts o = {.catalog = fuzz_catalog(), .sqlite = on_db ? db_path : NULL, .timeout_s = 1};
+      sqlsim_audit_opts o = {.tables = on_db ? NULL : tables_path, .sqlite = on_db ? db_path : NULL, .timeout_s = 1};
       sqlsim_audit *a = NULL;
       if (sqlsim_audit_run(gold, preds, names, nsys, &o, &a, &err)) FAIL();
       check(a, nsys);

@@ -1191,6 +1191,10 @@ typedef struct sqlsim_config {
                               the parts whose fix gives the gold's answer, checked by running */
   int assume_not_null;     /* synth, strict: judge as if every column were NOT NULL (no generated
                               database holds a NULL), for users whose data has none */
+  int audit;               /* each record keeps what the benchmark's audit reads (its audit part):
+                              the prediction's answer as the audit compares answers, and the gold's
+                              own evidence. Needs a schema; on databases it runs with exec, without
+                              them on the gold's realistic generated databases (docs/audit.md) */
 } sqlsim_config;
 
 typedef struct sqlsim_evaluator sqlsim_evaluator;
@@ -1242,6 +1246,26 @@ typedef struct sqlsim_exec_part {
   int reconnected;         /* the server's connection was lost and opened again to run the prediction */
   char err[256];           /* why the prediction did not run */
 } sqlsim_exec_part;
+
+/* config.audit: what the benchmark's audit (sqlsim_audit_records) reads of
+ * a pair. The prediction's answer on the item's database (or, without one,
+ * on each of the gold's realistic generated databases in turn), hashed as
+ * the audit compares answers: a set of rows, the columns in an order of
+ * their own. The gold's part is the same in every record of its gold. */
+typedef struct sqlsim_audit_part {
+  int has;                 /* the pair was looked at for the audit */
+  unsigned long long answer; /* the prediction's answer; 0: it failed, or was set aside (absent) */
+  int agree;               /* 1 the gold's answer, 0 another (or it failed), -1 no verdict (the gold
+                              answered nothing there, or it has no answer: no schema, it failed) */
+  int absent;              /* its answer rests on a value the database does not hold: set aside */
+  int gold_ok;             /* the gold parsed (and ran, on a database) */
+  int generated;           /* compared on generated databases */
+  int no_schema;           /* nothing looked at: the db_id has no schema */
+  unsigned kinds;          /* SQLSIM_AUDIT_* of the gold's own evidence (below) */
+  double keep;             /* the product of (1 - weight) over it (1: none) */
+  const char *evidence;    /* its objects, comma-separated JSON ("" when none) */
+  const char *error;       /* why the item was not looked at as asked ("" when it was) */
+} sqlsim_audit_part;
 
 /* bis: the tree diff of the prediction against the gold. */
 typedef struct sqlsim_structure_part {
@@ -1307,6 +1331,7 @@ typedef struct sqlsim_record {
   char synth_err[256];     /* why synthetic execution could not run */
   sqlsim_analysis_part analysis;
   sqlsim_repair_part repair;
+  sqlsim_audit_part audit; /* config.audit */
   int witness_asked;       /* the evaluator's config.witness */
   sqlsim_witness *witness; /* with it, a wrong pair's evidence (the real database's when there is
                               one, else the generated one's), or NULL */
@@ -1315,6 +1340,16 @@ typedef struct sqlsim_record {
 
 /* Frees what a record owns and zeroes it. */
 SQLSIM_API void sqlsim_record_clear(sqlsim_record *r);
+/* The evidence that pred's answer is not gold's, as the audit compares
+ * answers (sets of rows, the columns in an order of their own), from one of
+ * ev's workers: on db_id's database, the first rows each returned that the
+ * other did not; without one, the first of the gold's realistic generated
+ * databases where they differ, with its SQL. NULL when none is found (free
+ * with sqlsim_witness_free). */
+SQLSIM_API sqlsim_witness *sqlsim_evaluator_witness(sqlsim_evaluator *ev, const char *gold, const char *pred,
+                                                    const char *db_id);
+/* A witness as its per-item JSON field (an object; malloc'd). */
+SQLSIM_API char *sqlsim_witness_to_json(const sqlsim_witness *w);
 /* The record as one JSON object, the fields of `sqlsim eval --per-item`
  * (docs/per-item.md); malloc'd. */
 SQLSIM_API char *sqlsim_record_to_json(const sqlsim_record *r);
@@ -1428,7 +1463,7 @@ enum {
 SQLSIM_API extern const char *const sqlsim_audit_kind_names[SQLSIM_AUDIT_NKINDS];
 
 typedef struct sqlsim_audit_opts {
-  const sqlsim_catalog *catalog; /* the schemas (required) */
+  const char *tables;     /* the schemas: a tables.json, or (NULL) the sqlite file's */
   const char *db_dir;     /* DIR/<db_id>/<db_id>.sqlite, or NULL */
   const char *sqlite;     /* one SQLite file for every item, or NULL */
   const char *engine;     /* a server URL (sqlsim_db_connect), or NULL */
@@ -1464,13 +1499,27 @@ typedef struct sqlsim_audit {
 } sqlsim_audit;
 
 /* Audits gold (n items) against npreds prediction sets: preds[p][i] is
- * system p's SQL for gold item i (NULL: none), names[p] its name. Bad input
- * in one item (a gold or prediction that does not parse or run) is evidence
- * or a failed prediction, never an error. 0, or a negative code with err
- * (no catalog or no systems: SQLSIM_ECONFIG; no gold item's db_id in the
- * catalog: SQLSIM_ENOTFOUND; out of memory). */
+ * system p's SQL for gold item i (NULL: none), names[p] its name. An
+ * evaluator made from opts (config.audit) scores every pair once
+ * (sqlsim_evaluate_batch, on opts->jobs threads), then sqlsim_audit_records
+ * weighs the records. Bad input in one item (a gold or prediction that does
+ * not parse or run) is evidence or a failed prediction, never an error. 0,
+ * or a negative code with err (no schemas or no systems: SQLSIM_ECONFIG; no
+ * gold item's db_id among the schemas: SQLSIM_ENOTFOUND; out of memory). */
 SQLSIM_API int sqlsim_audit_run(const sqlsim_itemset *gold, const char *const *const *preds, const char *const *names,
                                 int npreds, const sqlsim_audit_opts *opts, sqlsim_audit **out, sqlsim_error *err);
+/* The audit over records an evaluator with config.audit made: recs holds
+ * gold item i's record of system p at i * npreds + p (sqlsim_evaluate_batch
+ * over the pairs in that order), the first n items of gold; preds[p][i] the
+ * SQL scored (NULL: no prediction). Consensus is weighed, each item scored
+ * and ranked; the flagged consensus items get their witness from ev
+ * (sqlsim_evaluator_witness), unless opts->witness is -1. Only
+ * opts->min_score and opts->witness are read. 0, or a negative code with err
+ * (SQLSIM_ENOTFOUND when no item's db_id had a schema). */
+SQLSIM_API int sqlsim_audit_records(sqlsim_evaluator *ev, const sqlsim_itemset *gold, int n,
+                                    const sqlsim_record *recs, const char *const *const *preds,
+                                    const char *const *names, int npreds, const sqlsim_audit_opts *opts,
+                                    sqlsim_audit **out, sqlsim_error *err);
 SQLSIM_API void sqlsim_audit_free(sqlsim_audit *a);
 /* The audit's summary as JSON: systems with weight, ex and ex_kept, items,
  * flagged (malloc'd). */

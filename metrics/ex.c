@@ -617,6 +617,10 @@ void ex_score(const ex_gold *g, const char *gold_sql, const char *pred, const ex
     return;
   }
   v->bird = sqlsim_ex_bird(&main->raw, &praw);
+  if (o->audit) {
+    v->answer = ex_answer_hash(&praw);
+    v->any_order = ex_sets_any_column_order(&main->raw, &praw);
+  }
   if (o->soft_f1) {
     v->soft_f1 = sqlsim_soft_f1(&main->raw, &praw);
     v->has_soft_f1 = 1;

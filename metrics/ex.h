@@ -66,6 +66,7 @@ typedef struct ex_opts {
   int soft_f1;           /* mini-dev's Soft F1-Score there too */
   int witness;           /* a wrong prediction's answers shown (ex_verdict.witness) */
   int bird;              /* the evaluator's semantics, for witness: BIRD's, else Spider's */
+  int audit;             /* the audit's comparison too (ex_verdict.answer, .any_order) */
 } ex_opts;
 
 /* What a prediction scored on the item's databases. */
@@ -78,6 +79,8 @@ typedef struct ex_verdict {
   int has_soft_f1;
   double soft_f1;
   int reconnected;       /* a server's connection was lost and opened again to run the prediction */
+  uint64_t answer;       /* with opts.audit: ex_answer_hash of its answer on the item's database (0: failed) */
+  int any_order;         /* ... and whether it is the gold's there as ex_sets_any_column_order sees it */
   char err[256];         /* why the prediction did not run ("" when it did) */
   sqlsim_witness *witness; /* with opts.witness, for a prediction wrong under the semantics on the
                             item's database: the first rows each returned that the other did not

@@ -736,16 +736,11 @@ static PyObject *mod_audit(PyObject *m, PyObject *args, PyObject *kw) {
   if (dialect && sqlsim_dialect_parse(dialect, &o.dialect, &err)) return raise_err(&err, ConfigError);
   if (!PyList_Check(systems) || PyList_GET_SIZE(systems) < 1 || PyList_GET_SIZE(systems) > 64)
     return PyErr_Format(ConfigError, "give 1 to 64 systems' predictions");
-  sqlsim_catalog *cat = NULL;
-  if (tables ? sqlsim_catalog_load_tables_json(tables, &cat, &err)
-             : sqlsim_catalog_load_sqlite(sqlite ? sqlite : "", &cat, &err))
-    return tables || sqlite ? raise_err(&err, NULL) : PyErr_Format(ConfigError, "the schemas are needed: tables= or sqlite=");
-  o.catalog = cat;
+  if (!tables && !sqlite) return PyErr_Format(ConfigError, "the schemas are needed: tables= or sqlite=");
+  o.tables = tables;
   sqlsim_itemset *gold = NULL;
-  if (is_text ? sqlsim_items_parse(gold_arg, strlen(gold_arg), "gold", &gold, &err) : sqlsim_items_load(gold_arg, &gold, &err)) {
-    sqlsim_catalog_free(cat);
+  if (is_text ? sqlsim_items_parse(gold_arg, strlen(gold_arg), "gold", &gold, &err) : sqlsim_items_load(gold_arg, &gold, &err))
     return raise_err(&err, NULL);
-  }
   int n = (int)PyList_GET_SIZE(systems);
   const char **sqls[64] = {0}, *names[64] = {0};
   sqlsim_itemset *loaded[64] = {0};
@@ -790,7 +785,6 @@ static PyObject *mod_audit(PyObject *m, PyObject *args, PyObject *kw) {
     Py_XDECREF(keep[p]);
   }
   sqlsim_items_free(gold);
-  sqlsim_catalog_free(cat);
   return res;
 }
 

@@ -68,6 +68,8 @@ void record_copy(sqlsim_record *dst, const sqlsim_record *src) {
   dst->repair.no_effect = copy_str(&c, src->repair.no_effect);
   copy_categories(&c, &dst->repair.cats);
   /* repair.note is static text */
+  dst->audit.evidence = copy_str(&c, src->audit.evidence);
+  dst->audit.error = copy_str(&c, src->audit.error);
 }
 
 void sqlsim_record_clear(sqlsim_record *r) {

@@ -210,26 +210,20 @@ void run_free(run *r) {
   r->ev = NULL;
 }
 
-int run_audit(run *r, int jobs, double timeout_s, sqlsim_error *err) {
-  sqlsim_catalog *cat = NULL;
-  if (r->tables ? sqlsim_catalog_load_tables_json(r->tables, &cat, err)
-                : r->sqlite ? sqlsim_catalog_load_sqlite(r->sqlite, &cat, err)
-                            : sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "the audit needs the schemas (--tables or --sqlite)"))
-    return -1;
-  sqlsim_itemset gold = *r->gold;
-  gold.n = r->scored;
+int run_audit(run *r, sqlsim_error *err) {
+  if (!run_config(r)->audit)
+    return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "the run was not scored for the audit"), -1;
   const char **sqls[RUN_MAX_PREDS];
+  int n = r->scored;
   for (int p = 0; p < r->npreds; p++) {
-    sqls[p] = malloc(sizeof *sqls[p] * (size_t)(gold.n > 0 ? gold.n : 1));
-    for (int i = 0; i < gold.n; i++) sqls[p][i] = r->pred[p]->items[i].sql;
+    sqls[p] = malloc(sizeof *sqls[p] * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; sqls[p] && i < n; i++) sqls[p][i] = r->pred[p]->items[i].sql;
   }
-  sqlsim_audit_opts o = {.catalog = cat, .dialect = r->dialect, .jobs = jobs, .timeout_s = timeout_s};
-  if (r->with_db) o.db_dir = r->db_dir, o.sqlite = r->sqlite, o.engine = r->engine;
-  int rc = gold.n ? sqlsim_audit_run(&gold, (const char *const *const *)sqls, (const char *const *)r->names, r->npreds,
-                                     &o, &r->audit, err)
-                  : 0;
+  sqlsim_audit_opts o = {0};
+  int rc = n ? sqlsim_audit_records(r->ev, r->gold, n, r->recs, (const char *const *const *)sqls,
+                                    (const char *const *)r->names, r->npreds, &o, &r->audit, err)
+             : 0;
   for (int p = 0; p < r->npreds; p++) free(sqls[p]);
-  sqlsim_catalog_free(cat);
   return rc ? -1 : 0;
 }
 

@@ -64,9 +64,9 @@ int run_name_models(run *r, sqlsim_error *err);
  * count is r->done). */
 void run_score(run *r, const sqlsim_batch_opts *o);
 void run_free(run *r);
-/* The benchmark audited over the items scored (sqlsim_audit_run, with the
- * run's schemas, and its databases when it executed): 0, or -1 with err. */
-int run_audit(run *r, int jobs, double timeout_s, sqlsim_error *err);
+/* The benchmark audited over the items scored (sqlsim_audit_records over
+ * the run's records: it was scored with config.audit): 0, or -1 with err. */
+int run_audit(run *r, sqlsim_error *err);
 
 /* The per-item JSON line of rec, record k of the run: model, benchmark,
  * index, db_id, group and the item's labels, then the record's fields

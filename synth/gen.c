@@ -19,7 +19,15 @@
  * for ties), where T is the largest number a COUNT is compared with, and one
  * parent gets none. Sorted columns are distinct, or have their extremes
  * repeated when the shape asks for ties. Everything comes from a seeded
- * splitmix64 stream: the same facts and shape give the same rows. */
+ * splitmix64 stream: the same facts and shape give the same rows.
+ *
+ * A realistic shape (the audit's databases) makes data as a real database
+ * holds it rather than data made to refute: every table gets rows; a
+ * literal's near misses are values on both sides of it, but not its other
+ * case nor a word that extends it (a real column holds a name one way); a
+ * child row's keys to one parent table name one parent row (a player's
+ * api id and fifa api id are the same player's); a column holding times
+ * holds them after its dates. */
 #include "synth.h"
 
 #include <errno.h>
@@ -376,13 +384,13 @@ static int near_values(gen *g, const synth_fact *x, val out[4]) {
     out[n++] = shifted(g, x, 1);
     out[n++] = shifted(g, x, -1);
   } else {
-    const char *oc = other_case(g, x->text);
+    const char *oc = g->sh->realistic ? NULL : other_case(g, x->text);
     int range = x->op != SQLSIM_OP_EQ && x->op != SQLSIM_OP_NE;
     /* a code of digits compared by range ('201308' for a year and month) is
      * written in its width: its near misses are the codes either side */
     int code = range && all_digits(x->text);
     if (oc) out[n++] = v_text(oc);
-    if (!code) out[n++] = v_text(sqlsim_arena_printf(g->a, "%s %s", x->text, "Zq"));
+    if (!code && !g->sh->realistic) out[n++] = v_text(sqlsim_arena_printf(g->a, "%s %s", x->text, "Zq"));
     if (range) out[n++] = shifted(g, x, 1);
     if (code) out[n++] = shifted(g, x, -1);
   }
@@ -463,6 +471,8 @@ static val free_value(gen *g, int c, int r, int n) {
       if (y < 1) y = 1;
       if (y > 9999) y = 9999;
     }
+    if (g->sh->realistic && holds_time(g, c)) /* a real column of times holds them after the date */
+      return v_text(sqlsim_arena_printf(g->a, "%04d-%02d-%02d %02d:%02d:00", y, m, d, (day * 7) % 24, (day * 13) % 60));
     return v_text(sqlsim_arena_printf(g->a, "%04d-%02d-%02d", y, m, d));
   }
   case C_BOOL: return v_int(pool ? k % 2 : below(g, 2));
@@ -738,6 +748,23 @@ static int key_repeats(gen *g, int t, int r, int c, const val *v) {
 /* Parent rows for a foreign key's free child rows: T+1 children for one
  * parent, T (or T+1 with ties) for another, one parent without any, the
  * rest skewed towards the first rows. */
+/* Realistic: the parent row another key of child row r to the same parent
+ * table already names (a row's player_api_id and player_fifa_api_id are one
+ * player's), -1 when none does. */
+static int twin_parent(gen *g, int k, int r) {
+  const sqlsim_schema *s = g->s;
+  const synth_facts *f = g->f;
+  int ct = s->columns[f->keys[k].column].table, pt = s->columns[f->keys[k].ref_column].table;
+  for (int j = 0; j < f->nkeys; j++) {
+    if (j == k || s->columns[f->keys[j].column].table != ct || s->columns[f->keys[j].ref_column].table != pt) continue;
+    const val *v = cell(g, ct, r, f->keys[j].column);
+    if (!v->kind || v->kind == 'n') continue;
+    for (int q = 0; q < g->t[pt].nrows; q++)
+      if (synth_val_eq(cell(g, pt, q, f->keys[j].ref_column), v)) return q;
+  }
+  return -1;
+}
+
 static void fill_key(gen *g, int k) {
   const sqlsim_schema *s = g->s;
   const synth_facts *f = g->f;
@@ -781,6 +808,7 @@ static void fill_key(gen *g, int k) {
      * the child holds once (its primary key, UNIQUE): rows with one value
      * there would all but one be refused (a link table of one row) */
     if (pr < 0 && m->link_fk >= 0 && m->shared && !unique) pr = 0;
+    if (pr < 0 && g->sh->realistic) pr = twin_parent(g, k, r);
     if (pr < 0 && unique) { /* one child per parent, and the last parent without one */
       int avail = empty >= 0 ? p->nrows - 1 : p->nrows;
       pr = (int)((unsigned)(r + 3) % (unsigned)avail); /* r * 7 + 3 was one parent whenever avail was 7 */
@@ -950,8 +978,9 @@ long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *sh, unsign
   g.cls = sqlsim_arena_alloc(g.a, (size_t)s->ncolumns + 1);
   g.lo = sqlsim_arena_alloc(g.a, sizeof(double) * (size_t)(s->ncolumns + 1));
   g.hi = sqlsim_arena_alloc(g.a, sizeof(double) * (size_t)(s->ncolumns + 1));
-  /* the tables read, and every table their keys lead to */
-  for (int t = 0; t < s->ntables; t++) g.t[t].on = f->tables[t] && strncmp(s->tables[t].key, "sqlite_", 7) != 0;
+  /* the tables read (realistic: every table), and every table their keys lead to */
+  for (int t = 0; t < s->ntables; t++)
+    g.t[t].on = (f->tables[t] || sh->realistic) && strncmp(s->tables[t].key, "sqlite_", 7) != 0;
   for (int round = 0; round < s->ntables; round++) {
     int changed = 0;
     for (int k = 0; k < f->nkeys; k++) {

@@ -24,6 +24,31 @@ void synth_runner_keep(sqlsim_synth_runner *x, int on);
  * runner's own SQLite (synth.c, mirror.c). 0, or -1 out of memory. */
 int synth_runner_engine(sqlsim_synth_runner *x, const exec_target *t, const char *db_id);
 
+/* A gold's realistic databases (realm.c), for the audit: K databases made
+ * as real data looks from the schema and the gold's facts alone (the same
+ * for every prediction of the gold), each kept with the gold's answer
+ * there. Made on x's connection for the gold's schema, gold_sql as run
+ * (the engine's text): NULL with err set. */
+typedef struct synth_realm synth_realm;
+synth_realm *synth_realm_make(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gold_sql,
+                              sqlsim_error *err);
+void synth_realm_free(synth_realm *r);
+/* The gold returned a row (not only NULLs) on one of them; it ran on all. */
+int synth_realm_informative(const synth_realm *r);
+int synth_realm_gold_ran(const synth_realm *r);
+/* sql's answers there: *hash, the answers as the audit compares them (sets
+ * of rows, the columns in an order of their own), database after database
+ * (0: it failed on one); *same 1 when each is the gold's, 0 when not, -1
+ * when the gold answered nothing on every one (no verdict). 0, or -1 when
+ * a database cannot be loaded. */
+int synth_realm_answer(sqlsim_synth_runner *x, synth_realm *r, const char *sql, uint64_t *hash, int *same);
+/* x's connection holding database k of the realm (to look at its values),
+ * NULL when it cannot be loaded. */
+sqlsim_db *synth_realm_load(sqlsim_synth_runner *x, synth_realm *r, int k);
+/* The first of them on which sql's answer is not the gold's, as a witness
+ * (the database, both answers' first rows; malloc'd), NULL when none. */
+sqlsim_witness *synth_realm_witness(sqlsim_synth_runner *x, synth_realm *r, const char *sql);
+
 /* A plain top-level SELECT with ORDER BY (the gold, or a prediction) with its
  * sort keys as extra trailing columns and without LIMIT and OFFSET, its LIMIT
  * and OFFSET (-1 none) and the number of keys: what the ties at a cut are read

@@ -36,16 +36,7 @@
 #define DEFAULT_TIMEOUT 2.0
 #define MAX_ROWS_RESULT 200000L
 
-typedef struct slot {
-  char *ddl;             /* the schema's tables, as created: the slot's key (a schema's
-                            address may be reused by another once freed) */
-  int ntables;
-  sqlsim_db *db;
-  unsigned char *filled; /* [ntables] tables holding rows now */
-  synth_checks *checks;  /* the schema's CHECK rules (NULL: none) */
-  synth_mirror mirror;   /* the engine its databases are judged on (mirror.c; none: SQLite) */
-  unsigned long used;
-} slot;
+typedef synth_slot slot;
 
 /* A pair's verdict, as scored: key the schema's connection and the two texts. */
 typedef struct verdict {
@@ -182,6 +173,49 @@ static int kept_load(sqlsim_synth_runner *x, slot *sl, int k) {
   return 0;
 }
 
+int synth_slot_image(sqlsim_synth_runner *x, synth_slot *sl, const unsigned char *img, sqlite3_int64 len,
+                     const unsigned char *filled) {
+  (void)x;
+  void *saved;
+  exec_enter(sl->db, 10, &saved);
+  int bad = exec_writable(sl->db, 1);
+  unsigned char *m = bad ? NULL : sqlite3_malloc64((sqlite3_uint64)len);
+  if (m) {
+    memcpy(m, img, (size_t)len);
+    bad = sqlite3_deserialize(exec_handle(sl->db), "main", m, len, len,
+                              SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE) != SQLITE_OK;
+    if (!bad) memcpy(sl->filled, filled, (size_t)sl->ntables);
+  } else {
+    bad = 1;
+  }
+  if (exec_writable(sl->db, 0)) { /* it must never run model SQL writable */
+    exec_leave(sl->db, saved);
+    slot_clear(sl);
+    return -1;
+  }
+  exec_leave(sl->db, saved);
+  return bad ? -1 : 0;
+}
+
+int synth_slot_fill(sqlsim_synth_runner *x, synth_slot *sl, const synth_facts *f, const synth_shape *sh, char *why,
+                    size_t wn) {
+  (void)x;
+  void *saved;
+  exec_enter(sl->db, 10, &saved);
+  long rows = exec_writable(sl->db, 1) ? -1 : synth_fill(exec_handle(sl->db), f, sh, sl->filled, why, wn);
+  if (exec_writable(sl->db, 0)) {
+    exec_leave(sl->db, saved);
+    slot_clear(sl);
+    snprintf(why, wn, "the in-memory database cannot be made read-only again");
+    return -1;
+  }
+  exec_leave(sl->db, saved);
+  return rows < 0 ? -1 : 0;
+}
+
+const synth_checks *synth_slot_checks(const synth_slot *sl) { return sl->checks; }
+const sqlsim_synth_opts *synth_runner_opts(const sqlsim_synth_runner *x) { return &x->o; }
+
 void sqlsim_synth_runner_free(sqlsim_synth_runner *x) {
   if (!x) return;
   kept_clear(&x->kept);
@@ -202,7 +236,7 @@ int synth_runner_engine(sqlsim_synth_runner *x, const exec_target *t, const char
 }
 
 /* The runner's connection for schema s, created with its tables if new. */
-static slot *slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_error *err) {
+synth_slot *synth_slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_error *err) {
   char *ddl = sqlsim_schema_ddl(s);
   if (!ddl) {
     sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
@@ -831,7 +865,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
   if (!gold || !gold->schema || !gold_sql || !pred_sql)
     return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "synthetic execution needs the gold parsed with its schema");
   const sqlsim_schema *s = gold->schema;
-  slot *sl = slot_for(x, s, err);
+  slot *sl = synth_slot_for(x, s, err);
   if (!sl) return err ? err->code : SQLSIM_ESQLITE;
   if (verdict_find(x, sl, gold_sql, pred_sql, out)) return 0;
   pair_run pr = {.x = x, .sl = sl, .s = s, .gold = gold, .pred = pred && pred->schema == s ? pred : NULL,
@@ -884,7 +918,7 @@ int synth_many(sqlsim_synth_runner *x, const sqlsim_query *gold, const char *gol
   if (!gold || !gold->schema || !gold_sql || n <= 0)
     return sqlsim_error_set(err, SQLSIM_EFORMAT, -1, "synthetic execution needs the gold parsed with its schema");
   const sqlsim_schema *s = gold->schema;
-  slot *sl = slot_for(x, s, err);
+  slot *sl = synth_slot_for(x, s, err);
   if (!sl) return err ? err->code : SQLSIM_ESQLITE;
   kept_pair *kp = &x->kept; /* the pair's databases, when its run kept them */
   int kept = kp->gold && pred_sql && kp->n == x->o.databases && !strcmp(kp->ddl, sl->ddl) &&
@@ -1009,7 +1043,7 @@ int sqlsim_synth_suite(sqlsim_synth_runner *x, const sqlsim_schema *schema, cons
   sqlsim_query *g;
   int rc = sqlsim_parse(gold, strlen(gold), schema, 0, &g, err);
   if (rc) return rc;
-  slot *sl = slot_for(x, schema, err);
+  slot *sl = synth_slot_for(x, schema, err);
   char *gtext = synth_run_text(gold, x->o.bird, x->o.keep_distinct);
   synth_env env = {.s = schema, .bird = x->o.bird, .keep_distinct = x->o.keep_distinct, .gold = g, .limit_s = x->o.timeout_s,
                    .ordered = !x->o.bird && gtext && sqlsim_spider_order_matters(gtext), .checks = sl ? sl->checks : NULL,

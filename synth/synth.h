@@ -244,6 +244,10 @@ typedef struct synth_shape {
   int ties;          /* repeat the extreme values of sorted columns and the largest group size */
   int share;         /* rows planted for different SELECTs share their other values */
   int fanout;        /* children pile up under a few parents (else one each, but for one parent of two) */
+  int realistic;     /* data as real databases hold it, not made to refute (the audit's): every table
+                        filled, the literals as the gold writes them without their other case or
+                        longer words beside them, a child row's keys to one parent table naming one
+                        parent row, dates with their time where the column holds times */
   uint64_t seed;
 } synth_shape;
 
@@ -259,6 +263,37 @@ synth_shape synth_shape_of(int k, uint64_t seed);
  * Returns the number of rows inserted, or -1 with why filled. */
 long synth_fill(sqlite3 *db, const synth_facts *f, const synth_shape *shape, unsigned char *filled, char *why,
                 size_t wn);
+
+/* ---------------------------------------------------------------- the runner's connections (synth.c) */
+
+/* A runner's connection for one schema: its tables created, the tables
+ * holding rows now, the engine its databases are judged on. */
+typedef struct synth_slot {
+  char *ddl;             /* the schema's tables, as created: the slot's key (a schema's
+                            address may be reused by another once freed) */
+  int ntables;
+  sqlsim_db *db;
+  unsigned char *filled; /* [ntables] tables holding rows now */
+  synth_checks *checks;  /* the schema's CHECK rules (NULL: none) */
+  synth_mirror mirror;   /* the engine its databases are judged on (mirror.c; none: SQLite) */
+  unsigned long used;
+} synth_slot;
+
+/* The runner's connection for schema s, made with its tables when new
+ * (bound to the runner's engine): NULL with err set. */
+synth_slot *synth_slot_for(sqlsim_synth_runner *x, const sqlsim_schema *s, sqlsim_error *err);
+/* The slot's database becomes a copy of the image img[0..len) (a
+ * sqlite3_serialize of it), with filled[] its tables holding rows: 0, or -1
+ * (the slot is then unusable: cleared). */
+int synth_slot_image(sqlsim_synth_runner *x, synth_slot *sl, const unsigned char *img, sqlite3_int64 len,
+                     const unsigned char *filled);
+/* The slot's database filled with a generated one (synth_fill): 0, or -1
+ * with why. */
+int synth_slot_fill(sqlsim_synth_runner *x, synth_slot *sl, const synth_facts *f, const synth_shape *sh, char *why,
+                    size_t wn);
+const synth_checks *synth_slot_checks(const synth_slot *sl);
+/* The runner's options. */
+const sqlsim_synth_opts *synth_runner_opts(const sqlsim_synth_runner *x);
 
 /* ---------------------------------------------------------------- judging (judge.c) */
 

@@ -1,11 +1,14 @@
-/* evidence.c -- what a gold query's own form says about its answer, and
- * what the item's database shows of it: LIMIT without ORDER BY, ORDER BY ..
- * LIMIT cutting through ties, a column outside GROUP BY that the groups do
- * not determine, integers divided as integers, a text literal the column
- * holds only in another case or spelling. Each check is a class of wrong or
- * underdetermined golds (docs/audit.md), never an item; on a database a form
- * is reported only with the rows that show it. */
-#include "audit.h"
+/* evidence.c -- the audit's evidence about a gold (audit/ weighs it): the
+ * table of its kinds, and what a gold query's own form says about its
+ * answer and what the item's database shows of it: LIMIT without ORDER BY,
+ * ORDER BY .. LIMIT cutting through ties, a column outside GROUP BY that
+ * the groups do not determine, integers divided as integers, a text
+ * literal the column holds only in another case or spelling. Each check is
+ * a class of wrong or underdetermined golds (docs/audit.md), never an item;
+ * on a database a form is reported only with the rows that show it. The
+ * engine runs them once per gold, on its connection to the item's database
+ * (engine/workers.c). */
+#include "analyze.h"
 #include "exec/exec.h"
 #include "parser/tree.h"
 #include "synth/runner.h"
@@ -17,6 +20,73 @@
 #include <strings.h>
 
 #define SHOW_ROWS 6
+
+/* ---------------------------------------------------------------- the table of kinds */
+
+/* Each kind of evidence with its a-priori weights: how likely a gold showing
+ * it alone is wrong or underdetermined, shown on the item's database (with
+ * the rows that show it) or found in the form alone (no database to look
+ * at). Chosen before any corpus was audited, from what each kind means
+ * (docs/audit.md says why); never fitted to items. Consensus's strength is
+ * measured (audit/audit.c); a gold that fails or returns nothing the engine
+ * sees as it runs the gold (its weights here); the others are checks. */
+static void check_unordered(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect);
+static void check_ties(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect);
+static void check_groups(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect);
+static void check_division(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect);
+static void check_literals(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect);
+
+/* In the order the checks run (and their evidence is listed). */
+const evidence_kind evidence_kinds[SQLSIM_AUDIT_NKINDS] = {
+    {SQLSIM_AUDIT_CONSENSUS, "consensus", 0, 0, NULL},
+    /* it fails to run or to parse; without a database: it names what the schema lacks */
+    {SQLSIM_AUDIT_GOLD_FAILS, "gold_fails", 1.0, 0.6, NULL},
+    /* no row, or only NULLs: on the item's database; on every generated one */
+    {SQLSIM_AUDIT_GOLD_EMPTY, "gold_empty", 0.5, 0.25, NULL},
+    {SQLSIM_AUDIT_LIMIT_UNORDERED, "limit_unordered", 0.35, 0.2, check_unordered},
+    /* rows of equal keys at the LIMIT's cut; keys nothing makes unique */
+    {SQLSIM_AUDIT_LIMIT_TIES, "limit_ties", 0.35, 0.1, check_ties},
+    /* groups shown holding several values of the free column; the form */
+    {SQLSIM_AUDIT_GROUP_FREE, "group_free", 0.35, 0.15, check_groups},
+    {SQLSIM_AUDIT_INT_DIVISION, "int_division", 0.25, 0.25, check_division},
+    /* a literal the column holds only in another case or spelling (a database only) */
+    {SQLSIM_AUDIT_LITERAL_CASE, "literal_case", 0.4, 0, check_literals},
+};
+
+const char *const sqlsim_audit_kind_names[SQLSIM_AUDIT_NKINDS] = {
+    "consensus", "gold_fails", "gold_empty", "limit_ties", "limit_unordered", "group_free", "int_division",
+    "literal_case"};
+
+const evidence_kind *evidence_kind_of(unsigned kind) {
+  for (int k = 0; k < SQLSIM_AUDIT_NKINDS; k++)
+    if (evidence_kinds[k].kind == kind) return &evidence_kinds[k];
+  return NULL;
+}
+
+#define W_DB(kind) (evidence_kind_of(kind)->weight)
+#define W_FORM(kind) (evidence_kind_of(kind)->weight_form)
+
+void evidence_add(evidence_found *f, unsigned kind, double w, const char *what, const char *more) {
+  const evidence_kind *k = evidence_kind_of(kind);
+  if (f->json.len) sb_putc(&f->json, ',');
+  sb_printf(&f->json, "{\"kind\":\"%s\",\"weight\":", k ? k->name : "?");
+  sb_json_num(&f->json, w);
+  sb_puts(&f->json, ",\"what\":");
+  sb_json_str(&f->json, what);
+  if (more && *more) {
+    sb_putc(&f->json, ',');
+    sb_puts(&f->json, more);
+  }
+  sb_putc(&f->json, '}');
+  f->kinds |= kind;
+  if (kind != SQLSIM_AUDIT_CONSENSUS) f->keep *= 1 - w;
+}
+
+void evidence_gold_checks(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect) {
+  if (!gold || !gold->root) return;
+  for (int k = 0; k < SQLSIM_AUDIT_NKINDS; k++)
+    if (evidence_kinds[k].check) evidence_kinds[k].check(f, gold, db, dialect);
+}
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -42,7 +112,7 @@ static long count_rows(sqlsim_db *db, const char *sql) {
   return n;
 }
 
-/* `"what": ..., "sql": ..., "rows": [..]` members for audit_add. */
+/* `"what": ..., "sql": ..., "rows": [..]` members for evidence_add. */
 static char *rows_member(sqlsim_db *db, const char *sql, const long *want, int nwant) {
   long count;
   char *err = NULL;
@@ -62,14 +132,14 @@ static char *rows_member(sqlsim_db *db, const char *sql, const long *want, int n
 /* LIMIT in a block without ORDER BY: which rows it keeps is the engine's
  * reading order. On the database (the outermost block): shown when the
  * query without its LIMIT returns more rows than the LIMIT keeps. */
-static void limit_unordered(audit_found *f, const sqlsim_query *gold, const sqlsim_node *blk, sqlsim_db *db) {
+static void limit_unordered(evidence_found *f, const sqlsim_query *gold, const sqlsim_node *blk, sqlsim_db *db) {
   const sqlsim_node *lim = blk->kids[SQLSIM_SEL_LIMIT];
   if (!lim || blk->kids[SQLSIM_SEL_ORDER]) return;
   if (lim->kind != SQLSIM_N_CONST || lim->op != SQLSIM_CONST_INT) return;
   long keep = atol(lim->text);
   if (keep < 0) return;
   if (!db || blk != gold->root) {
-    if (!db) audit_add(f, SQLSIM_AUDIT_LIMIT_UNORDERED, AUDIT_W_UNORDERED_FORM,
+    if (!db) evidence_add(f, SQLSIM_AUDIT_LIMIT_UNORDERED, W_FORM(SQLSIM_AUDIT_LIMIT_UNORDERED),
                        "LIMIT without ORDER BY: which rows it keeps is the order the engine reads them in", NULL);
     return;
   }
@@ -84,7 +154,7 @@ static void limit_unordered(audit_found *f, const sqlsim_query *gold, const sqls
     snprintf(what, sizeof what, "LIMIT %ld without ORDER BY keeps %ld of the %ld rows the query finds, in the order "
              "the engine happens to read them", keep, keep, n);
     char *rows = rows_member(db, all, NULL, 0);
-    audit_add(f, SQLSIM_AUDIT_LIMIT_UNORDERED, AUDIT_W_UNORDERED_DB, what, rows);
+    evidence_add(f, SQLSIM_AUDIT_LIMIT_UNORDERED, W_DB(SQLSIM_AUDIT_LIMIT_UNORDERED), what, rows);
     free(rows);
   }
   free(all);
@@ -107,12 +177,12 @@ static int unique_key(const sqlsim_node *order, const sqlsim_query *q) {
  * sort keys on both sides of the cut that return different values (the
  * answer depends on which the engine puts first); without one, keys that
  * nothing makes unique. */
-static void limit_ties(audit_found *f, const sqlsim_query *gold, sqlsim_db *db) {
+static void limit_ties(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db) {
   const sqlsim_node *root = gold->root;
   if (root->op != SQLSIM_SET_NONE || !root->kids[SQLSIM_SEL_ORDER] || !root->kids[SQLSIM_SEL_LIMIT]) return;
   if (!db) {
     if (!unique_key(root->kids[SQLSIM_SEL_ORDER], gold))
-      audit_add(f, SQLSIM_AUDIT_LIMIT_TIES, AUDIT_W_TIES_FORM,
+      evidence_add(f, SQLSIM_AUDIT_LIMIT_TIES, W_FORM(SQLSIM_AUDIT_LIMIT_TIES),
                 "ORDER BY .. LIMIT on keys the schema does not make unique: rows of equal keys at the cut would "
                 "make the answer depend on row order", NULL);
     return;
@@ -135,7 +205,7 @@ static void limit_ties(audit_found *f, const sqlsim_query *gold, sqlsim_db *db) 
              "of the ordered answer, the keys last): %ld of them are kept, which ones is not determined",
              limit, hi - lo + 1, lo + 1, hi + 1, kept);
     char *rows = rows_member(db, keyed, want, nw);
-    audit_add(f, SQLSIM_AUDIT_LIMIT_TIES, AUDIT_W_TIES_DB, what, rows);
+    evidence_add(f, SQLSIM_AUDIT_LIMIT_TIES, W_DB(SQLSIM_AUDIT_LIMIT_TIES), what, rows);
     free(rows);
   }
   sqlsim_result_free(&r);
@@ -377,7 +447,7 @@ static int block_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
-static void group_free(audit_found *f, const sqlsim_query *gold, const blocks *b, sqlsim_db *db) {
+static void group_free(evidence_found *f, const sqlsim_query *gold, const blocks *b, sqlsim_db *db) {
   for (int i = 0; i < b->n; i++) {
     const sqlsim_node *c = free_column(b->list[i], gold->schema);
     if (!c) continue;
@@ -390,7 +460,7 @@ static void group_free(audit_found *f, const sqlsim_query *gold, const blocks *b
       snprintf(what, sizeof what, "%s.%s is returned %s: nothing in the schema makes it one value per %s", table,
                col->name, grouped ? "but not grouped" : "beside aggregates without GROUP BY",
                grouped ? "group" : "answer");
-      audit_add(f, SQLSIM_AUDIT_GROUP_FREE, AUDIT_W_GROUP_FORM, what, NULL);
+      evidence_add(f, SQLSIM_AUDIT_GROUP_FREE, W_FORM(SQLSIM_AUDIT_GROUP_FREE), what, NULL);
       continue;
     }
     long n;
@@ -401,7 +471,7 @@ static void group_free(audit_found *f, const sqlsim_query *gold, const blocks *b
                grouped ? "but not grouped" : "beside aggregates without GROUP BY", n, grouped ? "groups" : "answer",
                n == 1 && grouped ? "s" : (grouped ? "" : "s"));
       char *rows = rows_member(db, sql, NULL, 0);
-      audit_add(f, SQLSIM_AUDIT_GROUP_FREE, AUDIT_W_GROUP_DB, what, rows);
+      evidence_add(f, SQLSIM_AUDIT_GROUP_FREE, W_DB(SQLSIM_AUDIT_GROUP_FREE), what, rows);
       free(rows);
     }
     free(sql);
@@ -448,7 +518,7 @@ static int int_valued(const sqlsim_node *e, const sqlsim_schema *s) {
 }
 
 typedef struct div_walk {
-  audit_found *f;
+  evidence_found *f;
   const sqlsim_schema *s;
   int found;
 } div_walk;
@@ -464,24 +534,39 @@ static int div_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
     snprintf(what, sizeof what, "%.300s divides an integer by an integer: the engine keeps the integer part (a share "
              "below 1 is 0)", text ? text : "a division");
     free(text);
-    audit_add(w->f, SQLSIM_AUDIT_INT_DIVISION, AUDIT_W_INT_DIV, what, NULL);
+    evidence_add(w->f, SQLSIM_AUDIT_INT_DIVISION, W_DB(SQLSIM_AUDIT_INT_DIVISION), what, NULL);
     w->found = 1;
     return SQLSIM_WALK_ABORT;
   }
   return SQLSIM_WALK_CONTINUE;
 }
 
-void audit_form_checks(audit_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect) {
-  if (!gold || !gold->root) return;
+/* ---------------------------------------------------------------- the form's checks */
+
+static void check_unordered(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect) {
+  (void)dialect;
   blocks b = {0};
   sqlsim_walk(gold->root, block_pre, NULL, &b);
   for (int i = 0; i < b.n; i++) limit_unordered(f, gold, b.list[i], db);
+}
+
+static void check_ties(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect) {
+  (void)dialect;
   limit_ties(f, gold, db);
+}
+
+static void check_groups(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect) {
+  (void)dialect;
+  blocks b = {0};
+  sqlsim_walk(gold->root, block_pre, NULL, &b);
   group_free(f, gold, &b, db);
-  if (dialect != SQLSIM_DIALECT_MYSQL) { /* MySQL's / divides as decimals */
-    div_walk w = {f, gold->schema, 0};
-    sqlsim_walk(gold->root, div_pre, NULL, &w);
-  }
+}
+
+static void check_division(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect) {
+  (void)db;
+  if (dialect == SQLSIM_DIALECT_MYSQL) return; /* MySQL's / divides as decimals */
+  div_walk w = {f, gold->schema, 0};
+  sqlsim_walk(gold->root, div_pre, NULL, &w);
 }
 
 /* ---------------------------------------------------------------- literals */
@@ -496,7 +581,7 @@ static void put_literal(strbuf *sb, const char *s) {
 }
 
 typedef struct lit_walk {
-  audit_found *f;        /* NULL: only count the values the database lacks */
+  evidence_found *f;        /* NULL: only count the values the database lacks */
   const sqlsim_schema *s;
   sqlsim_db *db;
   int checked, found, absent;
@@ -568,7 +653,7 @@ static void check_literal(lit_walk *w, const sqlsim_node *col, const char *lit, 
              elsewhere[k].how);
   }
   char *rows = rows_member(w->db, sb.buf, NULL, 0);
-  audit_add(w->f, SQLSIM_AUDIT_LITERAL_CASE, AUDIT_W_CASE, what, rows);
+  evidence_add(w->f, SQLSIM_AUDIT_LITERAL_CASE, W_DB(SQLSIM_AUDIT_LITERAL_CASE), what, rows);
   free(rows);
   free(name.buf), free(value.buf), free(sb.buf);
   w->found = 1;
@@ -612,13 +697,14 @@ static int lit_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
   return SQLSIM_WALK_CONTINUE;
 }
 
-void audit_literal_checks(audit_found *f, const sqlsim_query *gold, sqlsim_db *db) {
+static void check_literals(evidence_found *f, const sqlsim_query *gold, sqlsim_db *db, int dialect) {
+  (void)dialect;
   if (!gold || !gold->root || !gold->schema || !db || sqlsim_db_engine(db) != SQLSIM_ENGINE_SQLITE) return;
   lit_walk w = {f, gold->schema, db, 0, 0, 0};
   sqlsim_walk(gold->root, lit_pre, NULL, &w);
 }
 
-int audit_absent_values(const sqlsim_query *q, sqlsim_db *db) {
+int evidence_absent_values(const sqlsim_query *q, sqlsim_db *db) {
   if (!q || !q->root || !q->schema || !db || sqlsim_db_engine(db) != SQLSIM_ENGINE_SQLITE) return 0;
   lit_walk w = {NULL, q->schema, db, 0, 0, 0};
   sqlsim_walk(q->root, lit_pre, NULL, &w);

@@ -111,12 +111,15 @@ typedef struct tally {
  * does not match the gold (BIRD EX) count 0, as in VES. */
 typedef struct ves_sum {
   int n, correct;
-  double ves[2], rves[2];
+  sqlsim_ves_sum before, after;
 } ves_sum;
 
-static void ves_item(ves_sum *v, const char *path, const char *gold, const char *pred, const sqlsim_rewrite_result *r,
-                     const sqlsim_rewrite_opts *o, strbuf *json) {
-  v->n++;
+/* The item's EX, then (when it matches) its prediction and its rewrite
+ * each timed against the gold: *before_ratio and *after_ratio (0: not
+ * correct or not timed). */
+static void ves_time(const char *path, const char *gold, const char *pred, const sqlsim_rewrite_result *r,
+                     const sqlsim_rewrite_opts *o, strbuf *json, int *correct, double *before_ratio,
+                     double *after_ratio) {
   sqlsim_db *db;
   char why[256];
   int ex = 0;
@@ -127,25 +130,27 @@ static void ves_item(ves_sum *v, const char *path, const char *gold, const char 
   }
   if (json) sb_printf(json, ",\"ex\":%d", ex);
   if (!ex) return;
-  v->correct++;
+  ++*correct;
   sqlsim_timing_opts to = {.iterations = o->iterations > 0 ? o->iterations : 20, .timeout_s = o->timeout_s,
                           .fixed_now = o->fixed_now, .alternate = 1, .cancel = &cli_cancel};
   sqlsim_timing before, after;
   sqlsim_time_pair(path, gold, pred, &to, &before);
-  double rb = before.ok ? before.ratio : 0, ra = rb;
+  double rb = *before_ratio = before.ok ? before.ratio : 0, ra = rb;
   if (r->offered) {
     sqlsim_time_pair(path, gold, r->sql, &to, &after);
     ra = after.ok ? after.ratio : 0;
   }
-  if (rb > 0) {
-    v->ves[0] += sqrt(rb);
-    v->rves[0] += sqrt(sqlsim_rves_reward(rb));
-  }
-  if (ra > 0) {
-    v->ves[1] += sqrt(ra);
-    v->rves[1] += sqrt(sqlsim_rves_reward(ra));
-  }
+  *after_ratio = ra;
   if (json) sb_printf(json, ",\"ves_ratio_before\":%.4f,\"ves_ratio_after\":%.4f", rb, ra);
+}
+
+static void ves_item(ves_sum *v, const char *path, const char *gold, const char *pred, const sqlsim_rewrite_result *r,
+                     const sqlsim_rewrite_opts *o, strbuf *json) {
+  v->n++;
+  double rb = 0, ra = 0;
+  ves_time(path, gold, pred, r, o, json, &v->correct, &rb, &ra);
+  sqlsim_ves_add(&v->before, rb);
+  sqlsim_ves_add(&v->after, ra);
 }
 
 static int batch(const char *db_dir, const char *sqlite, const char *pred_path, const char *gold_path, const sqlsim_rewrite_opts *o,
@@ -254,7 +259,8 @@ static int batch(const char *db_dir, const char *sqlite, const char *pred_path, 
     fprintf(f,
             "VES %.2f -> %.2f, R-VES %.2f -> %.2f with the offered rewrites (%d of %d predictions match their gold; "
             "each timed against it, %d alternating full runs)\n",
-            100 * vs.ves[0] / vs.n, 100 * vs.ves[1] / vs.n, 100 * vs.rves[0] / vs.n, 100 * vs.rves[1] / vs.n, vs.correct,
+            sqlsim_ves_value(&vs.before), sqlsim_ves_value(&vs.after), sqlsim_rves_value(&vs.before),
+            sqlsim_rves_value(&vs.after), vs.correct,
             vs.n, o->iterations > 0 ? o->iterations : 20);
   fprintf(f, "%-16s %10s %16s %15s %8s\n", "rule", "candidate", "changed results", "not faster", "offered");
   for (int k = 0; k < SQLSIM_NRULES; k++)

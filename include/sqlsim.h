@@ -804,6 +804,20 @@ SQLSIM_API void sqlsim_time_pair(const char *path, const char *gold, const char 
 SQLSIM_API double sqlsim_ves_filtered_mean(const double *ratios, int n, int *kept);
 /* R-VES reward buckets of the mini-dev evaluator. */
 SQLSIM_API double sqlsim_rves_reward(double ratio);
+/* VES and R-VES over items, as the papers sum them: each item adds
+ * sqrt(ratio) (R-VES: sqrt of its reward) when it is correct and timed, 0
+ * otherwise, and counts. The one sum the reports, the noise floor and the
+ * rewrite's before and after use. */
+typedef struct sqlsim_ves_sum {
+  double ves, rves;
+  long n;
+} sqlsim_ves_sum;
+/* Adds an item: its timing ratio, or 0 (or less) for an item not correct or
+ * not timed (counted, adding nothing). */
+SQLSIM_API void sqlsim_ves_add(sqlsim_ves_sum *s, double ratio);
+/* 100 x the sum over the items counted: VES, R-VES; NaN with none. */
+SQLSIM_API double sqlsim_ves_value(const sqlsim_ves_sum *s);
+SQLSIM_API double sqlsim_rves_value(const sqlsim_ves_sum *s);
 
 /* The noise floor of a timed run, from the ratios of golds timed against
  * themselves (records' self_timing): how many, their median and the range

@@ -190,6 +190,17 @@ double sqlsim_rves_reward(double r) {
   return 0;
 }
 
+void sqlsim_ves_add(sqlsim_ves_sum *s, double ratio) {
+  if (ratio > 0) {
+    s->ves += sqrt(ratio);
+    s->rves += sqrt(sqlsim_rves_reward(ratio));
+  }
+  s->n++;
+}
+
+double sqlsim_ves_value(const sqlsim_ves_sum *s) { return s->n ? 100 * s->ves / (double)s->n : NAN; }
+double sqlsim_rves_value(const sqlsim_ves_sum *s) { return s->n ? 100 * s->rves / (double)s->n : NAN; }
+
 void sqlsim_noise_floor_of(double *x, int n, sqlsim_noise_floor *out) {
   memset(out, 0, sizeof *out);
   out->n = n;
@@ -203,11 +214,8 @@ void sqlsim_noise_floor_of(double *x, int n, sqlsim_noise_floor *out) {
   out->median = x[(n - 1) / 2];
   out->p05 = x[(int)floor(0.05 * (n - 1) + 0.5)];
   out->p95 = x[(int)floor(0.95 * (n - 1) + 0.5)];
-  double v = 0, r = 0;
-  for (int i = 0; i < n; i++) {
-    v += sqrt(x[i]);
-    r += sqrt(sqlsim_rves_reward(x[i]));
-  }
-  out->ves = 100 * v / n;
-  out->rves = 100 * r / n;
+  sqlsim_ves_sum s = {0};
+  for (int i = 0; i < n; i++) sqlsim_ves_add(&s, x[i]);
+  out->ves = sqlsim_ves_value(&s);
+  out->rves = sqlsim_rves_value(&s);
 }

@@ -14,8 +14,7 @@
 typedef struct agg {
   const char *group;
   int n_ex, ex_spider, ex_bird, max_db;
-  int n_time;
-  double ves, rves;
+  sqlsim_ves_sum vs;    /* VES and R-VES over the items executed (n: those) */
   int n_rsim;
   double rp, rr, rf;
   int n_f1;
@@ -48,13 +47,12 @@ static void add(agg *a, const sqlsim_record *r, unsigned metrics) {
     a->ex_bird += r->exec.bird == 1;
     if (r->exec.databases > a->max_db) a->max_db = r->exec.databases;
     /* VES and R-VES count every item, failures as 0 */
-    if (r->has_timing && r->timing.ok) {
-      a->ves += sqrt(r->timing.ratio);
-      a->rves += sqrt(sqlsim_rves_reward(r->timing.ratio));
+    int timed = r->has_timing && r->timing.ok;
+    sqlsim_ves_add(&a->vs, timed ? r->timing.ratio : 0);
+    if (timed) {
       a->n_timed++;
       a->runs += r->timing.n;
     }
-    a->n_time++;
   }
   if (r->structure.has) {
     a->n_bis++;
@@ -272,11 +270,11 @@ static void print_groups(FILE *f, const run *c, int p) {
             "set-up; not the papers' protocol, so not comparable with published VES/R-VES\n",
             f);
     if (metrics & SQLSIM_M_VES) {
-      for (int k = 0; k < na; k++) v[k] = a[k].n_time ? 100 * a[k].ves / a[k].n_time : NAN;
+      for (int k = 0; k < na; k++) v[k] = sqlsim_ves_value(&a[k].vs);
       print_row(f, "VES", v, na, 0, w);
     }
     if (metrics & SQLSIM_M_RVES) {
-      for (int k = 0; k < na; k++) v[k] = a[k].n_time ? 100 * a[k].rves / a[k].n_time : NAN;
+      for (int k = 0; k < na; k++) v[k] = sqlsim_rves_value(&a[k].vs);
       print_row(f, "R-VES", v, na, 0, w);
     }
     sqlsim_noise_floor nf;
@@ -381,8 +379,8 @@ void eval_report_text(FILE *f, const run *c) {
         double v = k == 0   ? ratio(tot[p].exact[4], tot[p].count[4])
                    : k == 1 ? ratio(all->ex_spider, all->n_ex)
                    : k == 2 ? ratio(all->ex_bird, all->n_ex)
-                   : k == 3 ? (all->n_time ? 100 * all->ves / all->n_time : NAN)
-                   : k == 4 ? (all->n_time ? 100 * all->rves / all->n_time : NAN)
+                   : k == 3 ? sqlsim_ves_value(&all->vs)
+                   : k == 4 ? sqlsim_rves_value(&all->vs)
                    : k == 5 ? ratio(all->rf, all->n_rsim)
                    : k == 6 ? ratio(all->bis, all->n_bis)
                    : k == 7 ? ratio(all->score, all->n_bis)
@@ -491,8 +489,8 @@ void eval_report_json(FILE *f, const run *c) {
           num_field(&sb, "ex_spider", ratio(a[k].ex_spider, a[k].n_ex));
           num_field(&sb, "ex_bird", ratio(a[k].ex_bird, a[k].n_ex));
         }
-        if (metrics & SQLSIM_M_VES) num_field(&sb, "ves", a[k].n_time ? 100 * a[k].ves / a[k].n_time : NAN);
-        if (metrics & SQLSIM_M_RVES) num_field(&sb, "rves", a[k].n_time ? 100 * a[k].rves / a[k].n_time : NAN);
+        if (metrics & SQLSIM_M_VES) num_field(&sb, "ves", sqlsim_ves_value(&a[k].vs));
+        if (metrics & SQLSIM_M_RVES) num_field(&sb, "rves", sqlsim_rves_value(&a[k].vs));
         if (metrics & SQLSIM_M_RESULT) {
           num_field(&sb, "result_p", ratio(a[k].rp, a[k].n_rsim));
           num_field(&sb, "result_r", ratio(a[k].rr, a[k].n_rsim));

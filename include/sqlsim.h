@@ -367,7 +367,9 @@ enum {
   SQLSIM_PARSE_MYSQL = 1u << 2,        /* MySQL's: backslash escapes, "..." strings, # comments, || as
                                           OR, <=>, DIV, MOD, INTERVAL 1 DAY, CAST(x AS SIGNED) ... */
   SQLSIM_PARSE_PIPES_AS_CONCAT = 1u << 3, /* MySQL under sql_mode PIPES_AS_CONCAT (or ANSI): || joins text */
-  SQLSIM_PARSE_ANSI_QUOTES = 1u << 4   /* MySQL under sql_mode ANSI_QUOTES (or ANSI): "x" is a name */
+  SQLSIM_PARSE_ANSI_QUOTES = 1u << 4,  /* MySQL under sql_mode ANSI_QUOTES (or ANSI): "x" is a name */
+  SQLSIM_PARSE_DUCKDB = 1u << 5        /* with POSTGRES: DuckDB's, its date functions read as the
+                                          SQLite forms they are (strftime(d, fmt), year(d), date_diff) */
 };
 /* The parse options of a dialect (SQLSIM_DIALECT_*; ENGINE: the engine's
  * own, SQLite's for files). */

@@ -87,6 +87,88 @@ static int name_at(const fe_result *fe, int orig, const int *quoted, int nquoted
   return -1;
 }
 
+/* ---------------------------------------------------------------- DuckDB's functions */
+
+/* DuckDB's grammar is PostgreSQL's; where its functions differ from
+ * SQLite's, the tree holds the SQLite form they mean, so that the query is
+ * compared with others by what it computes and printed as SQLite runs it
+ * (synthetic execution without the engine): strftime(d, fmt) is SQLite's
+ * strftime(fmt, d); year(d) .. second(d), date_part('year', d) and
+ * extract('year', d) are the field as an integer, CAST(strftime('%Y', d)
+ * AS INTEGER); date_diff('day', a, b) (datediff) is CAST(julianday(b) -
+ * julianday(a) AS INTEGER); today() is date('now'). */
+static const struct {
+  const char *part, *fmt;
+} duck_parts[] = {{"year", "%Y"}, {"month", "%m"}, {"day", "%d"}, {"hour", "%H"}, {"minute", "%M"}, {"second", "%S"}};
+
+static sqlsim_node *duck_string(sqlsim_arena *a, const char *text) {
+  sqlsim_node *n = tree_node_new(a, SQLSIM_N_CONST, 0);
+  n->op = SQLSIM_CONST_STRING;
+  n->text = sqlsim_arena_strdup(a, text);
+  return n;
+}
+
+/* A call of name with the given arguments. */
+static sqlsim_node *duck_call(sqlsim_arena *a, const char *name, sqlsim_node *x, sqlsim_node *y) {
+  sqlsim_node *f = tree_node_new(a, SQLSIM_N_FUNC, 3), *args = tree_node_new(a, SQLSIM_N_LIST, y ? 2 : 1); /* args, filter, window */
+  f->text = sqlsim_arena_strdup(a, name);
+  args->kids[0] = x;
+  if (y) args->kids[1] = y;
+  f->kids[0] = args;
+  return f;
+}
+
+static sqlsim_node *duck_int(sqlsim_arena *a, sqlsim_node *e) {
+  sqlsim_node *c = tree_node_new(a, SQLSIM_N_CAST, 1);
+  c->text = sqlsim_arena_strdup(a, "INTEGER");
+  c->kids[0] = e;
+  return c;
+}
+
+/* The strftime format of a part's name ('year'), NULL for another. */
+static const char *duck_fmt(const char *part) {
+  for (size_t i = 0; part && i < sizeof duck_parts / sizeof duck_parts[0]; i++)
+    if (!strcasecmp(part, duck_parts[i].part)) return duck_parts[i].fmt;
+  return NULL;
+}
+
+static int is_string(const sqlsim_node *n) { return n && n->kind == SQLSIM_N_CONST && n->op == SQLSIM_CONST_STRING; }
+
+/* n's SQLite form, or n itself. */
+static sqlsim_node *duck_form(sqlsim_arena *a, sqlsim_node *n) {
+  if (n->kind != SQLSIM_N_FUNC || !n->text || !n->nkids || !n->kids[0] || n->kids[0]->kind != SQLSIM_N_LIST) return n;
+  sqlsim_node *args = n->kids[0];
+  uint32_t k = args->nkids;
+  sqlsim_node *x = k > 0 ? args->kids[0] : NULL, *y = k > 1 ? args->kids[1] : NULL;
+  const char *f = n->text, *fmt;
+  if (!strcasecmp(f, "strftime") && k == 2 && is_string(y) && !is_string(x)) {
+    args->kids[0] = y, args->kids[1] = x;
+    return n;
+  }
+  if (k == 1 && (fmt = duck_fmt(f))) return duck_int(a, duck_call(a, "strftime", duck_string(a, fmt), x));
+  if (k == 2 && (!strcasecmp(f, "date_part") || !strcasecmp(f, "datepart") || !strcasecmp(f, "extract")) &&
+      is_string(x) && (fmt = duck_fmt(x->text)))
+    return duck_int(a, duck_call(a, "strftime", duck_string(a, fmt), y));
+  if (k == 3 && (!strcasecmp(f, "date_diff") || !strcasecmp(f, "datediff")) && is_string(x) &&
+      !strcasecmp(x->text, "day")) {
+    sqlsim_node *d = tree_node_new(a, SQLSIM_N_BINOP, 2);
+    d->op = SQLSIM_OP_SUB;
+    d->kids[0] = duck_call(a, "julianday", args->kids[2], NULL);
+    d->kids[1] = duck_call(a, "julianday", y, NULL);
+    return duck_int(a, d);
+  }
+  if (k == 0 && !strcasecmp(f, "today")) return duck_call(a, "date", duck_string(a, "now"), NULL);
+  return n;
+}
+
+static int duck_pre(sqlsim_node *n, sqlsim_node *parent, void *ctx) {
+  (void)parent;
+  sqlsim_arena *a = ctx;
+  for (uint32_t i = 0; i < n->nkids; i++)
+    if (n->kids[i]) n->kids[i] = duck_form(a, n->kids[i]);
+  return SQLSIM_WALK_CONTINUE;
+}
+
 int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsigned options,
                  sqlsim_query **out, sqlsim_error *err) {
   *out = NULL;
@@ -135,6 +217,7 @@ int sqlsim_parse(const char *sql, size_t len, const sqlsim_schema *schema, unsig
   if ((pg_failed || (rc && nquote)) && err) *err = first; /* the text as written failed there */
   if (rc && nquote) rc = SQLSIM_ESYNTAX;
   if (rc) goto fail;
+  if (options & SQLSIM_PARSE_DUCKDB) sqlsim_walk(q->root, duck_pre, NULL, a);
   if (!(options & SQLSIM_PARSE_NO_NORMALIZE) && (rc = parse_normalize(q, err))) goto fail;
   *out = q;
   return 0;
@@ -144,9 +227,10 @@ fail:
 }
 
 unsigned sqlsim_dialect_parse_options(int dialect) {
-  return dialect == SQLSIM_DIALECT_POSTGRES || dialect == SQLSIM_DIALECT_DUCKDB ? SQLSIM_PARSE_POSTGRES
-         : dialect == SQLSIM_DIALECT_MYSQL                                        ? SQLSIM_PARSE_MYSQL
-                                                                                  : 0;
+  return dialect == SQLSIM_DIALECT_POSTGRES ? SQLSIM_PARSE_POSTGRES
+         : dialect == SQLSIM_DIALECT_DUCKDB ? SQLSIM_PARSE_POSTGRES | SQLSIM_PARSE_DUCKDB
+         : dialect == SQLSIM_DIALECT_MYSQL  ? SQLSIM_PARSE_MYSQL
+                                            : 0;
 }
 
 /* The dialects' names: the first of each is its own. */

@@ -324,7 +324,7 @@ static void test_sqlite_forms(void **state) {
 static void test_dialects(void **state) {
   (void)state;
   enum { S = 0, P = SQLSIM_PARSE_POSTGRES, M = SQLSIM_PARSE_MYSQL, MP = SQLSIM_PARSE_MYSQL | SQLSIM_PARSE_PIPES_AS_CONCAT,
-         MQ = SQLSIM_PARSE_MYSQL | SQLSIM_PARSE_ANSI_QUOTES };
+         MQ = SQLSIM_PARSE_MYSQL | SQLSIM_PARSE_ANSI_QUOTES, D = SQLSIM_PARSE_POSTGRES | SQLSIM_PARSE_DUCKDB };
   static const struct {
     unsigned opts;
     const char *text, *sqlite;
@@ -346,6 +346,16 @@ static void test_dialects(void **state) {
       {P, "SELECT age::text, E'it\\'s', $$x$$, $t$y$t$ FROM singer",
        "SELECT CAST(age AS text), 'it''s', 'x', 'y' FROM singer"},
       {P, "SELECT name FROM singer WHERE age = 1 OR age = 2 LIMIT ALL", "SELECT name FROM singer WHERE age = 1 OR age = 2"},
+      /* DuckDB's date functions: the SQLite forms they mean */
+      {D, "SELECT strftime(song_release_year, '%Y') FROM singer", "SELECT strftime('%Y', song_release_year) FROM singer"},
+      {D, "SELECT name FROM singer WHERE year(song_release_year) > 2000 AND month(song_release_year) = 5",
+       "SELECT name FROM singer WHERE CAST(strftime('%Y', song_release_year) AS INTEGER) > 2000 AND "
+       "CAST(strftime('%m', song_release_year) AS INTEGER) = 5"},
+      {D, "SELECT EXTRACT(day FROM song_release_year), date_part('hour', song_release_year) FROM singer",
+       "SELECT CAST(strftime('%d', song_release_year) AS INTEGER), CAST(strftime('%H', song_release_year) AS INTEGER) "
+       "FROM singer"},
+      {D, "SELECT date_diff('day', song_release_year, today()) FROM singer",
+       "SELECT CAST(julianday(date('now')) - julianday(song_release_year) AS INTEGER) FROM singer"},
   };
   for (size_t i = 0; i < sizeof alike / sizeof alike[0]; i++) {
     sqlsim_query *a = NULL, *b = NULL;
@@ -365,6 +375,7 @@ static void test_dialects(void **state) {
   } twice[] = {
       {"SELECT name || country FROM singer", S, M},         /* concatenation, or OR */
       {"SELECT name FROM singer WHERE country = \"x\"", M, MQ}, /* a string, or a name */
+      {"SELECT strftime(name, '%Y') FROM singer", P, D},       /* PostgreSQL's own strftime, or DuckDB's */
   };
   for (size_t i = 0; i < sizeof twice / sizeof twice[0]; i++) {
     sqlsim_query *a = NULL, *b = NULL;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench_strict_engines.py -- strict (and synth) judged on each engine: pairs a
-second on SQLite, PostgreSQL and MariaDB, with the gold's suite cached (the
+second on SQLite, PostgreSQL, MariaDB and DuckDB, with the gold's suite cached (the
 pairs of one gold together, as RL samples come: every mini-dev question with
 the predictions of its 9 baselines in a row), and without (the 9 files one
 after another: each gold met once a file).
@@ -9,8 +9,9 @@ usage: bench_strict_engines.py --sqlsim BIN --gen-minidev BIN --corpus DIR [--jo
 
 Servers: tests/servers.sh's throwaway ones; data: mini-dev's schemas with the
 databases bench/gen_minidev generates, loaded with sqlsim load (the mirror's
-tables are made like them). Prints pairs/s per engine and order, and the
-share of pairs strict passes."""
+tables are made like them; DuckDB: one file). DuckDB reads mini-dev's
+PostgreSQL gold and baselines (its grammar is PostgreSQL's). Prints pairs/s
+per engine and order, and the share of pairs strict passes."""
 import argparse, json, os, shutil, subprocess, sys, tempfile, time
 
 
@@ -44,11 +45,14 @@ def main():
             os.path.join(bird, 'mini_dev_sqlite.json'), '--out', mdb], stdout=subprocess.DEVNULL)
         sh([a.sqlsim, 'load', '-q', '--into', env['SQLSIM_PG_ADMIN'].replace('{db_id}', 'bird'), mdb])
         sh([a.sqlsim, 'load', '-q', '--into', env['SQLSIM_MY_ADMIN'].replace('{db_id}', 'BIRD'), mdb])
+        duck = 'duckdb://' + os.path.join(tmp, 'bird.duckdb')
+        sh([a.sqlsim, 'load', '-q', '--into', duck, mdb])
         print(f'{"engine":12s} {"order":22s} {"pairs":>6s} {"seconds":>8s} {"pairs/s":>8s} {"strict pass":>12s}')
         for name, tag, url, gold_name in (
                 ('SQLite', 'sqlite', None, 'mini_dev_sqlite.json'),
                 ('PostgreSQL', 'postgresql', env['SQLSIM_PG'].replace('{db_id}', 'bird'), 'mini_dev_postgresql.json'),
-                ('MariaDB', 'mysql', env['SQLSIM_MY'].replace('{db_id}', 'BIRD'), 'mini_dev_mysql.json')):
+                ('MariaDB', 'mysql', env['SQLSIM_MY'].replace('{db_id}', 'BIRD'), 'mini_dev_mysql.json'),
+                ('DuckDB', 'postgresql', duck, 'mini_dev_postgresql.json')):
             gold = json.load(open(os.path.join(dd if tag != 'sqlite' else bird, gold_name)))[:a.questions]
             pdir = os.path.join(dd, 'predictions') if tag != 'sqlite' else os.path.join(bird, 'mini_dev_predictions')
             files = sorted(f for f in os.listdir(pdir) if (f'_{tag}' in f) or tag == 'sqlite')[:9]

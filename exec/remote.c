@@ -10,6 +10,7 @@
  * watchdog stopped: that one timed out); the result says it reconnected. */
 #include "db.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,13 +69,48 @@ static int reconnect(sqlsim_db *d, char *why, size_t wn) {
   return 0;
 }
 
+/* With SQLSIM_STATS set, the statements sent to each engine and their time
+ * are printed when the process ends (to weigh an engine's cost per
+ * statement against another's: bench/bench_strict_engines.py). */
+static struct {
+  pthread_mutex_t mu;
+  const exec_engine *e[8];
+  long n[8][2];
+  double s[8][2];
+} stats = {PTHREAD_MUTEX_INITIALIZER, {0}, {{0}}, {{0}}};
+
+static void stats_print(void) {
+  for (int i = 0; i < 8 && stats.e[i]; i++)
+    fprintf(stderr, "sqlsim stats: %s: %ld queries in %.3f s, %ld scripts of sqlsim's own (generated databases loaded) in %.3f s\n",
+            stats.e[i]->name, stats.n[i][0], stats.s[i][0], stats.n[i][1], stats.s[i][1]);
+}
+
+/* Counts one statement of engine e (own: sqlsim's) that took s seconds. */
+static void stats_add(const exec_engine *e, int own, double s) {
+  static int on = -1;
+  if (on < 0) on = getenv("SQLSIM_STATS") != NULL;
+  if (!on) return;
+  pthread_mutex_lock(&stats.mu);
+  int i = 0;
+  while (i < 8 && stats.e[i] && stats.e[i] != e) i++;
+  if (i < 8) {
+    if (!stats.e[i] && !stats.e[0]) atexit(stats_print);
+    stats.e[i] = e;
+    stats.n[i][own]++;
+    stats.s[i][own] += s;
+  }
+  pthread_mutex_unlock(&stats.mu);
+}
+
 /* Runs sql with the watchdog armed: the backend's SRV_* status. */
 static int run_armed(sqlsim_db *d, const char *sql, srv_row_fn row, void *ctx, char *why, size_t wn) {
   d->timed_out = 0;
-  d->guard.deadline = sbx_clock() + d->timeout + CLIENT_GRACE;
+  double t0 = sbx_clock();
+  d->guard.deadline = t0 + d->timeout + CLIENT_GRACE;
   exec_wd_arm(d);
   int st = d->srv->query(d->sc, sql, row, ctx, why, wn);
   exec_wd_disarm(d);
+  stats_add(d->srv, 0, sbx_clock() - t0);
   if (st == SRV_ERROR && d->timed_out) st = SRV_TIMEOUT; /* the cancel's own error */
   return st;
 }
@@ -327,7 +363,9 @@ int exec_server_script(sqlsim_db *d, const char *sql, char *why, size_t wn) {
   while (n > 0 && (sql[n - 1] == ';' || sql[n - 1] == '\n' || sql[n - 1] == ' ')) n--;
   sb_putn(&sb, sql, n);
   sb_puts(&sb, ";\nCOMMIT");
+  double t0 = sbx_clock();
   int rc = d->srv->own(d->sc, sb.buf, why, wn);
+  stats_add(d->srv, 1, sbx_clock() - t0);
   if (rc) {
     char w2[64];
     d->srv->own(d->sc, "ROLLBACK", w2, sizeof w2);

@@ -44,12 +44,12 @@ class Evaluator:
             files of ``DIR/<db_id>/`` are its test suite (correct only if it matches on all).
         sqlite: or one SQLite file for every pair (its schema is read when no tables).
         engine: or a server: ``postgresql://[user@][host]/DB[?host=/socket/dir]`` or
-            ``mysql://user@[host]/DB[?socket=PATH]``, ``{db_id}`` in it naming a database per
-            db_id (without it one database holds every db_id's tables, as BIRD's mini-dev);
-            the password from the URL, ``password_file=PATH``, PGPASSWORD or MYSQL_PWD, never
-            shown (docs/engines.md).
-        dialect: the SQL's dialect, "sqlite", "postgres" or "mysql"; "engine" (the default):
-            the engine's (SQLite's for files; a MySQL server's sql_mode is read).
+            ``mysql://user@[host]/DB[?socket=PATH]``, or a DuckDB file ``duckdb://PATH``,
+            ``{db_id}`` in it naming a database per db_id (without it one database holds every
+            db_id's tables, as BIRD's mini-dev); the password from the URL,
+            ``password_file=PATH``, PGPASSWORD or MYSQL_PWD, never shown (docs/engines.md).
+        dialect: the SQL's dialect, "sqlite", "postgres", "mysql" or "duckdb"; "engine" (the
+            default): the engine's (SQLite's for files; a MySQL server's sql_mode is read).
         metrics: names from METRICS (a tuple or "a,b"): ``match`` Spider exact set match,
             ``exec`` execution accuracy (Spider's and BIRD's semantics), ``ves``/``rves``
             timing, ``result`` BIS result similarity, ``bis`` BIS similarity and the
@@ -275,8 +275,9 @@ def audit(gold, systems, tables: Optional[str] = None, sqlite: Optional[str] = N
     for BIRD's objects) or to a list of SQL strings (None: no prediction), one
     per gold item. The schemas come from tables (tables.json) or sqlite; the
     answers are compared on db_dir's databases (DIR/<db_id>/<db_id>.sqlite),
-    the sqlite file, or the engine's server, else on databases generated from
-    the schema. Returns {"items": [...], "systems": [{"name", "weight", "ex",
+    the sqlite file, or the engine's databases (any engine URL, as Evaluator's),
+    else on realistic databases generated from the schema, the same for every
+    system. Returns {"items": [...], "systems": [{"name", "weight", "ex",
     "ex_kept"}], "flagged", "with_db", "seconds"}: every item ranked, each
     with index, score, flagged, kinds and evidence (the per-item record of
     docs/audit.md); ex_kept is a system's EX with the flagged items left out."""

@@ -315,6 +315,7 @@ static int failure(const char *m, char *why, size_t wn) {
   message(m, why, wn);
   if (m && strstr(m, "INTERRUPT")) return SRV_TIMEOUT;
   if (m && (!strncmp(m, "Interrupt", 9) || strstr(m, "Interrupted"))) return SRV_TIMEOUT;
+  if (m && !strncmp(m, "Out of Memory", 13)) return SRV_TOO_BIG; /* its memory_limit: ours */
   if (m && (!strncmp(m, "Permission Error", 16) || strstr(m, "read-only mode") || strstr(m, "configuration has been locked"))) {
     char r[420];
     snprintf(r, sizeof r, "refused: %s", why);

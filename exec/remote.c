@@ -238,6 +238,10 @@ void exec_server_run(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_resul
     r->status = SQLSIM_EXEC_TIMEOUT;
     snprintf(r->reason, sizeof r->reason, "stopped: over the %g s time limit", d->timeout);
     break;
+  case SRV_TOO_BIG:
+    r->status = SQLSIM_EXEC_TOO_BIG;
+    snprintf(r->reason, sizeof r->reason, "stopped: %s", why);
+    break;
   case SRV_REFUSED:
     r->status = SQLSIM_EXEC_REFUSED;
     snprintf(r->reason, sizeof r->reason, "%s", why);

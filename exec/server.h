@@ -155,7 +155,8 @@ void srv_put_name_quoted(strbuf *sb, const char *name);
 typedef struct srv_conn srv_conn;
 
 /* What a statement came to. */
-enum { SRV_OK, SRV_ERROR, SRV_TIMEOUT, SRV_REFUSED, SRV_LOST, SRV_STOPPED };
+enum { SRV_OK, SRV_ERROR, SRV_TIMEOUT, SRV_REFUSED, SRV_LOST, SRV_STOPPED,
+       SRV_TOO_BIG /* past the memory the engine was given (an in-process engine's own limit) */ };
 
 /* Receives a statement's column count (row NULL) once, then each row; a
  * non-zero return stops the statement (SRV_STOPPED). */

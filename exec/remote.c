@@ -240,7 +240,7 @@ void exec_server_run(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_resul
     break;
   case SRV_TOO_BIG:
     r->status = SQLSIM_EXEC_TOO_BIG;
-    snprintf(r->reason, sizeof r->reason, "stopped: %s", why);
+    snprintf(r->reason, sizeof r->reason, "stopped: %.240s", why);
     break;
   case SRV_REFUSED:
     r->status = SQLSIM_EXEC_REFUSED;

@@ -2,11 +2,13 @@
 # run.sh -- builds the libFuzzer targets with clang (AddressSanitizer and
 # UndefinedBehaviorSanitizer) and runs each for a given time.
 #
-#   fuzz/run.sh [-t SECONDS | -n RUNS] [TARGET...]
+#   fuzz/run.sh [-t SECONDS | -n RUNS] [-j JOBS] [TARGET...]
 #                         (targets: parse pgjson pgnodes diff spider readers exec sqlfuncs stream synth extract server audit duckdb; default all)
 #
 # -n RUNS runs each target for that many inputs with a fixed seed, so a run
 # is repeatable (CI uses it); -t runs each for a time with a random seed.
+# -j JOBS runs that many targets at a time (each is one process); their
+# summaries are printed in target order.
 #
 # Each target starts from fuzz/seeds/<target>, fuzz/regressions/<target> and
 # inputs made from the bundled corpus, with fuzz/sql.dict, and keeps its
@@ -28,6 +30,11 @@ WHAT="${SECONDS_EACH} s"
 if [ "${1:-}" = "-n" ]; then
   LIMIT=(-runs="$2" -seed=1)
   WHAT="$2 inputs, seed 1"
+  shift 2
+fi
+JOBS=1
+if [ "${1:-}" = "-j" ]; then
+  JOBS=$2
   shift 2
 fi
 TARGETS=("$@")
@@ -63,12 +70,10 @@ seed_corpus() {
   esac
 }
 
-failed=0
-for t in "${TARGETS[@]}"; do
-  seed_corpus "$t"
-  mkdir -p build-fuzz/crashes/"$t"
-  echo "== fuzz_$t for $WHAT"
-  regressions=()
+# One target: its run, then its summary in build-fuzz/fuzz_<t>.summary and
+# whether it failed in build-fuzz/fuzz_<t>.failed.
+run_target() {
+  local t=$1 rc regressions=()
   [ -d fuzz/regressions/"$t" ] && regressions=(fuzz/regressions/"$t")
   set +e
   TMPDIR=${TMPDIR:-/tmp} build-fuzz/fuzz/fuzz_"$t" "${LIMIT[@]}" -timeout=10 -rss_limit_mb=2560 \
@@ -76,12 +81,36 @@ for t in "${TARGETS[@]}"; do
     build-fuzz/corpus/"$t" "${regressions[@]}" >build-fuzz/fuzz_"$t".log 2>&1
   rc=$?
   set -e
-  grep -E "^#[0-9]+.*(DONE|pulse)|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|cov:" \
-    build-fuzz/fuzz_"$t".log | tail -5 || true
-  if [ $rc -ne 0 ] || [ -n "$(ls -A build-fuzz/crashes/"$t")" ]; then
-    echo "fuzz_$t: FAILED (exit $rc); inputs in build-fuzz/crashes/$t/, log build-fuzz/fuzz_$t.log"
-    grep -aE "ERROR|SUMMARY|==[0-9]+==|differs|does not parse" build-fuzz/fuzz_"$t".log | head -5 || true
-    failed=1
+  {
+    echo "== fuzz_$t for $WHAT"
+    grep -E "^#[0-9]+.*(DONE|pulse)|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb|cov:" \
+      build-fuzz/fuzz_"$t".log | tail -5 || true
+    if [ $rc -ne 0 ] || [ -n "$(ls -A build-fuzz/crashes/"$t")" ]; then
+      echo "fuzz_$t: FAILED (exit $rc); inputs in build-fuzz/crashes/$t/, log build-fuzz/fuzz_$t.log"
+      grep -aE "ERROR|SUMMARY|==[0-9]+==|differs|does not parse" build-fuzz/fuzz_"$t".log | head -5 || true
+      : >build-fuzz/fuzz_"$t".failed
+    fi
+  } >build-fuzz/fuzz_"$t".summary
+}
+
+for t in "${TARGETS[@]}"; do
+  seed_corpus "$t"
+  mkdir -p build-fuzz/crashes/"$t"
+  rm -f build-fuzz/fuzz_"$t".failed build-fuzz/fuzz_"$t".summary
+done
+running=0
+for t in "${TARGETS[@]}"; do
+  if [ "$running" -ge "$JOBS" ]; then
+    wait -n || true
+    running=$((running - 1))
   fi
+  run_target "$t" &
+  running=$((running + 1))
+done
+wait
+failed=0
+for t in "${TARGETS[@]}"; do
+  cat build-fuzz/fuzz_"$t".summary
+  [ ! -e build-fuzz/fuzz_"$t".failed ] || failed=1
 done
 exit $failed

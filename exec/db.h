@@ -49,6 +49,8 @@ int exec_server_open(const exec_target *t, const char *db_id, const sqlsim_exec_
                      sqlsim_error *err);
 void exec_server_close(sqlsim_db *d);
 void exec_server_run(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_result *r);
+void exec_server_each(sqlsim_db *d, const char *sql, srv_row_fn row, void (*reset)(void *), void *ctx,
+                      sqlsim_result *r);
 char *exec_server_rows_json(sqlsim_db *d, const char *sql, const long *want, int nwant, int first_n, long *count,
                             char **err);
 

@@ -400,11 +400,55 @@ int exec_grow_cells(sqlsim_result *r, long cap, unsigned flags) {
   return 1;
 }
 
+/* A row's values as the driver reads them, handed to each (exec_each_row);
+ * non-zero when it stops the query. */
+static int each_row(sqlite3_stmt *st, int nc, srv_row_fn each, void *ctx, size_t *bytes) {
+  srv_cell cells[64], *c = nc <= 64 ? cells : malloc(sizeof *c * (size_t)nc);
+  if (!c) return -1;
+  for (int i = 0; i < nc; i++) {
+    srv_cell *x = &c[i];
+    memset(x, 0, sizeof *x);
+    switch (sqlite3_column_type(st, i)) {
+    case SQLITE_INTEGER: x->type = SRV_INT, x->i = sqlite3_column_int64(st, i); break;
+    case SQLITE_FLOAT: x->type = SRV_REAL, x->x = sqlite3_column_double(st, i); break;
+    case SQLITE_NULL: x->type = SRV_NULL; break;
+    case SQLITE_BLOB:
+      x->type = SRV_BLOB;
+      x->p = sqlite3_column_blob(st, i);
+      x->n = (size_t)sqlite3_column_bytes(st, i);
+      break;
+    default:
+      x->type = SRV_TEXT;
+      x->p = (const char *)sqlite3_column_text(st, i);
+      x->n = (size_t)sqlite3_column_bytes(st, i);
+    }
+    if (!x->p) x->p = "";
+    *bytes += x->n + 8;
+  }
+  int rc = *bytes > DEFAULT_RESULT_BYTES || each(ctx, c, nc);
+  if (c != cells) free(c);
+  return rc;
+}
+
+static void sqlite_run(sqlsim_db *d, const char *sql, unsigned flags, srv_row_fn each, void *ctx,
+                       sqlsim_result *r);
+
 void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_result *r) {
   if (d->srv) {
     exec_server_run(d, sql, flags, r);
     return;
   }
+  sqlite_run(d, sql, flags, NULL, NULL, r);
+}
+
+void exec_each_row(sqlsim_db *d, const char *sql, srv_row_fn row, void (*reset)(void *), void *ctx,
+                   sqlsim_result *r) {
+  if (d->srv) exec_server_each(d, sql, row, reset, ctx, r);
+  else sqlite_run(d, sql, SQLSIM_EXEC_NO_CELLS, row, ctx, r);
+}
+
+static void sqlite_run(sqlsim_db *d, const char *sql, unsigned flags, srv_row_fn each, void *ctx,
+                       sqlsim_result *r) {
   memset(r, 0, sizeof *r);
   d->denied[0] = '\0';
   double t0 = sbx_clock(), c0 = cpu_s();
@@ -435,6 +479,11 @@ void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_res
   r->ncols = nc;
   long cap = 0;
   int first = 1;
+  size_t bytes = 0;
+  if (each && each(ctx, NULL, nc)) {
+    fail(r, SQLSIM_EXEC_TOO_BIG, "stopped: out of memory%s", NULL);
+    goto done;
+  }
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (first) {
       r->first_row_s = sbx_clock() - t0;
@@ -445,6 +494,16 @@ void sqlsim_exec_flags(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_res
       snprintf(n, sizeof n, "%ld", d->max_rows);
       fail(r, SQLSIM_EXEC_TOO_BIG, "stopped: more than %s rows", n);
       break;
+    }
+    if (each) {
+      if (each_row(st, nc, each, ctx, &bytes)) {
+        char m[32];
+        snprintf(m, sizeof m, "%zu", DEFAULT_RESULT_BYTES >> 20);
+        fail(r, SQLSIM_EXEC_TOO_BIG, "stopped: the result is over %s MiB", m);
+        break;
+      }
+      r->nrows++;
+      continue;
     }
     if (flags & SQLSIM_EXEC_NO_CELLS) {
       r->nrows++;

@@ -8,6 +8,7 @@
 #define SQLSIM_EXEC_INTERNAL_H
 
 #include "sandbox.h"
+#include "server.h"
 
 /* An executor connection over an in-memory image (sqlite3_serialize output,
  * taken over). Returns 0 or a negative code with err set. */
@@ -49,6 +50,15 @@ void exec_leave(sqlsim_db *d, void *saved);
 /* trusted = 1 lifts the authorizer for sqlsim's own fixed, read-only SQL
  * (pragma table functions, which it would refuse); 0 puts it back. */
 void exec_trust(sqlsim_db *d, int trusted);
+
+/* Runs one query as sqlsim_exec does (the same checks, limits and status in
+ * r) but keeps no cells: each row's values go to row(ctx, cells, n) as the
+ * driver reads them (SQLite: NULL, INT, REAL, TEXT, BLOB; another engine:
+ * its cells, server.h), after one call with cells NULL and n the column
+ * count. A non-zero return stops the query (r says too big). A server's
+ * query run again after a lost connection calls reset(ctx) first. */
+void exec_each_row(sqlsim_db *d, const char *sql, int (*row)(void *ctx, const srv_cell *cells, int n),
+                   void (*reset)(void *ctx), void *ctx, sqlsim_result *r);
 
 /* Runs one query under the executor's rules and limits and writes rows of
  * its answer as a JSON array of arrays (malloc'd): those at the 0-based

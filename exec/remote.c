@@ -159,10 +159,14 @@ typedef struct collect {
   long cap;
   size_t bytes;
   double t0;
+  srv_row_fn each;         /* exec_each_row: rows handed on, not kept */
+  void (*each_reset)(void *);
+  void *each_ctx;
 } collect;
 
 static void collect_reset(void *ctx) {
   collect *k = ctx;
+  if (k->each_reset) k->each_reset(k->each_ctx);
   sqlsim_result_free(k->r);
   k->r->nrows = 0;
   k->r->ncols = 0;
@@ -184,13 +188,19 @@ static int collect_row(void *ctx, const srv_cell *cells, int nc) {
   sqlsim_result *r = k->r;
   if (!cells) {
     r->ncols = nc;
-    return 0;
+    return k->each ? k->each(k->each_ctx, NULL, nc) : 0;
   }
   if (r->nrows == 0) r->first_row_s = sbx_clock() - k->t0;
   if (r->nrows >= k->d->max_rows) return too_big(r, "stopped: more than %llu rows", (unsigned long long)k->d->max_rows);
   for (int i = 0; i < nc; i++) k->bytes += cells[i].n + 8;
   if (k->bytes > DEFAULT_RESULT_BYTES)
     return too_big(r, "stopped: the result is over %llu MiB", (unsigned long long)(DEFAULT_RESULT_BYTES >> 20));
+  if (k->each) {
+    if (k->each(k->each_ctx, cells, nc))
+      return too_big(r, "stopped: the result is over %llu MiB", (unsigned long long)(DEFAULT_RESULT_BYTES >> 20));
+    r->nrows++;
+    return 0;
+  }
   if (k->flags & SQLSIM_EXEC_NO_CELLS) {
     r->nrows++;
     return 0;
@@ -214,7 +224,20 @@ static int collect_row(void *ctx, const srv_cell *cells, int nc) {
   return 0;
 }
 
+static void server_run(sqlsim_db *d, const char *sql, unsigned flags, collect *k0, sqlsim_result *r);
+
 void exec_server_run(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_result *r) {
+  collect k = {0};
+  server_run(d, sql, flags, &k, r);
+}
+
+void exec_server_each(sqlsim_db *d, const char *sql, srv_row_fn row, void (*reset)(void *), void *ctx,
+                      sqlsim_result *r) {
+  collect k = {.each = row, .each_reset = reset, .each_ctx = ctx};
+  server_run(d, sql, SQLSIM_EXEC_NO_CELLS, &k, r);
+}
+
+static void server_run(sqlsim_db *d, const char *sql, unsigned flags, collect *k0, sqlsim_result *r) {
   memset(r, 0, sizeof *r);
   double t0 = sbx_clock(), c0 = cpu_now();
   int st = srv_guard(d->srv, sql, r->reason, sizeof r->reason);
@@ -223,7 +246,8 @@ void exec_server_run(sqlsim_db *d, const char *sql, unsigned flags, sqlsim_resul
     r->total_s = r->first_row_s = sbx_clock() - t0;
     return;
   }
-  collect k = {d, r, flags, 0, 0, t0};
+  collect k = *k0;
+  k.d = d, k.r = r, k.flags = flags, k.t0 = t0;
   char why[256] = "";
   int reconnected;
   st = run_once_more(d, sql, collect_row, &k, collect_reset, why, sizeof why, &reconnected);

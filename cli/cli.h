@@ -166,6 +166,6 @@ void cli_sink_progress(void *sink, const char *phase, size_t done, size_t total)
 extern const char *const cli_exit_status;
 
 extern const cli_command cmd_parse_spec, cmd_load_spec, cmd_eval_spec, cmd_diff_spec, cmd_analyze_spec, cmd_rewrite_spec,
-    cmd_stream_spec, cmd_audit_spec;
+    cmd_stream_spec, cmd_audit_spec, cmd_spider2_spec;
 
 #endif

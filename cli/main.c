@@ -3,6 +3,7 @@
  * its help. */
 #include "cli.h"
 
+#include <malloc.h>
 #include <pg_query.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -10,7 +11,8 @@
 #include <string.h>
 
 static const cli_command *const commands[] = {&cmd_eval_spec,    &cmd_analyze_spec, &cmd_stream_spec,
-                                              &cmd_rewrite_spec, &cmd_diff_spec,    &cmd_parse_spec, &cmd_load_spec, &cmd_audit_spec};
+                                              &cmd_rewrite_spec, &cmd_diff_spec,    &cmd_parse_spec, &cmd_load_spec, &cmd_audit_spec,
+                                              &cmd_spider2_spec};
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 const char *const cli_exit_status =
@@ -50,6 +52,11 @@ static const cli_command *find(const char *name) {
 }
 
 int main(int argc, char **argv) {
+  /* Memory a scored item frees is kept for the next (one process, one run):
+   * Spider 2.0's tables of a few MB each were mapped and unmapped, every page
+   * a fault, a third of spider2's time (1.47 s -> 0.95 s on lite's gold). */
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
   if (argc < 2) {
     usage(stderr);
     return CLI_USAGE;

@@ -19,6 +19,7 @@
 #include "analyze/analyze.h"
 #include "exec/server.h"
 #include "metrics/ex.h"
+#include "metrics/spider2.h"
 #include "synth/runner.h"
 #include "fields.h"
 
@@ -26,7 +27,7 @@ typedef struct worker worker;
 
 struct sqlsim_evaluator {
   sqlsim_config cfg;         /* strings point at the copies below */
-  char *tables, *db_dir, *sqlite, *now, *engine;
+  char *tables, *db_dir, *sqlite, *now, *engine, *spider2;
   exec_target target;        /* the engine, parsed once (engine NULL: none) */
   int dialect;               /* SQLSIM_DIALECT_*, the engine's resolved */
   unsigned parse_options;    /* sqlsim_parse's for gold and predictions: the dialect, MySQL's sql_mode */
@@ -34,6 +35,7 @@ struct sqlsim_evaluator {
   int spider;                /* Spider matching and hardness are possible (tables.json, per db_id) */
   pthread_mutex_t mu;
   worker *free_workers;      /* the pool: workers not lent to a call */
+  s2_gold_set *s2;           /* config.spider2: the Spider 2.0 gold, opened once */
 };
 
 /* ---------------------------------------------------------------- evaluator.c */
@@ -92,6 +94,7 @@ typedef struct gold_prep {
   char path[1024];         /* the item's database */
   ex_gold ex;              /* its results there and on the test suite (metrics/ex.h) */
   gold_audit audit;        /* config.audit */
+  s2_task_gold *s2;        /* spider2: the task's gold variants and rule (NULL: no such task) */
 } gold_prep;
 
 struct worker {
@@ -162,6 +165,7 @@ void engine_stage_synth(engine_pair *c);
 void engine_stage_analysis(engine_pair *c);
 void engine_stage_timing(engine_pair *c);
 void engine_stage_audit(engine_pair *c);
+void engine_stage_spider2(engine_pair *c);
 
 /* Everything but timing, for one pair, on a worker: r is overwritten. */
 void engine_score_pair(sqlsim_evaluator *ev, worker *w, const sqlsim_pair *p, sqlsim_record *r);

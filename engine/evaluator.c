@@ -62,6 +62,22 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
       return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "the audit needs the schemas (tables or sqlite)");
     c.metrics |= SQLSIM_M_BIS | (c.db_dir || c.sqlite || c.engine ? SQLSIM_M_EXEC : 0);
   }
+  if (c.metrics & SQLSIM_M_SPIDER2) { /* a pair's gold is a task, not a query: nothing else reads it */
+    if (c.metrics != SQLSIM_M_SPIDER2)
+      return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
+                              "spider2 judges a result table against a task's gold tables: it is not combined with "
+                              "other metrics (their gold is a query)");
+    if (!c.spider2)
+      return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
+                              "spider2 needs the gold directory (evaluation_suite/gold: exec_result/ and the eval file)");
+    if (c.spider2_pred == SQLSIM_SPIDER2_SQL && !c.db_dir && !c.sqlite && !c.engine)
+      return sqlsim_error_set(err, SQLSIM_ECONFIG, -1,
+                              "spider2 with predicted SQL runs it: give the databases (db_dir: DIR/<db>.sqlite, "
+                              "sqlite, or an engine)");
+    if (c.spider2_pred < SQLSIM_SPIDER2_SQL || c.spider2_pred > SQLSIM_SPIDER2_CSV_FILE)
+      return sqlsim_error_set(err, SQLSIM_ECONFIG, -1, "spider2 prediction kind %d: SQL, CSV or a CSV file",
+                              c.spider2_pred);
+  }
   int rc = engine_metrics_check(&c, err);
   if (rc) return rc;
   if (c.repair && !(c.metrics & SQLSIM_M_CATEGORIES))
@@ -83,14 +99,18 @@ int sqlsim_evaluator_new(const sqlsim_config *cfg, sqlsim_evaluator **out, sqlsi
     return SQLSIM_ECONFIG;
   }
   pthread_mutex_init(&ev->mu, NULL);
-  if (c.tables) rc = sqlsim_catalog_load_tables_json(c.tables, &ev->catalog, err);
+  if (c.metrics & SQLSIM_M_SPIDER2) rc = s2_gold_open(c.spider2, c.spider2_flavor, &ev->s2, err);
+  if (!rc && c.tables) rc = sqlsim_catalog_load_tables_json(c.tables, &ev->catalog, err);
   else if (c.sqlite) rc = sqlsim_catalog_load_sqlite(c.sqlite, &ev->catalog, err);
   if (rc) {
+    s2_gold_close(ev->s2);
     exec_target_clear(&ev->target);
     pthread_mutex_destroy(&ev->mu);
     free(ev);
     return rc;
   }
+  if (ev->s2) c.spider2_flavor = s2_gold_flavor(ev->s2);
+  c.spider2 = ev->spider2 = dup_or_null(c.spider2);
   c.tables = ev->tables = dup_or_null(c.tables);
   c.db_dir = ev->db_dir = dup_or_null(c.db_dir);
   c.sqlite = ev->sqlite = dup_or_null(c.sqlite);
@@ -112,6 +132,8 @@ void sqlsim_evaluator_free(sqlsim_evaluator *ev) {
     w = next;
   }
   sqlsim_catalog_free(ev->catalog);
+  s2_gold_close(ev->s2);
+  free(ev->spider2);
   exec_target_clear(&ev->target);
   free(ev->tables);
   free(ev->db_dir);
@@ -157,6 +179,9 @@ const char *engine_db_path(const sqlsim_evaluator *ev, const char *db_id, char *
   if (!p) return NULL;
   snprintf(buf, n, "%s", p);
   free(p);
+  if (access(buf, R_OK) == 0) return buf;
+  if (!(ev->cfg.metrics & SQLSIM_M_SPIDER2)) return NULL;
+  snprintf(buf, n, "%s/%s.sqlite", ev->db_dir, db_id); /* Spider 2.0's layout: DIR/<db>.sqlite */
   return access(buf, R_OK) == 0 ? buf : NULL;
 }
 

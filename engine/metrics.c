@@ -30,6 +30,7 @@ static void str_or_null(const sqlsim_sink *s, void *x, const char *v) {
 }
 
 static void fields_hardness(const sqlsim_record *r, const sqlsim_sink *s, void *x) {
+  if (r->metrics == SQLSIM_M_SPIDER2) return; /* a task has no Spider hardness */
   K("hardness");
   str_or_null(s, x, r->hardness >= 0 && r->hardness < SQLSIM_HARD_UNKNOWN ? sqlsim_hardness_names[r->hardness] : NULL);
 }
@@ -161,6 +162,15 @@ static void fields_soft_f1(const sqlsim_record *r, const sqlsim_sink *s, void *x
   sb_json_real(&t, r->exec.soft_f1);
   s->json(x, t.buf);
   sb_free(&t);
+}
+
+/* spider2: the script's score, the gold file that matched, the row-by-row
+ * judgement when asked (docs/spider2.md). */
+static void fields_spider2(const sqlsim_record *r, const sqlsim_sink *s, void *x) {
+  const sqlsim_spider2_part *p = &r->spider2;
+  K("score"), s->integer(x, p->has ? p->score : 0);
+  K("variant"), str_or_null(s, x, p->variant);
+  if (p->rows >= 0) K("rows"), s->integer(x, p->rows);
 }
 
 /* With config.extract: where the answer's SQL was found, and the SQL. */
@@ -297,6 +307,8 @@ const engine_metric engine_metrics[] = {
      .help = "BIS result similarity (exec's stage)"},
     {"soft_f1", SQLSIM_M_SOFT_F1, .needs = ENGINE_NEEDS_DATABASES, .fields = fields_soft_f1,
      .help = "BIRD mini-dev's Soft F1-Score (exec's stage)"},
+    {"spider2", SQLSIM_M_SPIDER2, .score = engine_stage_spider2, .fields = fields_spider2,
+     .help = "Spider 2.0's judgement: a result table against the task's gold tables (config spider2)"},
     {.fields = fields_answer},
     {.fields = fields_witness},
     {"categories", SQLSIM_M_CATEGORIES, .implies = SQLSIM_M_BIS, .score = engine_stage_analysis,

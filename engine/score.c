@@ -13,6 +13,7 @@
  * apart (alone on the machine), for pairs EX found correct. */
 #include "engine.h"
 #include "analyze/analyze.h"
+#include "exec/exec.h"
 #include "exec/sandbox.h"
 #include "record/record.h"
 #include "synth/runner.h"
@@ -160,6 +161,135 @@ void engine_stage_synth(engine_pair *c) {
   y.witness = NULL;
   r->synth = y;
   r->has_synth = 1;
+}
+
+/* ---------------------------------------------------------------- Spider 2.0 */
+
+/* A query's rows kept as the driver gave them (text and bytes copied out). */
+typedef struct s2_rows {
+  s2_cell *cells;
+  long n, cap;             /* cells */
+  int ncols;
+  strbuf bytes;            /* every text's bytes; cells hold offsets until the end */
+} s2_rows;
+
+static void s2_rows_reset(void *ctx) {
+  s2_rows *k = ctx;
+  k->n = 0;
+  k->bytes.len = 0;
+}
+
+/* A timedelta's str(): "[-]D day[s], H:MM:SS[.ffffff]". */
+static void duration_text(strbuf *sb, long long us) {
+  long long days = us >= 0 ? us / 86400000000LL : -((-us + 86399999999LL) / 86400000000LL);
+  long long rest = us - days * 86400000000LL, sec = rest / 1000000, frac = rest % 1000000;
+  if (days) sb_printf(sb, "%lld day%s, ", days, days == 1 || days == -1 ? "" : "s");
+  sb_printf(sb, "%lld:%02lld:%02lld", sec / 3600, sec / 60 % 60, sec % 60);
+  if (frac) sb_printf(sb, ".%06lld", frac);
+}
+
+static int s2_rows_add(void *ctx, const srv_cell *cells, int nc) {
+  s2_rows *k = ctx;
+  if (!cells) {
+    k->ncols = nc;
+    return 0;
+  }
+  if (k->n + nc > k->cap) {
+    long cap = k->cap ? k->cap * 2 : 256 + nc;
+    s2_cell *c = realloc(k->cells, sizeof *c * (size_t)cap);
+    if (!c) return -1;
+    k->cells = c;
+    k->cap = cap;
+  }
+  for (int i = 0; i < nc; i++) {
+    const srv_cell *x = &cells[i];
+    s2_cell *o = &k->cells[k->n++];
+    memset(o, 0, sizeof *o);
+    size_t at = k->bytes.len;
+    switch (x->type) {
+    case SRV_NULL: o->type = S2_C_NULL; continue;
+    case SRV_INT: o->type = S2_C_INT, o->i = x->i; continue;
+    case SRV_REAL: o->type = S2_C_REAL, o->x = x->x; continue;
+    case SRV_DECIMAL: o->type = S2_C_DECIMAL; sb_putn(&k->bytes, x->p, x->n); break;
+    case SRV_TEXT: o->type = S2_C_TEXT; sb_putn(&k->bytes, x->p, x->n); break;
+    case SRV_BLOB: o->type = S2_C_BLOB; sb_putn(&k->bytes, x->p, x->n); break;
+    case SRV_DURATION: o->type = S2_C_OBJECT; duration_text(&k->bytes, x->i); break;
+    default: o->type = S2_C_OBJECT; sb_putn(&k->bytes, x->p, x->n); break; /* dates and times: their text */
+    }
+    o->i = (int64_t)at;
+    o->n = k->bytes.len - at;
+  }
+  return k->bytes.len > ((size_t)256 << 20);
+}
+
+/* The predicted table: the pair's CSV (text, or a file's), or its SQL's
+ * result on the pair's database saved as lite's script saves it (chunks of
+ * 500 rows through pandas to CSV). NULL with why. */
+static s2_frame *spider2_pred_table(engine_pair *c, char *why, size_t wn) {
+  sqlsim_evaluator *ev = c->ev;
+  const char *pred = c->p->pred;
+  sqlsim_error e = {0};
+  s2_frame *f = NULL;
+  if (ev->cfg.spider2_pred != SQLSIM_SPIDER2_SQL) {
+    char *text = NULL;
+    size_t len = strlen(pred);
+    if (ev->cfg.spider2_pred == SQLSIM_SPIDER2_CSV_FILE && core_file_read(pred, &text, &len, &e)) {
+      snprintf(why, wn, "%.390s", e.message);
+      return NULL;
+    }
+    if (s2_frame_read(text ? text : pred, len, &f, &e))
+      snprintf(why, wn, "the predicted table cannot be read as pandas reads it: %.300s", e.message);
+    free(text);
+    return f;
+  }
+  char buf[1024];
+  const char *path = engine_db_path(ev, c->p->db_id, buf, sizeof buf);
+  if (!path) {
+    snprintf(why, wn, "no database for '%.200s' (the task's db) to run the prediction on",
+             c->p->db_id ? c->p->db_id : "");
+    return NULL;
+  }
+  sqlsim_db *db = engine_worker_db(ev, c->w, path, c->p->db_id, why, wn);
+  if (!db) return NULL;
+  s2_rows k = {0};
+  sqlsim_result r;
+  exec_each_row(db, pred, s2_rows_add, s2_rows_reset, &k, &r);
+  if (r.status != SQLSIM_EXEC_OK) {
+    snprintf(why, wn, "%.390s", r.reason);
+  } else {
+    for (long i = 0; i < k.n; i++) /* offsets into bytes become pointers */
+      if (k.cells[i].type >= S2_C_TEXT && k.cells[i].type != S2_C_BOOL)
+        k.cells[i].p = k.bytes.buf ? k.bytes.buf + k.cells[i].i : "";
+    strbuf csv = {0};
+    long nrows = k.ncols ? k.n / k.ncols : 0;
+    if (s2_rows_csv(k.cells, nrows, k.ncols, 500, &csv, &e) ||
+        s2_frame_read(csv.buf ? csv.buf : "", csv.len, &f, &e))
+      snprintf(why, wn, "%.390s", e.message);
+    sb_free(&csv);
+  }
+  free(k.cells);
+  sb_free(&k.bytes);
+  return f;
+}
+
+void engine_stage_spider2(engine_pair *c) {
+  const s2_task_gold *t = c->g->s2;
+  sqlsim_spider2_part *x = &c->r->spider2;
+  x->rows = c->ev->cfg.spider2_rows ? 0 : -1;
+  x->pred_rows = -1;
+  if (!t) return; /* no such task: the gold's error says so */
+  s2_frame *f = spider2_pred_table(c, x->err, sizeof x->err);
+  if (!f) return;
+  s2_verdict v;
+  s2_judge(t, f, c->ev->cfg.spider2_rows, &v);
+  x->has = 1;
+  x->pred_rows = f->nrows;
+  x->score = v.score;
+  x->rows = v.rows;
+  x->variant = v.variant >= 0 ? sqlsim_arena_strdup(record_arena(c->r), t->names[v.variant]) : NULL;
+  snprintf(x->err, sizeof x->err, "%s", v.error);
+  x->err_gold = v.gold_side;
+  s2_frame_free(f);
 }
 
 /* ---------------------------------------------------------------- the audit */

@@ -16,6 +16,8 @@ static void gold_clear(gold_prep *g) {
   free(g->audit.found.json.buf);
   synth_realm_free(g->audit.realm);
   free(g->audit.gold_run);
+  if (g->s2) s2_task_gold_clear(g->s2);
+  free(g->s2);
   free(g->sql);
   free(g->db_id);
   sqlsim_spider_gold_free(g->spider);
@@ -100,6 +102,16 @@ static void gold_prepare(sqlsim_evaluator *ev, worker *w, gold_prep *g, const ch
   g->sql = strdup(sql);
   g->db_id = db_id ? strdup(db_id) : NULL;
   g->hardness = SQLSIM_HARD_UNKNOWN;
+  if (m & SQLSIM_M_SPIDER2) { /* the gold is a task's instance id: its gold tables, read once */
+    if (!(g->s2 = calloc(1, sizeof *g->s2))) {
+      snprintf(g->gold_err, sizeof g->gold_err, "out of memory");
+    } else if (s2_task_gold_load(ev->s2, sql, g->s2)) {
+      free(g->s2);
+      g->s2 = NULL;
+      snprintf(g->gold_err, sizeof g->gold_err, "'%.200s' is not a task of the gold's eval file", sql);
+    }
+    return;
+  }
   g->schema = engine_schema(ev, db_id);
   if (ev->spider) { /* hardness, whether or not matching is asked */
     sqlsim_error err = {0};

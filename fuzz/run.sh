@@ -3,7 +3,7 @@
 # UndefinedBehaviorSanitizer) and runs each for a given time.
 #
 #   fuzz/run.sh [-t SECONDS | -n RUNS] [-j JOBS] [TARGET...]
-#                         (targets: parse pgjson pgnodes diff spider readers exec sqlfuncs stream synth extract server audit duckdb; default all)
+#                         (targets: parse pgjson pgnodes diff spider readers exec sqlfuncs stream synth extract server audit duckdb spider2; default all)
 #
 # -n RUNS runs each target for that many inputs with a fixed seed, so a run
 # is repeatable (CI uses it); -t runs each for a time with a random seed.
@@ -38,7 +38,7 @@ if [ "${1:-}" = "-j" ]; then
   shift 2
 fi
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(parse pgjson pgnodes diff spider readers exec sqlfuncs stream synth extract server audit duckdb)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(parse pgjson pgnodes diff spider readers exec sqlfuncs stream synth extract server audit duckdb spider2)
 command -v clang >/dev/null || { echo "fuzz/run.sh: clang is not installed (./setup.sh installs it)"; exit 2; }
 
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSQLSIM_FUZZ=ON \

@@ -1151,13 +1151,15 @@ enum {
                               the calibrated score then combines both, docs/synthetic.md) */
   SQLSIM_M_STRICT = 256,   /* the strict verdict: equivalence under the schema, on the gold's distilled
                               suite and the pair's own databases (implies synth) */
-  SQLSIM_M_SOFT_F1 = 512   /* BIRD mini-dev's Soft F1-Score (sqlsim_soft_f1) */
+  SQLSIM_M_SOFT_F1 = 512,  /* BIRD mini-dev's Soft F1-Score (sqlsim_soft_f1) */
+  SQLSIM_M_SPIDER2 = 1024  /* Spider 2.0's judgement (config.spider2): the pair's gold is an instance
+                              id, its prediction a result table or SQL whose result is one */
 };
 #define SQLSIM_M_DB (SQLSIM_M_EXEC | SQLSIM_M_VES | SQLSIM_M_RVES | SQLSIM_M_RESULT | SQLSIM_M_SOFT_F1)
 #define SQLSIM_M_TIMING (SQLSIM_M_VES | SQLSIM_M_RVES)
 /* The metrics, one bit each; the engine's metric table (engine/metrics.c)
  * names them. */
-#define SQLSIM_NMETRICS 10
+#define SQLSIM_NMETRICS 11
 /* The name of a metric's flag ("match", "exec", ...), NULL for none. */
 SQLSIM_API const char *sqlsim_metric_name(unsigned flag);
 /* Every metric, one line each ("  name  what it is; needs ...; implies ..."),
@@ -1207,6 +1209,17 @@ typedef struct sqlsim_config {
                               the parts whose fix gives the gold's answer, checked by running */
   int assume_not_null;     /* synth, strict: judge as if every column were NOT NULL (no generated
                               database holds a NULL), for users whose data has none */
+  /* Spider 2.0 (docs/spider2.md): with the spider2 metric, a pair's gold is
+   * a task's instance_id, judged as the benchmark's own evaluate.py judges
+   * it against the task's gold results. */
+  const char *spider2;     /* the gold: a directory laid out as the repository's evaluation_suite/gold
+                              (exec_result/ and spider2lite_eval.jsonl or spider2snow_eval.jsonl) */
+  int spider2_flavor;      /* SQLSIM_SPIDER2_LITE or _SNOW: whose script; 0 = by the eval file there */
+  int spider2_pred;        /* what a pair's prediction is: SQLSIM_SPIDER2_SQL (run on the pair's
+                              database, its rows saved as the lite script saves SQLite's), _CSV (a
+                              result table's CSV text), _CSV_FILE (the path of one) */
+  int spider2_rows;        /* also judge row by row: the matched columns' values from the same
+                              predicted rows (the record's spider2.rows) */
   int audit;               /* each record keeps what the benchmark's audit reads (its audit part):
                               the prediction's answer as the audit compares answers, and the gold's
                               own evidence. Needs a schema; on databases it runs with exec, without
@@ -1283,6 +1296,20 @@ typedef struct sqlsim_audit_part {
   const char *error;       /* why the item was not looked at as asked ("" when it was) */
 } sqlsim_audit_part;
 
+/* spider2: Spider 2.0's judgement of the pair (config.spider2). */
+enum { SQLSIM_SPIDER2_LITE = 1, SQLSIM_SPIDER2_SNOW = 2 };
+enum { SQLSIM_SPIDER2_SQL = 0, SQLSIM_SPIDER2_CSV = 1, SQLSIM_SPIDER2_CSV_FILE = 2 };
+typedef struct sqlsim_spider2_part {
+  int has;                 /* judged (the gold's task and the prediction's table were read) */
+  int score;               /* the script's 0/1 */
+  int rows;                /* config.spider2_rows: 1 when a matching gold variant's columns also match
+                              row by row in the prediction, else 0; -1 not asked */
+  const char *variant;     /* the gold file that matched first (<id>.csv, <id>_b.csv, ...), or NULL */
+  char err[400];           /* why the pair scored 0 other than a mismatch ("" none) */
+  int err_gold;            /* err is the gold's (no such task, a gold file unreadable, its rule) */
+  long pred_rows;          /* rows of the predicted table (-1 unread) */
+} sqlsim_spider2_part;
+
 /* bis: the tree diff of the prediction against the gold. */
 typedef struct sqlsim_structure_part {
   int has;                 /* the gold was read: bis and score hold (0 when the prediction
@@ -1348,6 +1375,7 @@ typedef struct sqlsim_record {
   sqlsim_analysis_part analysis;
   sqlsim_repair_part repair;
   sqlsim_audit_part audit; /* config.audit */
+  sqlsim_spider2_part spider2; /* the spider2 metric */
   int witness_asked;       /* the evaluator's config.witness */
   sqlsim_witness *witness; /* with it, a wrong pair's evidence (the real database's when there is
                               one, else the generated one's), or NULL */
@@ -1448,6 +1476,87 @@ SQLSIM_API double sqlsim_reward(const sqlsim_evaluator *ev, const sqlsim_record 
  * waiting are scored together on jobs threads. Returns 0, or -1 when out
  * cannot be written (errno says why). */
 SQLSIM_API int sqlsim_serve_jsonl(sqlsim_evaluator *ev, int in_fd, FILE *out, int jobs, int reward);
+
+/* ---------------------------------------------------------------- Spider 2.0 */
+
+/* Spider 2.0 scored as its own evaluate.py scores it (docs/spider2.md):
+ * each task's predicted result table against its gold tables, read as
+ * pandas 1.5.3 reads CSV and compared by compare_pandas_table's rules (lite's
+ * or snow's script), one record per task (the spider2 metric's part). The
+ * predictions are a folder as the script takes it (<instance_id>.csv result
+ * tables, or <instance_id>.sql run on the task's database), or given in
+ * memory. */
+typedef struct sqlsim_spider2_opts {
+  const char *gold;        /* the gold directory (evaluation_suite/gold's layout) */
+  int flavor;              /* SQLSIM_SPIDER2_LITE or _SNOW; 0: by the eval file in gold */
+  int mode;                /* SQLSIM_SPIDER2_CSV (result tables) or _SQL; -1: by the folder's files
+                              (.csv or .sql) */
+  const char *tasks;       /* SQL: the tasks file giving each task's database (spider2-lite.jsonl's
+                              "db", spider2-snow.jsonl's "db_id"); NULL: that file beside gold */
+  const char *db_dir;      /* SQL: the databases, DIR/<db>.sqlite (or DIR/<db>/<db>.sqlite) */
+  const char *sqlite;      /* or one SQLite file for every task */
+  const char *engine;      /* or an engine's URL ({db_id}: the task's database) */
+  int rows;                /* also judge row by row (the records' spider2.rows) */
+  int jobs;                /* worker threads; 0 = 1 */
+  double timeout_s;        /* per query; 0 = 60 */
+  const volatile int *cancel;
+  void (*on_progress)(void *ctx, const char *phase, size_t done, size_t total);
+  /* each finished record, in instance_id order, on the calling thread */
+  void (*on_record)(void *ctx, const char *instance_id, const sqlsim_record *r);
+  void *ctx;
+} sqlsim_spider2_opts;
+
+/* The tasks of one engine: the benchmark's, those predicted, those right. */
+typedef struct sqlsim_spider2_group {
+  const char *name;        /* "BigQuery" (bq, ga), "Snowflake" (sf), "SQLite" (local), "other" */
+  int tasks, submitted, correct, rows_correct;
+} sqlsim_spider2_group;
+
+typedef struct sqlsim_spider2 {
+  int flavor, mode;
+  size_t n;                /* tasks scored: the predicted ones among the gold's, by instance_id */
+  char **ids;              /* each one's instance_id */
+  sqlsim_record *records;  /* and record (its spider2 part) */
+  size_t done;             /* records finished (n unless cancelled) */
+  int tasks;               /* the benchmark's (the eval file's) */
+  int correct, rows_correct, rows_asked;
+  int ignored;             /* prediction files or entries that name no task */
+  sqlsim_spider2_group groups[4];
+  int ngroups;
+  double seconds;
+} sqlsim_spider2;
+
+/* Scores the predictions in pred_dir (ids NULL), or preds[0..n) for ids[0..n)
+ * (CSV text in CSV mode, SQL in SQL mode), every one against its task. A
+ * prediction that cannot be read or run scores 0 with its record's error;
+ * the run goes on. 0 with *out (free with sqlsim_spider2_free), or a
+ * negative code with err (no gold, a folder with both .csv and .sql files,
+ * SQL without databases). */
+SQLSIM_API int sqlsim_spider2_run(const sqlsim_spider2_opts *opts, const char *pred_dir, const char *const *ids,
+                                  const char *const *preds, size_t n, sqlsim_spider2 **out, sqlsim_error *err);
+SQLSIM_API void sqlsim_spider2_free(sqlsim_spider2 *s);
+/* The summary as JSON: score over the predicted tasks and over the
+ * benchmark's, per engine (malloc'd). */
+SQLSIM_API char *sqlsim_spider2_summary_json(const sqlsim_spider2 *s);
+
+/* A value as a database driver hands it over, for a result given in rows. */
+enum { SQLSIM_V_NULL, SQLSIM_V_INT, SQLSIM_V_REAL, SQLSIM_V_TEXT, SQLSIM_V_BLOB, SQLSIM_V_BOOL, SQLSIM_V_DECIMAL,
+       SQLSIM_V_OBJECT };
+typedef struct sqlsim_value {
+  int type;                /* SQLSIM_V_*; DECIMAL: p the digits (a Python Decimal); OBJECT: p the
+                              value's str() (a date, a time) */
+  int64_t i;
+  double x;
+  const char *p;
+  size_t n;
+} sqlsim_value;
+/* A result given as rows (nrows x ncols values, row-major) as the CSV text
+ * Spider 2.0's scripts make of it: pandas.DataFrame(rows).to_csv(index=
+ * False) (chunk 0), or lite's read_sql_query(chunksize=chunk) then to_csv
+ * (chunk 500). 0 with *out (malloc'd, *len bytes: a text's NUL is kept), or
+ * -1 with err. */
+SQLSIM_API int sqlsim_spider2_rows_csv(const sqlsim_value *cells, long nrows, int ncols, long chunk, char **out,
+                                       size_t *len, sqlsim_error *err);
 
 /* ---------------------------------------------------------------- audit */
 

@@ -134,8 +134,11 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
                            "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
                            "synth_databases", "auto_width", "noise_every", "connection", "witness", "extract", "repair",
-                           "assume_not_null", "engine", "dialect", NULL};
-  PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None, *engine = Py_None;
+                           "assume_not_null", "engine", "dialect", "spider2", "spider2_pred", "spider2_rows", NULL};
+  PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None, *engine = Py_None,
+           *spider2 = Py_None;
+  const char *spider2_pred = "sql";
+  int spider2_rows = 0;
   const char *dialect = "engine";
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
@@ -144,10 +147,11 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   const char *connection = "fresh";
   unsigned long long max_memory = 0;
   double auto_width = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidisppppOs", kwlist, &tables, &db_dir, &sqlite, &metrics,
-                                   &mode, &semantics, &timeout, &iterations, &alternate, &now, &max_memory,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidisppppOsOsp", kwlist, &tables, &db_dir, &sqlite,
+                                   &metrics, &mode, &semantics, &timeout, &iterations, &alternate, &now, &max_memory,
                                    &keep_distinct, &plug_value, &synth_databases, &auto_width, &noise_every,
-                                   &connection, &witness, &extract, &repair, &assume_not_null, &engine, &dialect))
+                                   &connection, &witness, &extract, &repair, &assume_not_null, &engine, &dialect,
+                                   &spider2, &spider2_pred, &spider2_rows))
     return -1;
   if (strcmp(connection, "fresh") && strcmp(connection, "reuse")) {
     PyErr_Format(ConfigError, "connection must be 'fresh' or 'reuse', not '%s'", connection);
@@ -163,7 +167,15 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   cfg.sqlite = opt_str(sqlite);
   cfg.now = opt_str(now);
   cfg.engine = opt_str(engine);
+  cfg.spider2 = opt_str(spider2);
+  cfg.spider2_rows = spider2_rows;
   if (PyErr_Occurred()) return -1;
+  if (!strcmp(spider2_pred, "sql")) cfg.spider2_pred = SQLSIM_SPIDER2_SQL;
+  else if (!strcmp(spider2_pred, "csv")) cfg.spider2_pred = SQLSIM_SPIDER2_CSV;
+  else {
+    PyErr_Format(ConfigError, "spider2_pred must be 'sql' or 'csv', not '%s'", spider2_pred);
+    return -1;
+  }
   sqlsim_error err = {0};
   if (sqlsim_dialect_parse(dialect, &cfg.dialect, &err)) {
     raise_err(&err, ConfigError);
@@ -788,6 +800,175 @@ static PyObject *mod_audit(PyObject *m, PyObject *args, PyObject *kw) {
   return res;
 }
 
+/* spider2(gold, pred_dir, ids, texts, mode, flavor, rows, db_dir, sqlite, engine, tasks, jobs, timeout)
+ * -> (summary, [items]): a folder (pred_dir), or texts[k] for ids[k]. */
+static PyObject *mod_spider2(PyObject *m, PyObject *args, PyObject *kw) {
+  (void)m;
+  static char *kwlist[] = {"gold", "pred_dir", "ids", "texts", "mode", "flavor", "rows", "db_dir", "sqlite",
+                           "engine", "tasks", "jobs", "timeout", NULL};
+  const char *gold, *pred_dir = NULL, *db_dir = NULL, *sqlite = NULL, *engine = NULL, *tasks = NULL;
+  PyObject *ids = Py_None, *texts = Py_None;
+  int mode = -1, flavor = 0, rows = 0, jobs = 1;
+  double timeout = 60;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "s|zOOiipzzzzid", kwlist, &gold, &pred_dir, &ids, &texts, &mode,
+                                   &flavor, &rows, &db_dir, &sqlite, &engine, &tasks, &jobs, &timeout))
+    return NULL;
+  if (jobs < 1 || !(timeout > 0)) return PyErr_Format(ConfigError, "jobs must be positive and timeout above 0");
+  size_t n = 0;
+  const char **idv = NULL, **tv = NULL;
+  if (!pred_dir) {
+    if (!PyList_Check(ids) || !PyList_Check(texts) || PyList_GET_SIZE(ids) != PyList_GET_SIZE(texts))
+      return PyErr_Format(ConfigError, "give a prediction folder, or instance ids with their texts");
+    n = (size_t)PyList_GET_SIZE(ids);
+    idv = calloc(n ? n : 1, sizeof *idv);
+    tv = calloc(n ? n : 1, sizeof *tv);
+    if (!idv || !tv) {
+      free(idv), free(tv);
+      return PyErr_NoMemory();
+    }
+    for (size_t k = 0; k < n; k++) {
+      PyObject *a = PyList_GET_ITEM(ids, k), *b = PyList_GET_ITEM(texts, k);
+      if (!PyUnicode_Check(a) || !PyUnicode_Check(b) || !(idv[k] = PyUnicode_AsUTF8(a)) ||
+          !(tv[k] = PyUnicode_AsUTF8(b))) {
+        free(idv), free(tv);
+        if (!PyErr_Occurred()) PyErr_Format(ConfigError, "prediction %zd: an instance id and a str", (Py_ssize_t)k);
+        return NULL;
+      }
+    }
+  }
+  sqlsim_spider2_opts o = {.gold = gold, .mode = mode, .flavor = flavor, .rows = rows, .db_dir = db_dir,
+                           .sqlite = sqlite, .engine = engine, .tasks = tasks, .jobs = jobs, .timeout_s = timeout};
+  sqlsim_spider2 *s = NULL;
+  sqlsim_error err = {0};
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = sqlsim_spider2_run(&o, pred_dir, idv, tv, n, &s, &err);
+  Py_END_ALLOW_THREADS free(idv);
+  free(tv);
+  if (rc) return raise_err(&err, rc == SQLSIM_ECONFIG ? ConfigError : NULL);
+  char *summary = sqlsim_spider2_summary_json(s);
+  PyObject *sum = from_json(summary), *items = sum ? PyList_New((Py_ssize_t)s->done) : NULL, *res = NULL;
+  free(summary);
+  for (size_t k = 0; items && k < s->done; k++) {
+    PyObject *d = record_dict(&s->records[k]), *id = d ? PyUnicode_FromString(s->ids[k]) : NULL;
+    PyObject *item = id ? PyDict_New() : NULL;
+    if (!item || PyDict_SetItemString(item, "instance_id", id) || PyDict_Update(item, d)) {
+      Py_XDECREF(item), Py_XDECREF(d), Py_XDECREF(id);
+      Py_CLEAR(items);
+      break;
+    }
+    Py_DECREF(d), Py_DECREF(id);
+    PyList_SET_ITEM(items, (Py_ssize_t)k, item);
+  }
+  if (items) res = Py_BuildValue("(NN)", sum, items);
+  else Py_XDECREF(sum);
+  sqlsim_spider2_free(s);
+  return res;
+}
+
+/* A Python value as a driver's (sqlsim_value); strs it needs kept in keep. */
+static int to_value(PyObject *o, sqlsim_value *v, PyObject *keep) {
+  memset(v, 0, sizeof *v);
+  PyObject *str = NULL;
+  if (o == Py_None) {
+    v->type = SQLSIM_V_NULL;
+    return 0;
+  }
+  if (PyBool_Check(o)) {
+    v->type = SQLSIM_V_BOOL, v->i = o == Py_True;
+    return 0;
+  }
+  if (PyLong_Check(o)) {
+    int over = 0;
+    long long x = PyLong_AsLongLongAndOverflow(o, &over);
+    if (!over) {
+      v->type = SQLSIM_V_INT, v->i = x;
+      return 0;
+    }
+    str = PyObject_Str(o); /* past 64 bits: an object, its digits */
+    v->type = SQLSIM_V_OBJECT;
+  } else if (PyFloat_Check(o)) {
+    v->type = SQLSIM_V_REAL, v->x = PyFloat_AS_DOUBLE(o);
+    return 0;
+  } else if (PyUnicode_Check(o)) {
+    str = Py_NewRef(o);
+    v->type = SQLSIM_V_TEXT;
+  } else if (PyBytes_Check(o)) {
+    v->type = SQLSIM_V_BLOB;
+    v->p = PyBytes_AS_STRING(o), v->n = (size_t)PyBytes_GET_SIZE(o);
+    return 0;
+  } else {
+    PyObject *t = PyObject_Type(o);
+    PyObject *tn = t ? PyObject_GetAttrString(t, "__name__") : NULL;
+    int dec = tn && PyUnicode_Check(tn) && !strcmp(PyUnicode_AsUTF8(tn), "Decimal");
+    Py_XDECREF(tn), Py_XDECREF(t);
+    PyErr_Clear();
+    str = PyObject_Str(o);
+    v->type = dec ? SQLSIM_V_DECIMAL : SQLSIM_V_OBJECT;
+  }
+  if (!str) return -1;
+  Py_ssize_t len;
+  const char *p = PyUnicode_AsUTF8AndSize(str, &len);
+  if (!p || PyList_Append(keep, str)) {
+    Py_DECREF(str);
+    return -1;
+  }
+  Py_DECREF(str);
+  v->p = p, v->n = (size_t)len;
+  return 0;
+}
+
+/* spider2_rows_csv(rows, chunk=0) -> str: rows (a list of sequences, all as
+ * long) as the CSV text the scripts would save. */
+static PyObject *mod_spider2_rows_csv(PyObject *m, PyObject *args, PyObject *kw) {
+  (void)m;
+  static char *kwlist[] = {"rows", "ncols", "chunk", NULL};
+  PyObject *rows;
+  int ncols = 0;
+  long chunk = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O|il", kwlist, &rows, &ncols, &chunk)) return NULL;
+  PyObject *seq = PySequence_Fast(rows, "rows must be a sequence of rows");
+  if (!seq) return NULL;
+  Py_ssize_t nr = PySequence_Fast_GET_SIZE(seq);
+  PyObject *keep = PyList_New(0), *res = NULL;
+  sqlsim_value *cells = NULL;
+  if (!keep) goto done;
+  for (Py_ssize_t r = 0; r < nr; r++) {
+    PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, r), "each row must be a sequence of values");
+    if (!row) goto done;
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(row);
+    if (r == 0 && !ncols) ncols = (int)nc;
+    if (nc != ncols || (r == 0 && !(cells = calloc((size_t)(nr * ncols), sizeof *cells)))) {
+      Py_DECREF(row);
+      if (!PyErr_Occurred()) PyErr_Format(ConfigError, "row %zd has %zd values, not %d", r, nc, ncols);
+      goto done;
+    }
+    for (Py_ssize_t c = 0; c < nc; c++)
+      if (to_value(PySequence_Fast_GET_ITEM(row, c), &cells[r * ncols + c], keep)) {
+        Py_DECREF(row);
+        goto done;
+      }
+    Py_DECREF(row);
+  }
+  if (ncols < 1) {
+    PyErr_Format(ConfigError, "a result needs at least one column (give ncols= for no rows)");
+    goto done;
+  }
+  char *out;
+  size_t len;
+  sqlsim_error err = {0};
+  if (sqlsim_spider2_rows_csv(cells, (long)nr, ncols, chunk, &out, &len, &err)) {
+    raise_err(&err, ConfigError);
+    goto done;
+  }
+  res = PyUnicode_DecodeUTF8(out, (Py_ssize_t)len, "surrogateescape");
+  free(out);
+done:
+  free(cells);
+  Py_XDECREF(keep);
+  Py_DECREF(seq);
+  return res;
+}
+
 /* ---------------------------------------------------------------- module */
 
 static PyMethodDef Evaluator_methods[] = {
@@ -830,6 +1011,8 @@ static PyMethodDef module_methods[] = {
     {"noise_floor", (PyCFunction)mod_noise_floor, METH_VARARGS, "noise_floor(self_ratios) -> dict"},
     {"redacted", (PyCFunction)mod_redacted, METH_VARARGS, "redacted(url) -> str: the URL without its password"},
     {"audit", (PyCFunction)(void (*)(void))mod_audit, METH_VARARGS | METH_KEYWORDS, "audit(gold, is_text, systems, ...) -> (summary, items)"},
+    {"spider2", (PyCFunction)(void (*)(void))mod_spider2, METH_VARARGS | METH_KEYWORDS, "spider2(gold, pred_dir, ids, texts, ...) -> (summary, items)"},
+    {"spider2_rows_csv", (PyCFunction)(void (*)(void))mod_spider2_rows_csv, METH_VARARGS | METH_KEYWORDS, "spider2_rows_csv(rows, ncols=0, chunk=0) -> str"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_sqlsim", "sqlsim's C engine (use the sqlsim package).", -1,

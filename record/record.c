@@ -70,6 +70,7 @@ void record_copy(sqlsim_record *dst, const sqlsim_record *src) {
   /* repair.note is static text */
   dst->audit.evidence = copy_str(&c, src->audit.evidence);
   dst->audit.error = copy_str(&c, src->audit.error);
+  dst->spider2.variant = copy_str(&c, src->spider2.variant);
 }
 
 void sqlsim_record_clear(sqlsim_record *r) {
@@ -93,6 +94,10 @@ const char *sqlsim_record_error(const sqlsim_record *r, const char **side, int *
   if (r->has_match && r->match.error.code) {
     *offset = r->match.error.offset;
     return r->match.error.message;
+  }
+  if (r->spider2.err[0]) {
+    if (r->spider2.err_gold) *side = "gold";
+    return r->spider2.err;
   }
   if (r->exec.err[0]) return r->exec.err;
   if (r->structure.err[0]) return r->structure.err;

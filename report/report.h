@@ -26,6 +26,10 @@ void analyze_json(strbuf *sb, const run *g);
 void audit_text(FILE *f, const sqlsim_audit *a, int top_n, double min_score);
 void audit_html(FILE *f, const run *r);
 
+/* A Spider 2.0 run's summary as text (report/spider2.c): by engine, the
+ * score over the predicted tasks and over the benchmark's. */
+void spider2_text(FILE *f, const sqlsim_spider2 *s);
+
 /* Writes the self-contained HTML report of an analysis. Returns 0 or -1. */
 int html_report(const char *path, const run *runs, int nruns);
 

@@ -18,19 +18,21 @@ runaway query stops at its limit.
 """
 from __future__ import annotations
 
+import os
+
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _sqlsim
 from ._sqlsim import ConfigError, Error, ParseError
 
 __all__ = ["Evaluator", "Error", "ParseError", "ConfigError", "parse", "diff", "rewrite", "noise_floor", "extract_sql",
-           "audit",
+           "audit", "spider2", "spider2_csv",
            "METRICS", "__version__"]
 
 __version__: str = _sqlsim.version
 
 #: Metric names an Evaluator accepts.
-METRICS = ("match", "exec", "ves", "rves", "result", "bis", "categories", "synth", "strict")
+METRICS = ("match", "exec", "ves", "rves", "result", "bis", "categories", "synth", "strict", "soft_f1", "spider2")
 
 Pair = Union[Tuple[str, str], Tuple[str, str, Optional[str]]]
 
@@ -110,7 +112,8 @@ class Evaluator:
                  plug_value: bool = False, synth_databases: int = 0, auto_width: float = 0.0,
                  noise_every: int = 0, connection: str = "fresh", witness: bool = False,
                  extract: bool = False, repair: bool = False, assume_not_null: bool = False,
-                 engine: Optional[str] = None, dialect: str = "engine") -> None:
+                 engine: Optional[str] = None, dialect: str = "engine", spider2: Optional[str] = None,
+                 spider2_pred: str = "sql", spider2_rows: bool = False) -> None:
         if not isinstance(metrics, str):
             metrics = ",".join(metrics)
         if iterations == "auto":
@@ -124,7 +127,8 @@ class Evaluator:
                             synth_databases=int(synth_databases), auto_width=float(auto_width),
                             noise_every=int(noise_every), connection=connection, witness=bool(witness),
                             extract=bool(extract), repair=bool(repair), assume_not_null=bool(assume_not_null),
-                            engine=engine, dialect=dialect)
+                            engine=engine, dialect=dialect, spider2=_path(spider2), spider2_pred=spider2_pred,
+                            spider2_rows=bool(spider2_rows))
         self._c = _sqlsim.Evaluator(**self._config)
 
     @property
@@ -291,3 +295,54 @@ def audit(gold, systems, tables: Optional[str] = None, sqlite: Optional[str] = N
                                    int(jobs), float(min_score), bool(witness), float(timeout), now)
     summary["items"] = items
     return summary
+
+
+def spider2_csv(rows, ncols: int = 0, chunk: int = 0) -> str:
+    """A result given as rows (a list of sequences of Python values: None, bool, int,
+    float, str, bytes, Decimal, dates) as the CSV text Spider 2.0's scripts save of
+    it: pandas.DataFrame(rows).to_csv(index=False) (chunk 0), or lite's SQLite path,
+    read_sql_query(chunksize=500) written chunk by chunk (chunk 500). A pandas
+    DataFrame is written by its own to_csv(index=False), as the scripts do."""
+    if hasattr(rows, "to_csv") and hasattr(rows, "columns"):
+        return rows.to_csv(index=False)
+    return _sqlsim.spider2_rows_csv(list(rows), int(ncols), int(chunk))
+
+
+def spider2(gold: str, predictions, mode: Optional[str] = None, flavor: Optional[str] = None, rows: bool = False,
+            db_dir: Optional[str] = None, sqlite: Optional[str] = None, engine: Optional[str] = None,
+            tasks: Optional[str] = None, jobs: int = 1, timeout: float = 60.0) -> dict:
+    """Spider 2.0 scored as its own evaluate.py scores it (sqlsim spider2;
+    docs/spider2.md): each task's predicted result table against the task's gold
+    tables in gold (a directory laid out as evaluation_suite/gold).
+
+    predictions is a folder (<instance_id>.csv result tables, or <instance_id>.sql
+    run on the task's database from db_dir, sqlite or engine), or a dict from
+    instance_id to a result: CSV text, rows (a list of sequences of values, saved as
+    spider2_csv saves them), a pandas DataFrame, or with mode="sql" the SQL to run.
+    For reinforcement learning: run a model's SQL wherever its database is and
+    score the rows here.
+
+    Returns {"summary": {...}, "items": [...]}: the score over the predicted tasks
+    and over the benchmark's, by engine; each item's instance_id, score (0/1),
+    variant (the gold file that matched), rows (with rows=True: the matched columns
+    also match row by row) and error. A prediction that cannot be read or run
+    scores 0 with its error; nothing is raised for it."""
+    m = {None: -1, "result": 1, "csv": 1, "exec_result": 1, "sql": 0}
+    if mode not in m:
+        raise ConfigError("mode must be 'result' or 'sql'")
+    f = {None: 0, "lite": 1, "snow": 2}
+    if flavor not in f:
+        raise ConfigError("flavor must be 'lite' or 'snow'")
+    kw = dict(mode=m[mode], flavor=f[flavor], rows=bool(rows), db_dir=_path(db_dir), sqlite=_path(sqlite),
+              engine=engine, tasks=_path(tasks), jobs=int(jobs), timeout=float(timeout))
+    if isinstance(predictions, (str, os.PathLike)):
+        summary, items = _sqlsim.spider2(_path(gold), _path(predictions), **kw)
+    else:
+        ids, texts = [], []
+        for k, v in dict(predictions).items():
+            ids.append(str(k))
+            texts.append(v if isinstance(v, str) else spider2_csv(v))
+        if kw["mode"] < 0:
+            kw["mode"] = 1
+        summary, items = _sqlsim.spider2(_path(gold), None, ids, texts, **kw)
+    return {"summary": summary, "items": items}

@@ -8,16 +8,23 @@
  *           condition_cols and ignore_order as JSON; judged by lite's and
  *           snow's rules with --rows: a score of 0 or 1, rows never above
  *           it, a matched variant exactly when it passes;
- *   200..255 the input is rows of typed values: saved as the scripts save
+ *   200..227 the input is rows of typed values: saved as the scripts save
  *           them (to_csv), which must read back row for row unless a
  *           text held \r (to_csv leaves it unquoted: pandas reads a new line)
- *           or is blank alone on its line (pandas skips the line). */
+ *           or is blank alone on its line (pandas skips the line);
+ *   228..255 the input is a database folder (schema/spider2_schema.c): a
+ *           DDL.csv and one table JSON split at 0x1e, loaded as a schema
+ *           source: an error with a message, or a schema whose DDL SQLite
+ *           loads and whose samples are at most 32 non-empty texts a column. */
 #include "fuzz_common.h"
 #include "core.h"
 #include "metrics/spider2.h"
 
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void check_frame(const s2_frame *f) {
   for (int c = 0; c < f->ncols; c++) {
@@ -144,10 +151,53 @@ static void rows_csv(const uint8_t *data, size_t size) {
   }
 }
 
+static void put(const char *path, const uint8_t *p, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) abort();
+  if (n) fwrite(p, 1, n, f);
+  fclose(f);
+}
+
+static void schema_folder(const uint8_t *data, size_t size) {
+  static char root[64], db[96], ddl[128], json[128];
+  if (!root[0]) { /* one folder for the process, rewritten by each input */
+    strcpy(root, "/tmp/sqlsim_fuzz_s2schema_XXXXXX");
+    if (!mkdtemp(root)) abort();
+    snprintf(db, sizeof db, "%s/db1", root);
+    if (mkdir(db, 0700)) abort();
+    snprintf(ddl, sizeof ddl, "%s/DDL.csv", db);
+    snprintf(json, sizeof json, "%s/t.json", db);
+  }
+  const uint8_t *sep = memchr(data, 0x1e, size);
+  size_t n = sep ? (size_t)(sep - data) : size;
+  put(ddl, data, n);
+  put(json, sep ? sep + 1 : data, sep ? size - n - 1 : 0);
+  sqlsim_catalog *c = NULL;
+  sqlsim_error e = {0};
+  if (sqlsim_catalog_load_spider2(root, &c, &e)) {
+    if (!e.message[0] || c) abort();
+    return;
+  }
+  for (int i = 0; i < sqlsim_catalog_count(c); i++) {
+    const sqlsim_schema *s = sqlsim_catalog_at(c, i);
+    for (int k = 0; k < s->ncolumns; k++) {
+      const sqlsim_column *col = &s->columns[k];
+      if (col->nsamples < 0 || col->nsamples > 32 || (col->nsamples && !col->samples)) abort();
+      for (int j = 0; j < col->nsamples; j++)
+        if (!col->samples[j] || !col->samples[j][0]) abort();
+    }
+    void *h = NULL;
+    if (sqlsim_schema_create_sqlite(s, ":memory:", &h, &e)) abort(); /* what it read, SQLite loads */
+    sqlite3_close(h);
+  }
+  sqlsim_catalog_free(c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
   if (data[0] < 100) read_csv(data + 1, size - 1);
   else if (data[0] < 200) judge(data + 1, size - 1);
-  else rows_csv(data + 1, size - 1);
+  else if (data[0] < 228) rows_csv(data + 1, size - 1);
+  else schema_folder(data + 1, size - 1);
   return 0;
 }

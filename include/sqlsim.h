@@ -91,6 +91,11 @@ typedef struct sqlsim_column {
   unsigned numeric : 1;   /* declared a number type: tables.json's number, integer, real; a SQLite
                              type of INTEGER or REAL affinity, or NUMERIC, DECIMAL, NUMBER (not
                              DATE or BOOLEAN): its values are numbers */
+  /* Values the column holds in the real data, as text (distinct, at most
+   * 32): Spider 2.0's sample rows (sqlsim_catalog_load_spider2); NULL with
+   * nsamples 0 for other sources. Generated databases draw from them. */
+  const char *const *samples;
+  int nsamples;
 } sqlsim_column;
 
 typedef struct sqlsim_table {
@@ -125,10 +130,16 @@ typedef struct sqlsim_schema {
 
 typedef struct sqlsim_catalog sqlsim_catalog;
 
-/* Loads every database of a Spider/BIRD tables.json file. Returns 0 or a
+/* Loads every database of a Spider/BIRD tables.json file (or, given a
+ * folder, Spider 2.0's: sqlsim_catalog_load_spider2). Returns 0 or a
  * negative code with err filled (message names the entry and byte offset). */
 SQLSIM_API int sqlsim_catalog_load_tables_json(const char *path, sqlsim_catalog **out,
                                     sqlsim_error *err);
+/* Loads Spider 2.0's database folders: DIR/<db>/DDL.csv (each CREATE
+ * TABLE, run in a private SQLite and read back) and DIR/<db>/<table>.json
+ * (sample rows: sqlsim_column.samples). sqlsim_catalog_load_tables_json
+ * takes such a folder too. 0 or an error naming the file and line. */
+SQLSIM_API int sqlsim_catalog_load_spider2(const char *dir, sqlsim_catalog **out, sqlsim_error *err);
 /* The same from text in memory; name (may be NULL) stands for the file. */
 SQLSIM_API int sqlsim_catalog_parse_tables_json(const char *text, size_t len, const char *name,
                                      sqlsim_catalog **out, sqlsim_error *err);
@@ -136,7 +147,8 @@ SQLSIM_API int sqlsim_catalog_parse_tables_json(const char *text, size_t len, co
  * one-schema catalog whose db_id is the file's base name without extension. */
 SQLSIM_API int sqlsim_catalog_load_sqlite(const char *path, sqlsim_catalog **out,
                                sqlsim_error *err);
-/* Returns the schema for db_id, or NULL. */
+/* Returns the schema for db_id, or NULL. A db_id not found as written
+ * finds the one schema named alike but for letter case and - for _. */
 SQLSIM_API const sqlsim_schema *sqlsim_catalog_find(const sqlsim_catalog *c, const char *db_id);
 /* Number of schemas, and the i-th one. */
 SQLSIM_API int sqlsim_catalog_count(const sqlsim_catalog *c);
@@ -1527,7 +1539,8 @@ typedef struct sqlsim_spider2 {
 } sqlsim_spider2;
 
 /* Scores the predictions in pred_dir (ids NULL), or preds[0..n) for ids[0..n)
- * (CSV text in CSV mode, SQL in SQL mode), every one against its task. A
+ * (CSV text in CSV mode; SQL in SQL mode, its first ```sql block when it has
+ * one, as from a file), every one against its task. A
  * prediction that cannot be read or run scores 0 with its record's error;
  * the run goes on. 0 with *out (free with sqlsim_spider2_free), or a
  * negative code with err (no gold, a folder with both .csv and .sql files,

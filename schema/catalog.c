@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <uthash.h>
 
 typedef struct name_entry {
@@ -126,7 +127,24 @@ const sqlsim_schema *sqlsim_catalog_find(const sqlsim_catalog *c, const char *db
   if (!c) return NULL;
   struct schema_entry *e;
   HASH_FIND_STR(c->by_id, db_id, e);
-  return e ? e->schema : NULL;
+  if (e) return e->schema;
+  /* Not written alike: the one schema whose name differs only in letter case
+   * and '-' for '_' (Spider 2.0's tasks name "sqlite-sakila" the folder
+   * SQLITE_SAKILA, "Db-IMDB" DB_IMDB); none when two do. */
+  const sqlsim_schema *found = NULL;
+  for (int i = 0; i < c->nschemas; i++) {
+    const char *x = c->schemas[i]->db_id, *y = db_id;
+    while (*x && *y) {
+      int a = *x == '-' ? '_' : (*x >= 'A' && *x <= 'Z') ? *x + 32 : *x;
+      int b = *y == '-' ? '_' : (*y >= 'A' && *y <= 'Z') ? *y + 32 : *y;
+      if (a != b) break;
+      x++, y++;
+    }
+    if (*x || *y) continue;
+    if (found) return NULL;
+    found = c->schemas[i];
+  }
+  return found;
 }
 
 int sqlsim_catalog_count(const sqlsim_catalog *c) { return c ? c->nschemas : 0; }
@@ -287,6 +305,8 @@ static int load_entry(sqlsim_catalog *c, const cJSON *db, int pos, sqlsim_error 
 
 int sqlsim_catalog_load_tables_json(const char *path, sqlsim_catalog **out, sqlsim_error *err) {
   *out = NULL;
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return sqlsim_catalog_load_spider2(path, out, err);
   size_t len;
   char *text;
   int rc = core_file_read(path, &text, &len, err);

@@ -12,6 +12,15 @@ struct sqlsim_catalog {
   struct schema_entry *by_id; /* uthash db_id -> schema */
 };
 
+/* Adds to c the schema of an open SQLite connection (a sqlite3 *): its
+ * tables, columns, keys and CHECKs, db_id the base name of path. 0 or an
+ * error code with err set (c keeps what it held). */
+int schema_from_sqlite(void *db, const char *path, sqlsim_catalog *c, sqlsim_error *err);
+
+/* SQLite's authorizer for running schema text: tables and indexes are
+ * created, nothing else happens (sqlite_schema.c). */
+int schema_ddl_only(void *ctx, int action, const char *a1, const char *a2, const char *db, const char *trig);
+
 /* Builds the private lookup tables of a schema whose arrays are filled. */
 void schema_index_build(sqlsim_schema *s, sqlsim_arena *a);
 /* Frees the uthash buckets of a schema's lookup tables (not the arena). */

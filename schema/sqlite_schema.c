@@ -177,7 +177,6 @@ static void read_checks(sqlite3 *db, sqlsim_arena *a, sqlsim_table *t, const cha
 /* Time allowed for reading a schema (a hostile one can make SQLite work). */
 #define SCHEMA_TIMEOUT 30.0
 
-static int load_sqlite(sqlite3 *db, const char *path, sqlsim_catalog **out, sqlsim_error *err);
 
 int sqlsim_catalog_load_sqlite(const char *path, sqlsim_catalog **out, sqlsim_error *err) {
   *out = NULL;
@@ -186,20 +185,23 @@ int sqlsim_catalog_load_sqlite(const char *path, sqlsim_catalog **out, sqlsim_er
   if (rc) return rc;
   void *saved;
   exec_enter(x, SCHEMA_TIMEOUT, &saved);
-  rc = load_sqlite(exec_handle(x), path, out, err);
+  sqlsim_catalog *c = catalog_new();
+  rc = schema_from_sqlite(exec_handle(x), path, c, err);
   exec_leave(x, saved);
   sqlsim_db_close(x);
+  if (rc) sqlsim_catalog_free(c);
+  else *out = c;
   return rc;
 }
 
-static int load_sqlite(sqlite3 *db, const char *path, sqlsim_catalog **out, sqlsim_error *err) {
+int schema_from_sqlite(void *handle, const char *path, sqlsim_catalog *c, sqlsim_error *err) {
+  sqlite3 *db = handle;
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(db,
                          "SELECT name FROM sqlite_schema WHERE type IN ('table','view') "
                          "AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
                          -1, &st, NULL) != SQLITE_OK)
     return sqlite_fail(err, db, path, "reading sqlite_schema (not a database?)");
-  sqlsim_catalog *c = catalog_new();
   sqlsim_arena *a = c->arena;
   sqlsim_schema *s = sqlsim_arena_alloc(a, sizeof *s);
   s->db_id = base_name(a, path);
@@ -312,14 +314,12 @@ static int load_sqlite(sqlite3 *db, const char *path, sqlsim_catalog **out, sqls
   free(s->fkeys);
   s->fkeys = fks;
   catalog_add(c, s);
-  *out = c;
   return 0;
 fail:
   free(s->tables);
   free(s->columns);
   free(s->fkeys);
   schema_index_clear(s);
-  sqlsim_catalog_free(c);
   return rc;
 }
 
@@ -439,7 +439,7 @@ char *sqlsim_schema_ddl_tables(const sqlsim_schema *s, const unsigned char *tabl
 
 /* The DDL sqlsim writes creates tables and nothing else; the authorizer
  * makes sure of it whatever a schema file held. */
-static int ddl_only(void *ctx, int action, const char *a1, const char *a2, const char *db, const char *trig) {
+int schema_ddl_only(void *ctx, int action, const char *a1, const char *a2, const char *db, const char *trig) {
   (void)ctx;
   (void)a2;
   (void)db;
@@ -485,7 +485,7 @@ int sqlsim_schema_create_tables(void *handle, const sqlsim_schema *s, const unsi
   unsigned char *one = calloc((size_t)s->ntables + 1, 1);
   if (!one) return sqlsim_error_set(err, SQLSIM_ENOMEM, -1, "out of memory");
   int rc = 0;
-  sqlite3_set_authorizer(db, ddl_only, NULL);
+  sqlite3_set_authorizer(db, schema_ddl_only, NULL);
   for (int t = 0; t < s->ntables && !rc; t++) {
     if ((tables && !tables[t]) || !strncmp(s->tables[t].key, "sqlite_", 7)) continue;
     one[t] = 1;

@@ -253,6 +253,44 @@ static void add_link(synth_facts *f, const sqlsim_node *l, const sqlsim_node *r,
   f->keys[f->nkeys++] = (sqlsim_fkey){.column = child, .ref_column = parent};
 }
 
+/* The schema tables a FROM subtree names (a CTE or subquery is not one). */
+static int tables_under(const sqlsim_node *n, int *out, int k, int max, int depth) {
+  if (!n || depth > 32) return k;
+  if (n->kind == SQLSIM_N_TABLE) {
+    if (n->table >= 0 && k < max) out[k++] = n->table;
+    return k;
+  }
+  if (n->kind != SQLSIM_N_JOIN) return k;
+  k = tables_under(n->kids[0], out, k, max, depth + 1);
+  return tables_under(n->kids[1], out, k, max, depth + 1);
+}
+
+/* JOIN .. USING (x, ..) and NATURAL JOIN: each named (or shared) column
+ * joins the right side's table to the left side's table holding it, as ON
+ * l.x = r.x does. */
+static void add_using(synth_facts *f, const sqlsim_node *j, int is_gold) {
+  const sqlsim_schema *s = f->schema;
+  int left[16], right[16];
+  int nl = tables_under(j->kids[0], left, 0, 16, 0), nr = tables_under(j->kids[1], right, 0, 16, 0);
+  const sqlsim_node *using = j->nkids > 3 ? j->kids[3] : NULL;
+  for (int r = 0; r < nr; r++) {
+    const sqlsim_table *rt = &s->tables[right[r]];
+    for (int i = 0; i < rt->ncolumns; i++) {
+      int rc = rt->first_column + i, named = !using && (j->flags & SQLSIM_F_NATURAL);
+      for (uint32_t u = 0; using && u < using->nkids && !named; u++)
+        named = using->kids[u] && using->kids[u]->text && !strcmp(using->kids[u]->text, s->columns[rc].key);
+      if (!named) continue;
+      for (int l = 0; l < nl; l++) {
+        int lc = sqlsim_schema_find_column(s, left[l], s->columns[rc].key);
+        if (lc < 0) continue;
+        sqlsim_node a = {.kind = SQLSIM_N_COLUMN, .column = lc}, b = {.kind = SQLSIM_N_COLUMN, .column = rc};
+        add_link(f, &a, &b, is_gold);
+        break;
+      }
+    }
+  }
+}
+
 /* Two columns compared with each other (a.t < b.t, first_name = last_name,
  * through casts and functions): the search makes them equal (ties on a
  * timestamp, two columns of a row coinciding). */
@@ -322,6 +360,9 @@ static int pre(sqlsim_node *n, sqlsim_node *parent, void *arg) {
       f->tables[n->table] = 1;
       if (c->is_gold) f->gold_tables[n->table] = 1;
     }
+    break;
+  case SQLSIM_N_JOIN:
+    if ((n->nkids > 3 && n->kids[3]) || (n->flags & SQLSIM_F_NATURAL)) add_using(f, n, c->is_gold);
     break;
   case SQLSIM_N_COLUMN:
     if (n->column >= 0 && n->column < f->schema->ncolumns) {

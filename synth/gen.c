@@ -429,6 +429,41 @@ static long long floor_int(double v) {
   return (long long)floor(v);
 }
 
+/* One of the column's sample values (its real data's, sqlsim_column.samples)
+ * as the column's class reads it: the r-th for a unique column (none past
+ * the last), the k-th of a group's pool, else any. Drawn always on a
+ * realistic database, on half the cells of another (the rest as generated,
+ * to refute); a number column's sample must read as its number. Returns 0
+ * when no sample fits. */
+static int sample_value(gen *g, const sqlsim_column *col, int cls, int uniq, int pool, int k, int r, val *out) {
+  if (!col->nsamples || cls == C_BOOL) return 0;
+  if (!g->sh->realistic && below(g, 2)) return 0;
+  if (uniq && r >= col->nsamples) return 0;
+  const char *t = col->samples[uniq ? r : pool ? k % col->nsamples : below(g, col->nsamples)];
+  char *end;
+  switch (cls) {
+  case C_INT: {
+    long long i = strtoll(t, &end, 10);
+    if (*end || end == t) return 0;
+    *out = v_int(i);
+    return 1;
+  }
+  case C_REAL: {
+    double x = strtod(t, &end);
+    if (*end || end == t || !isfinite(x)) return 0;
+    *out = v_real(x);
+    return 1;
+  }
+  case C_NUMTEXT:
+    if (!synth_numeric_text(t)) return 0;
+    *out = v_text(t);
+    return 1;
+  default:
+    *out = v_text(t);
+    return 1;
+  }
+}
+
 /* A free value of column c for row r of n (r is a shuffled row number, so
  * unique values do not grow with the planted rows). */
 static val free_value(gen *g, int c, int r, int n) {
@@ -443,6 +478,9 @@ static val free_value(gen *g, int c, int r, int n) {
     long ms = 60000 + (uniq ? 7919L * r + below(g, 1000) : pool ? 7919L * k : below(g, 480000));
     return v_text(sqlsim_arena_printf(g->a, "%ld:%02ld.%03ld", 1 + (ms / 60000) % 9, ms / 1000 % 60, ms % 1000));
   }
+  val sv; /* around the literals, a number is the generator's unless the data is to look real */
+  if ((isnan(lo) || g->sh->realistic || (cls != C_INT && cls != C_REAL)) && sample_value(g, col, cls, uniq, pool, k, r, &sv))
+    return sv;
   switch (cls) {
   case C_INT:
     if (!isnan(lo)) {

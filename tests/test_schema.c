@@ -1,5 +1,6 @@
-/* test_schema.c -- tables.json loading, SQLite schema reading, and
- * schema-only databases made from tables.json. */
+/* test_schema.c -- tables.json loading, SQLite schema reading, Spider 2.0's
+ * database folders (DDL.csv and sample rows), and schema-only databases made
+ * from tables.json. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sqlsim.h"
@@ -227,10 +229,118 @@ static void test_hostile_checks(void **state) {
   unlink(path);
 }
 
+/* ---------------------------------------------------------------- Spider 2.0 folders */
+
+static void put(const char *dir, const char *name, const char *text) {
+  char p[512];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  FILE *f = fopen(p, "wb");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* A root with one database folder db1 whose DDL.csv is ddl (NULL: a good
+ * one) and its tables' JSON. */
+static void make_spider2(char *root, const char *ddl) {
+  strcpy(root, "/tmp/sqlsim_s2schema_XXXXXX");
+  assert_non_null(mkdtemp(root));
+  char db[300];
+  snprintf(db, sizeof db, "%s/Db-One", root);
+  mkdir(db, 0755);
+  put(db, "DDL.csv",
+      ddl ? ddl
+          : "table_name,DDL\n"
+            "orders,\"CREATE TABLE orders (\n    order_id INTEGER,\n    status TEXT, -- a \"\"quoted\"\" note\n"
+            "    amount FLOAT\n);\"\n"
+            "sqlite_sequence,\"CREATE TABLE sqlite_sequence(name,seq)\"\n"
+            "territory,\"CREATE TABLE territory (\n    id INTEGER,\n    group TEXT\n)\"\n");
+  put(db, "orders.json",
+      "{\"table_name\": \"orders\", \"column_names\": [\"order_id\", \"status\", \"amount\"],"
+      " \"sample_rows\": [{\"order_id\": 7, \"status\": \"delivered\", \"amount\": 12.5},"
+      " {\"order_id\": 8, \"status\": \"delivered\", \"amount\": \"\"},"
+      " {\"order_id\": 9, \"status\": \"shipped\", \"amount\": 3}]}");
+  put(db, "territory.json",
+      "{\"table_name\": \"territory\", \"column_names\": [\"id\", \"group\"], \"column_types\": [\"INTEGER\", \"TEXT\"],"
+      " \"sample_rows\": [{\"id\": 1, \"group\": \"North America\"}]}");
+  put(db, "broken.json", "{\"table_name\": ");
+}
+
+static void rm_tree(const char *root) {
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+  assert_int_equal(system(cmd), 0);
+}
+
+static void test_spider2_folders(void **state) {
+  (void)state;
+  char root[64];
+  make_spider2(root, NULL);
+  sqlsim_catalog *c;
+  sqlsim_error err = {0};
+  assert_int_equal(sqlsim_catalog_load_tables_json(root, &c, &err), 0); /* a folder: Spider 2.0's */
+  const sqlsim_schema *s = sqlsim_catalog_find(c, "db-one");          /* named loosely */
+  assert_non_null(s);
+  assert_ptr_equal(sqlsim_catalog_find(c, "DB_ONE"), s);
+  assert_int_equal(s->ntables, 2); /* SQLite's own table left out */
+  int t = sqlsim_schema_find_table(s, "orders");
+  assert_int_equal(t, 0);
+  const sqlsim_column *st = &s->columns[sqlsim_schema_find_column(s, t, "status")];
+  assert_int_equal(st->nsamples, 2); /* distinct */
+  assert_string_equal(st->samples[0], "delivered");
+  assert_string_equal(st->samples[1], "shipped");
+  const sqlsim_column *am = &s->columns[sqlsim_schema_find_column(s, t, "amount")];
+  assert_int_equal(am->nsamples, 2); /* the empty cell is no value */
+  assert_string_equal(am->samples[0], "12.5");
+  assert_string_equal(am->samples[1], "3");
+  assert_true(am->numeric);
+  /* `group` unquoted: SQLite refuses the statement, the table's JSON gives its columns */
+  int tt = sqlsim_schema_find_table(s, "territory");
+  assert_true(tt >= 0);
+  int g = sqlsim_schema_find_column(s, tt, "group");
+  assert_true(g >= 0);
+  assert_string_equal(s->columns[g].samples[0], "North America");
+  sqlsim_catalog_free(c);
+  rm_tree(root);
+}
+
+static void test_spider2_hostile(void **state) {
+  (void)state;
+  static const struct {
+    const char *ddl, *want;
+  } cases[] = {
+      {"table_name,DDL\na,\"CREATE TABLE a (x INTEGER); DROP TABLE b\"\n", "DDL.csv:2: table a: not one CREATE TABLE"},
+      {"table_name,DDL\na,\"ATTACH DATABASE '/tmp/x' AS y\"\n", "DDL.csv:2: table a"},
+      {"table_name,DDL\na,\"CREATE TABLE a AS SELECT 1\"\n", "DDL.csv:2: table a"},
+      {"table_name,DDL\na,\"CREATE TABLE a (x)\"\nb,\"CREATE TABLE b (\n y\n", "DDL.csv:3: a quoted field is not closed"},
+      {"table_name,DDL\nonly_a_name\n", "DDL.csv:2: expected table_name,DDL"},
+      {"table_name,DDL\nzz,\"CREATE TABLE zz (select TEXT)\"\n", "DDL.csv:2: table zz"}, /* no JSON to repair it */
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    char root[64];
+    make_spider2(root, cases[k].ddl);
+    sqlsim_catalog *c = NULL;
+    sqlsim_error err = {0};
+    assert_int_not_equal(sqlsim_catalog_load_spider2(root, &c, &err), 0);
+    assert_null(c);
+    if (!strstr(err.message, cases[k].want)) fail_msg("case %zu: %s", k, err.message);
+    rm_tree(root);
+  }
+  char root[64] = "/tmp/sqlsim_s2schema_XXXXXX";
+  assert_non_null(mkdtemp(root));
+  sqlsim_catalog *c = NULL;
+  sqlsim_error err = {0};
+  assert_int_not_equal(sqlsim_catalog_load_spider2(root, &c, &err), 0); /* no database folder */
+  assert_non_null(strstr(err.message, "no database folders"));
+  rm_tree(root);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tables_json),
       cmocka_unit_test(test_bad_files),
+      cmocka_unit_test(test_spider2_folders),
+      cmocka_unit_test(test_spider2_hostile),
       cmocka_unit_test(test_schema_roundtrip),
       cmocka_unit_test(test_sqlite_reader),
       cmocka_unit_test(test_checks),

@@ -131,7 +131,8 @@ done <"$CASES"
 grep -v '^#' "$CASES" | grep -v '^$' | cut -f2- >synth_pred.sql
 nsynth=$(wc -l <synth_pred.sql)
 yes 'SELECT count(*) FROM t' | head -n "$nsynth" >synth_gold.sql
-run out/stdout out/stderr "$SQLSIM" eval --metrics synth --sqlite "$DB" --gold synth_gold.sql --pred synth_pred.sql \
+# (-j 2: the bounds are per item, in CPU; two workers only shorten the wait)
+run out/stdout out/stderr "$SQLSIM" eval -j 2 --metrics synth --sqlite "$DB" --gold synth_gold.sql --pred synth_pred.sql \
   --per-item out/synth.jsonl
 if [ "$CODE" != 0 ]; then
   fail "synth: exit $CODE: $(head -c 300 out/stderr)"
@@ -148,7 +149,7 @@ fi
 # pair's own search, the shrinker): the same bounds, each item failing strict
 # with a witness that plain sqlite3 loads; a prediction that ran past its
 # limits is not run again for its witness.
-run out/stdout out/stderr "$SQLSIM" eval --metrics strict --witness --sqlite "$DB" --gold synth_gold.sql \
+run out/stdout out/stderr "$SQLSIM" eval -j 2 --metrics strict --witness --sqlite "$DB" --gold synth_gold.sql \
   --pred synth_pred.sql --per-item out/strict.jsonl
 if [ "$CODE" != 0 ]; then
   fail "strict: exit $CODE: $(head -c 300 out/stderr)"
@@ -175,7 +176,7 @@ before=$(sha256sum "$DB")
 for how in exec no-exec; do
   extra=()
   [ "$how" = no-exec ] && extra=(--no-exec)
-  run out/stdout out/stderr "$SQLSIM" analyze -q --repair --timeout 2 "${extra[@]}" --gold synth_gold.sql \
+  run out/stdout out/stderr "$SQLSIM" analyze -j 2 -q --repair --timeout 2 "${extra[@]}" --gold synth_gold.sql \
     --sqlite "$DB" --pred synth_pred.sql --per-item out/repair-$how.jsonl
   if [ "$CODE" != 0 ]; then
     fail "repair ($how): exit $CODE: $(head -c 300 out/stderr)"
@@ -396,13 +397,13 @@ bad_setting() { # name what-the-error-must-say args...
     echo "ok   $name: $(head -c 150 out/stderr)"
   fi
 }
-bad_setting "--tables DIR" "is a directory" eval --metrics match --gold goldm.sql --pred goldm.sql --tables dbs
+bad_setting "--tables DIR (not Spider 2.0's layout)" "no database folders" eval --metrics match --gold goldm.sql --pred goldm.sql --tables dbs
 bad_setting "--gold DIR" "is a directory" eval --metrics match --gold dbs --pred goldm.sql --tables "$TJ"
 bad_setting "--pred DIR" "is a directory" eval --metrics match --gold goldm.sql --pred dbs --tables "$TJ"
 bad_setting "--gold empty" "nothing to score" eval --metrics match --gold empty.sql --pred empty.sql --tables "$TJ"
 bad_setting "analyze --gold empty" "nothing to score" analyze --gold empty.sql --pred empty.sql --tables "$TJ"
 bad_setting "--gold /dev/zero" "is a device" eval --metrics match --gold /dev/zero --pred goldm.sql --tables "$TJ"
-bad_setting "analyze --tables DIR" "is a directory" analyze --gold goldm.sql --tables dbs --pred goldm.sql
+bad_setting "analyze --tables DIR (not Spider 2.0's layout)" "no database folders" analyze --gold goldm.sql --tables dbs --pred goldm.sql
 bad_setting "--now 9999-99-99" "is not a calendar date" eval --metrics exec --now 9999-99-99 --gold goldm.sql --pred goldm.sql --db-dir dbs
 bad_setting "--now 2023-02-30" "is not a calendar date" eval --metrics exec --now 2023-02-30 --gold goldm.sql --pred goldm.sql --db-dir dbs
 bad_setting "--db-dir FILE" "not a directory" eval --metrics exec --gold goldm.sql --pred goldm.sql --db-dir "$DB"

@@ -823,8 +823,8 @@ int s2_rows_csv(const s2_cell *cells, long nrows, int ncols, long chunk, strbuf 
                               "Could not decode to UTF-8 column %ld of row %ld (text that is not UTF-8)",
                               k % ncols, k / ncols + 1);
   for (int c = 0; c < ncols; c++) {
-    char name[24];
-    int n = snprintf(name, sizeof name, "c%d", c);
+    char name[24]; /* pd.DataFrame(rows) names its columns 0, 1, .. */
+    int n = snprintf(name, sizeof name, "%d", c);
     if (c) sb_putc(out, ',');
     sb_putn(out, name, (size_t)n);
   }

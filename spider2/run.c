@@ -263,7 +263,8 @@ int sqlsim_spider2_run(const sqlsim_spider2_opts *o, const char *pred_dir, const
         continue;
       }
       v[m].id = strdup(ids[k]);
-      v[m].pred = strdup(preds[k]);
+      /* SQL as a file would hold it: a model's answer with a ```sql block is that block */
+      v[m].pred = s->mode == SQLSIM_SPIDER2_SQL ? s2_sql_from_file(preds[k], strlen(preds[k])) : strdup(preds[k]);
       m++;
     }
     qsort(v, m, sizeof *v, entry_cmp);

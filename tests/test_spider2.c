@@ -379,14 +379,14 @@ static void test_rows_csv(void **state) {
     long nrows;
     int ncols;
     const char *csv;
-  } cases[] = {{c1, 2, 1, "c0\n1.0\n\"\"\n"},
-               {c2, 2, 1, "c0\n1.0\n2.5\n"},
-               {c3, 2, 2, "c0,c1\n1,x\ny,\n"},
-               {c4, 1, 1, "c0\n\"\"\n"},
-               {c4, 0, 1, "c0\n"},
-               {c5, 5, 1, "c0\n\"a\"\"b\"\n\"c,d\"\n\"e\nf\"\ng\rh\n\"\"\n"},
-               {c6, 1, 1, "c0\n\"b\"\"\\x00\\xff'\"\"\"\n"},
-               {c7, 4, 1, "c0\n1e+16\n1e-05\n0.30000000000000004\ninf\n"}};
+  } cases[] = {{c1, 2, 1, "0\n1.0\n\"\"\n"},
+               {c2, 2, 1, "0\n1.0\n2.5\n"},
+               {c3, 2, 2, "0,1\n1,x\ny,\n"},
+               {c4, 1, 1, "0\n\"\"\n"},
+               {c4, 0, 1, "0\n"},
+               {c5, 5, 1, "0\n\"a\"\"b\"\n\"c,d\"\n\"e\nf\"\ng\rh\n\"\"\n"},
+               {c6, 1, 1, "0\n\"b\"\"\\x00\\xff'\"\"\"\n"},
+               {c7, 4, 1, "0\n1e+16\n1e-05\n0.30000000000000004\ninf\n"}};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     char *out;
     size_t len;

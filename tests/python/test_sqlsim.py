@@ -611,6 +611,91 @@ class TestStreamHostile(unittest.TestCase):
             self.assertIn(want, p.stderr, args)
 
 
+
+SPIDER2 = os.path.join(CORPUS, "..", "spider2")
+
+
+class TestSpider2(unittest.TestCase):
+    """sqlsim.spider2 on a gold folder of one task (a, b: 1 x / 2 y) and on the bundled one."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="sqlsim_s2py.")
+        self.gold = os.path.join(self.dir, "gold")
+        os.makedirs(os.path.join(self.gold, "exec_result"))
+        with open(os.path.join(self.gold, "exec_result", "local900.csv"), "w") as f:
+            f.write("a,b\n1,x\n2,y\n")
+        with open(os.path.join(self.gold, "spider2lite_eval.jsonl"), "w") as f:
+            f.write(json.dumps({"instance_id": "local900", "condition_cols": [], "ignore_order": True}) + "\n")
+        with open(os.path.join(self.dir, "spider2-lite.jsonl"), "w") as f:
+            f.write(json.dumps({"instance_id": "local900", "db": "tiny"}) + "\n")
+        self.db = os.path.join(self.dir, "tiny.sqlite")
+        con = sqlite3.connect(self.db)
+        con.executescript("CREATE TABLE t (a INTEGER, b TEXT); INSERT INTO t VALUES (1, 'x'), (2, 'y');")
+        con.close()
+
+    def tearDown(self):
+        subprocess.run(["rm", "-rf", self.dir], check=True)
+
+    def item(self, preds, **kw):
+        out = sqlsim.spider2(self.gold, preds, **kw)
+        self.assertEqual(len(out["items"]), 1)
+        return out["items"][0]
+
+    def test_rows_in_memory(self):
+        self.assertEqual(self.item({"local900": [[2, "y", 0.5], [1, "x", 0.25]]})["score"], 1)  # order, extra column
+        self.assertEqual(self.item({"local900": [[1.004, "x"], [2, "y"]]})["score"], 1)  # within 0.01
+        self.assertEqual(self.item({"local900": [[1.02, "x"], [2, "y"]]})["score"], 0)
+        self.assertEqual(self.item({"local900": [[None, "x"], [2, "y"]]})["score"], 0)  # NaN reads as 0
+        it = self.item({"local900": [[1, "y"], [2, "x"]]}, rows=True)  # #226: each column right, rows wrong
+        self.assertEqual((it["score"], it["rows"]), (1, 0))
+        it = self.item({"local900": "a,b\n1,x\n2,y\n"}, rows=True)  # CSV text as it is
+        self.assertEqual((it["score"], it["rows"], it["variant"]), (1, 1, "local900.csv"))
+
+    def test_csv_saved_as_the_scripts_save_it(self):
+        self.assertEqual(sqlsim.spider2_csv([[1, "x"], [2.5, None]]), "0,1\n1.0,x\n2.5,\n")
+        self.assertEqual(sqlsim.spider2_csv([[True, b"\x00"]]), "0,1\nTrue,b'\\x00'\n")
+
+    def test_sql_mode(self):
+        tasks = os.path.join(self.dir, "spider2-lite.jsonl")
+        good = self.item({"local900": "```sql\nSELECT b, a FROM t\n```"}, mode="sql", db_dir=self.dir, tasks=tasks)
+        self.assertEqual(good["score"], 1)
+        bad = self.item({"local900": "SELECT a FROM nowhere"}, mode="sql", db_dir=self.dir, tasks=tasks)
+        self.assertEqual(bad["score"], 0)
+        self.assertIn("nowhere", str(bad["error"]))
+        before = open(self.db, "rb").read()
+        wr = self.item({"local900": "DELETE FROM t"}, mode="sql", db_dir=self.dir, tasks=tasks)
+        self.assertEqual(wr["score"], 0)
+        self.assertEqual(open(self.db, "rb").read(), before)
+
+    def test_folder_with_bad_files(self):
+        pred = os.path.join(self.dir, "pred")
+        os.makedirs(pred)
+        with open(os.path.join(pred, "local900.csv"), "wb") as f:
+            f.write(b"a,b\n1,\xff\n")  # not UTF-8: pandas refuses it
+        with open(os.path.join(pred, "notatask.csv"), "w") as f:
+            f.write("a\n1\n")
+        it = self.item(pred)
+        self.assertEqual(it["score"], 0)
+        self.assertTrue(it["error"])
+        with self.assertRaises(sqlsim.ConfigError):
+            sqlsim.spider2(self.gold, pred, mode="nonsense")
+
+    def test_bundled_gold(self):
+        gold = os.path.join(SPIDER2, "gold")
+        res = os.path.join(gold, "exec_result")
+        firsts = {}
+        for f in sorted(os.listdir(res)):
+            stem = f[:-4]
+            firsts.setdefault(stem[:-2] if stem[-2:-1] == "_" else stem, f)
+        preds = {}
+        for i, f in firsts.items():
+            with open(os.path.join(res, f), encoding="utf-8") as fh:
+                preds[i] = fh.read()
+        out = sqlsim.spider2(gold, preds)
+        self.assertEqual(out["summary"]["submitted"], len(preds))
+        self.assertEqual(sum(it["score"] for it in out["items"]), len(preds))  # each task's own gold passes
+
+
 @unittest.skipUnless(__import__("importlib").util.find_spec("distributed"), "python3-distributed is not installed")
 class TestDask(unittest.TestCase):
     def test_local_cluster_same_as_one_process(self):

@@ -321,6 +321,10 @@ typedef struct rows_case {
 } rows_case;
 
 static const rows_case rows_cases[] = {
+    {"rows equal within the tolerance, sorted by text into other places", "\"condition_cols\": [], \"ignore_order\": true",
+     "a,b\n0.999,x\n1.001,y\n", "a,b\n1.0,x\n0.995,y\n", 1, 1},
+    {"within the tolerance, but the rows swapped", "\"condition_cols\": [], \"ignore_order\": true",
+     "a,b\n0.999,x\n5,y\n", "a,b\n1.0,y\n5,x\n", 1, 0},
     {"two columns, values swapped between rows", "\"condition_cols\": [], \"ignore_order\": true",
      "a,b\n1,x\n2,y\n", "a,b\n1,y\n2,x\n", 1, 0},
     {"each column sorted on its own (#226)", "\"condition_cols\": [], \"ignore_order\": true",

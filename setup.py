@@ -5,7 +5,7 @@ SQLSIM_SOURCES (read from there, so there is one list), compiled with the
 flags CMake uses, and libpg_query, protobuf-c and SQLite linked statically
 where Debian ships their archives, with their symbols kept inside the
 extension (--exclude-libs). Debian ships no static cJSON: the extension links
-libcjson.so.1, which a wheel built here carries beside the extension
+libcjson.so.1 (and z3's libz3.so.4, strict's solver), which a wheel built here carries beside the extension
 (found through RPATH $ORIGIN), so the wheel needs no Debian package at run
 time but the C library. The version is CMakeLists.txt's project version."""
 import glob
@@ -56,7 +56,7 @@ def shared(name):
 
 
 extra_objects, libraries = [], []
-for lib in ("pg_query", "protobuf-c", "sqlite3", "cjson"):
+for lib in ("pg_query", "protobuf-c", "sqlite3", "cjson", "z3"):
     a = archive(lib)
     if a:
         extra_objects.append(a)

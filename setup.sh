@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(build-essential cmake libpg-query-dev libprotobuf-c-dev libsqlite3-dev uthash-dev
-          libcmocka-dev libcjson-dev sqlite3 chromium clang libclang-rt-14-dev
+          libcmocka-dev libcjson-dev libz3-dev sqlite3 chromium clang libclang-rt-14-dev
           python3-dev python3-distributed python3-pip python3-venv python3-setuptools python3-wheel
           pkgconf libpq-dev libmariadb-dev postgresql mariadb-server)
 

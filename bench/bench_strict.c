@@ -26,6 +26,14 @@
  *   empty      MAX(n) against ORDER BY n DESC LIMIT 1: an empty table
  *   null       COUNT(*) against COUNT(x): a NULL (needs_null expected)
  *   having     GROUP BY the child key HAVING COUNT(*) > 3 against >= 3
+ *   group4..6  a parent joined to its children, GROUP BY the parent's key,
+ *              HAVING COUNT(*) > n-1 against > n: a group of exactly n (4, 5, 6)
+ *              children (issue 53: the solver's kind)
+ *   sum_bound  HAVING SUM(n) > 100 AND MAX(n) < 75 against >= 100: rows
+ *              summing to exactly 100, each under 75
+ *   avg_bound  HAVING AVG(n) > 30 AND COUNT(*) = 3 against >= 30
+ *   agg_nogrp  an aggregate without GROUP BY: HAVING COUNT(*) = 4 against >= 4
+ *   eq_having  HAVING COUNT(*) >= 3 against NOT COUNT(*) < 3 (equivalent)
  *   gold_rows  a join with a literal on each side against another literal:
  *              a database where the gold returns rows at all
  *   rows_like  the same with LIKE '%ab%' on the parent's text
@@ -52,11 +60,13 @@
 #include <unistd.h>
 
 enum { DUP_JOIN, DUP_FILTER, TIE_LT, TIE_TEXT, BOUNDARY, ARITH, ARITH_BETWEEN, NEGATIVE, ZERO, COINCIDE,
-       COINCIDE_TEXT, EMPTY, NULLS, HAVING, GOLD_ROWS, GOLD_ROWS_LIKE, EQ_CHECK, EQ_INTEGER, EQ_FLOAT, NCLASSES };
+       COINCIDE_TEXT, EMPTY, NULLS, HAVING, GOLD_ROWS, GOLD_ROWS_LIKE, GROUP4, GROUP5, GROUP6, SUM_BOUND, AVG_BOUND,
+       AGG_NOGROUP, EQ_CHECK, EQ_INTEGER, EQ_FLOAT, EQ_HAVING, NCLASSES };
 static const char *class_names[NCLASSES] = {
     "dup_join", "dup_filter", "tie_lt", "tie_text", "boundary", "arith", "arith_betw", "negative", "zero", "coincide",
-    "coinc_text", "empty", "null", "having", "gold_rows", "rows_like", "eq_check", "eq_integer", "eq_float"};
-static const int equivalent[NCLASSES] = {[EQ_CHECK] = 1, [EQ_INTEGER] = 1, [EQ_FLOAT] = 1};
+    "coinc_text", "empty", "null", "having", "gold_rows", "rows_like", "group4", "group5", "group6", "sum_bound",
+    "avg_bound", "agg_nogrp", "eq_check", "eq_integer", "eq_float", "eq_having"};
+static const int equivalent[NCLASSES] = {[EQ_CHECK] = 1, [EQ_INTEGER] = 1, [EQ_FLOAT] = 1, [EQ_HAVING] = 1};
 
 typedef struct pair {
   int cls, declaring; /* the class; made on the declaring copy (INTEGER, CHECK) */
@@ -65,9 +75,14 @@ typedef struct pair {
 } pair;
 
 typedef struct tally {
-  int n, refuted, no_verdict, needs_null, witnesses, load, dropped;
-  double secs;
+  int n, refuted, no_verdict, needs_null, witnesses, load, dropped, by_solver, bounded;
+  double secs, solver_s;
 } tally;
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
 
 static pair *pairs;
 static int npairs, cap;
@@ -230,6 +245,35 @@ static void make_pairs(const sqlsim_schema *s, int declaring, int per) {
               q(s->columns[f].name), q(C), q(s->columns[cn].name)),
           fmt("SELECT count(*) FROM %s AS T1 JOIN %s AS T2 ON T1.%s = T2.%s WHERE T2.%s > 5", q(P), q(C),
               q(s->columns[key].name), q(s->columns[f].name), q(s->columns[cn].name)));
+    for (int n = 4; n <= 6; n++)
+      if (ROOM(GROUP4 + n - 4))
+        add(GROUP4 + n - 4, declaring, s,
+            fmt("SELECT T1.%s FROM %s AS T1 JOIN %s AS T2 ON T1.%s = T2.%s GROUP BY T1.%s HAVING count(*) > %d",
+                q(s->columns[key].name), q(P), q(C), q(s->columns[key].name), q(s->columns[f].name),
+                q(s->columns[key].name), n - 1),
+            fmt("SELECT T1.%s FROM %s AS T1 JOIN %s AS T2 ON T1.%s = T2.%s GROUP BY T1.%s HAVING count(*) > %d",
+                q(s->columns[key].name), q(P), q(C), q(s->columns[key].name), q(s->columns[f].name),
+                q(s->columns[key].name), n));
+    if (cn >= 0 && ROOM(SUM_BOUND))
+      add(SUM_BOUND, declaring, s,
+          fmt("SELECT %s FROM %s GROUP BY %s HAVING sum(%s) > 100 AND max(%s) < 75", q(s->columns[f].name), q(C),
+              q(s->columns[f].name), q(s->columns[cn].name), q(s->columns[cn].name)),
+          fmt("SELECT %s FROM %s GROUP BY %s HAVING sum(%s) >= 100 AND max(%s) < 75", q(s->columns[f].name), q(C),
+              q(s->columns[f].name), q(s->columns[cn].name), q(s->columns[cn].name)));
+    if (cn >= 0 && ROOM(AVG_BOUND))
+      add(AVG_BOUND, declaring, s,
+          fmt("SELECT %s FROM %s GROUP BY %s HAVING avg(%s) > 30 AND count(*) = 3", q(s->columns[f].name), q(C),
+              q(s->columns[f].name), q(s->columns[cn].name)),
+          fmt("SELECT %s FROM %s GROUP BY %s HAVING avg(%s) >= 30 AND count(*) = 3", q(s->columns[f].name), q(C),
+              q(s->columns[f].name), q(s->columns[cn].name)));
+    if (ROOM(AGG_NOGROUP))
+      add(AGG_NOGROUP, declaring, s, fmt("SELECT count(*) FROM %s HAVING count(*) = 4", q(C)),
+          fmt("SELECT count(*) FROM %s HAVING count(*) >= 4", q(C)));
+    if (ROOM(EQ_HAVING))
+      add(EQ_HAVING, declaring, s,
+          fmt("SELECT %s FROM %s GROUP BY %s HAVING count(*) >= 3", q(s->columns[f].name), q(C), q(s->columns[f].name)),
+          fmt("SELECT %s FROM %s GROUP BY %s HAVING NOT count(*) < 3", q(s->columns[f].name), q(C),
+              q(s->columns[f].name)));
     if (ROOM(HAVING))
       add(HAVING, declaring, s,
           fmt("SELECT %s FROM %s GROUP BY %s HAVING count(*) > 3", q(s->columns[f].name), q(C), q(s->columns[f].name)),
@@ -400,8 +444,10 @@ int main(int argc, char **argv) {
     pairs = keep;
     npairs = max;
   }
-  sqlsim_synth_opts o = {.strict = 1, .witness = 1};
+  sqlsim_synth_opts o = {.strict = 1, .witness = 1, .no_solver = getenv("BENCH_STRICT_NO_SOLVER") != NULL};
   sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
+  double *times = calloc((size_t)npairs + 1, sizeof *times), *ref_times = calloc((size_t)npairs + 1, sizeof *ref_times);
+  int nref_times = 0;
   tally tal[NCLASSES][2];
   memset(tal, 0, sizeof tal);
   double t0 = now();
@@ -412,6 +458,7 @@ int main(int argc, char **argv) {
     double a = now();
     int rc = sqlsim_synth_pair(x, p->s, p->gold, p->pred, &out, NULL);
     t->secs += now() - a;
+    times[i] = now() - a;
     t->n++;
     if (rc) {
       t->no_verdict++;
@@ -428,6 +475,10 @@ int main(int argc, char **argv) {
       fprintf(stderr, "no witness: %s | %s | %s\n  %s\n", p->s->db_id, p->gold, p->pred, out.strict_why);
     t->refuted += out.strict == 0;
     t->no_verdict += out.strict < 0;
+    t->by_solver += out.by_solver;
+    t->bounded += out.bound > 0;
+    t->solver_s += out.solver_s;
+    if (out.by_solver) ref_times[nref_times++] = out.solver_s;
     t->needs_null += out.strict == 0 && out.needs_null == 1;
     t->dropped += out.dropped;
     if (out.witness) {
@@ -443,18 +494,20 @@ int main(int argc, char **argv) {
   printf("%d pairs from %d schemas (and their declaring copies: INTEGER, CHECK (n >= 0)); strict with witnesses, "
          "Spider's semantics, one thread\n\n",
          npairs, nschemas);
-  printf("%-11s %-9s %6s %9s %11s %10s %14s %8s %8s\n", "class", "schema", "pairs", "refuted", "no verdict",
-         "need NULL", "witness loads", "dropped", "pairs/s");
+  printf("%-11s %-9s %6s %9s %10s %8s %11s %10s %14s %8s %8s %8s\n", "class", "schema", "pairs", "refuted",
+         "by solver", "bounded", "no verdict", "need NULL", "witness loads", "dropped", "pairs/s", "solver");
   int all = 0, all_wit = 0, all_load = 0, false_ref = 0, eq_n = 0;
   for (int c = 0; c < NCLASSES; c++)
     for (int d = 0; d < 2; d++) {
       tally *t = &tal[c][d];
       if (!t->n) continue;
       int eq = equivalent[c] || (c == NEGATIVE && d);
-      printf("%-11s %-9s %6d %8.1f%% %10.1f%% %9.1f%% %8d/%-5d %8d %8.0f%s\n", class_names[c], d ? "declared" : "as given",
-             t->n, 100.0 * t->refuted / t->n, 100.0 * t->no_verdict / t->n,
+      printf("%-11s %-9s %6d %8.1f%% %9.1f%% %7.1f%% %10.1f%% %9.1f%% %8d/%-5d %8d %8.0f %7.0f%%%s\n", class_names[c],
+             d ? "declared" : "as given", t->n, 100.0 * t->refuted / t->n, 100.0 * t->by_solver / t->n,
+             100.0 * t->bounded / t->n, 100.0 * t->no_verdict / t->n,
              t->refuted ? 100.0 * t->needs_null / t->refuted : 0.0, t->load, t->witnesses, t->dropped,
-             t->secs > 0 ? t->n / t->secs : 0, eq ? "   (equivalent: must be 0% refuted)" : "");
+             t->secs > 0 ? t->n / t->secs : 0, t->secs > 0 ? 100 * t->solver_s / t->secs : 0,
+             eq ? "   (equivalent: must be 0% refuted)" : "");
       all += t->n;
       all_wit += t->witnesses;
       all_load += t->load;
@@ -467,6 +520,16 @@ int main(int argc, char **argv) {
   printf("\nwrong pairs refuted: %d of %d (%.1f%%); equivalent pairs refuted: %d of %d; witnesses loading with "
          "constraints: %d of %d; %.0f pairs/s over all\n",
          ref, wrong, wrong ? 100.0 * ref / wrong : 0, false_ref, eq_n, all_load, all_wit, all / total);
+  qsort(times, (size_t)npairs, sizeof *times, cmp_double);
+  qsort(ref_times, (size_t)nref_times, sizeof *ref_times, cmp_double);
+  double sum = 0, solver = 0;
+  for (int i = 0; i < npairs; i++) sum += times[i];
+  for (int c = 0; c < NCLASSES; c++) solver += tal[c][0].solver_s + tal[c][1].solver_s;
+  printf("time a pair: mean %.1f ms, p99 %.1f ms; the solver's share %.0f%%; its refutations: %d, median %.1f ms\n",
+         npairs ? 1000 * sum / npairs : 0, npairs ? 1000 * times[(int)(npairs * 0.99)] : 0, sum > 0 ? 100 * solver / sum : 0,
+         nref_times, nref_times ? 1000 * ref_times[nref_times / 2] : 0);
+  free(times);
+  free(ref_times);
   sqlsim_synth_runner_free(x);
   for (int i = 0; i < npairs; i++) free(pairs[i].gold), free(pairs[i].pred);
   free(pairs);

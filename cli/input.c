@@ -159,7 +159,13 @@ int cli_engine_opt(const char *cmd, cli_engine_opts *o, const char *name, const 
     if (cli_int("--synth-databases", v, 1, 64, &cfg->synth_databases)) return CLI_EUSAGE;
   } else if (!strcmp(name, "witness")) cfg->witness = 1;
   else if (!strcmp(name, "assume-not-null")) cfg->assume_not_null = 1;
-  else if (!strcmp(name, "extract")) cfg->extract = 1;
+  else if (!strcmp(name, "no-solver")) cfg->no_solver = 1;
+  else if (!strcmp(name, "reward-bound")) {
+    if (cli_int("--reward-bound", v, 1, 6, &cfg->reward_bound)) return CLI_EUSAGE;
+  }
+  else if (!strcmp(name, "solver-budget")) {
+    if (cli_double("--solver-budget", v, 0.001, CLI_MAX_TIMEOUT, &cfg->solver_budget)) return CLI_EUSAGE;
+  } else if (!strcmp(name, "extract")) cfg->extract = 1;
   else return 0;
   return 1;
 }

@@ -141,6 +141,10 @@ static void fields_strict(const sqlsim_record *r, const sqlsim_sink *s, void *x)
     K("needs_null"), s->null(x);
   }
   K("strict_why"), str_or_null(s, x, r->has_synth && y->strict_why[0] ? y->strict_why : NULL);
+  K("bound");
+  if (r->has_synth && y->strict >= 0 && y->bound > 0) s->integer(x, y->bound);
+  else s->null(x);
+  K("solver"), str_or_null(s, x, r->has_synth && y->solver[0] ? y->solver : NULL);
 }
 
 static void fields_result(const sqlsim_record *r, const sqlsim_sink *s, void *x) {

@@ -166,7 +166,8 @@ sqlsim_synth_runner *engine_worker_synth(sqlsim_evaluator *ev, worker *w) {
   sqlsim_synth_opts o = {.databases = ev->cfg.synth_databases, .bird = ev->cfg.bird_semantics,
                          .keep_distinct = ev->cfg.keep_distinct, .fixed_now = ev->cfg.now,
                          .strict = (ev->cfg.metrics & SQLSIM_M_STRICT) != 0, .witness = ev->cfg.witness,
-                         .assume_not_null = ev->cfg.assume_not_null};
+                         .assume_not_null = ev->cfg.assume_not_null, .no_solver = ev->cfg.no_solver,
+                         .solver_budget_s = ev->cfg.solver_budget};
   if (!(w->synth = sqlsim_synth_runner_new(&o))) return NULL;
   synth_runner_keep(w->synth, ev->cfg.repair); /* the repair checks on the pair's databases */
   return w->synth;

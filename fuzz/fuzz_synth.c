@@ -4,7 +4,8 @@
  * (odd types and names, key loops, keys to themselves) reach the generator
  * too. Every input runs twice: with the synth verdict alone, and with the
  * strict verdict and witnesses (the gold's neighbors, the search for its
- * suite, the pair's own search, the shrinker and the witness's SQL).
+ * suite, the pair's own search, the solver's encoding (z3, a short budget),
+ * the shrinker and the witness's SQL).
  * On the fuzz schema the pair is also scored by an evaluator with the error
  * analysis's repair (analyze/repair.c), which prints parts of both queries
  * into repaired predictions and runs them on the pair's databases, and with
@@ -12,7 +13,8 @@
  * first (record_copy), the two then cleared in either order.
  * Invariants: the counts add up, the graded share is in [0, 1] (or NaN when
  * nothing counted), pass agrees with them; strict is -1, 0 or 1, its suite
- * tells apart no more neighbors than it has; a witness is whole, holds at
+ * tells apart no more neighbors than it has, a bound is 1..6 and never
+ * beside a refutation; a witness is whole, holds at
  * most what it was shrunk from, and its SQL loads into a fresh SQLite; a
  * repair has one or two categories and its SQL parses, and a pair with none
  * says why when it was wrong. */
@@ -36,6 +38,10 @@ static void check_strict(const sqlsim_synth *s) {
   check(s);
   if (s->strict < -1 || s->strict > 1 || s->told < 0 || s->told > s->neighbors || s->suite < 0) abort();
   if (s->strict == 1 && !s->strict_databases) abort();
+  /* the solver: a bound is 1..6 rows per table and never beside a refutation; a
+   * refutation by the solver is one */
+  if (s->bound != -1 && (s->bound < 1 || s->bound > 6 || s->strict == 0)) abort();
+  if (s->by_solver && s->strict != 0) abort();
   const sqlsim_witness *w = s->witness;
   if (!w) return;
   if ((s->strict != 0 && s->pass != 0) || !w->verdict || !w->database || !w->gold_sql || !w->pred_sql ||
@@ -79,7 +85,7 @@ static void check_repair(const sqlsim_record *r) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static sqlsim_synth_runner *runner, *strict;
   if (!runner) {
-    sqlsim_synth_opts o = {.databases = 3, .timeout_s = 0.5};
+    sqlsim_synth_opts o = {.databases = 3, .timeout_s = 0.5, .solver_budget_s = 0.05}; /* the solver reached, briefly */
     runner = sqlsim_synth_runner_new(&o);
     o.strict = o.witness = 1;
     strict = sqlsim_synth_runner_new(&o);

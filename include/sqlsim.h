@@ -669,6 +669,8 @@ typedef struct sqlsim_synth_opts {
   int witness;           /* a failing verdict comes with its witness (sqlsim_witness) */
   int assume_not_null;   /* judge as if every column were NOT NULL: no database holds a NULL
                             (for data known to have none) */
+  int no_solver;         /* strict: no solver stage (z3) after the search */
+  double solver_budget_s; /* strict: the solver's seconds per pair; 0 = 0.1 s */
 } sqlsim_synth_opts;
 
 /* The evidence for a verdict: the smallest database found on which the two
@@ -719,6 +721,13 @@ typedef struct sqlsim_synth {
   int needs_null;        /* strict refuted: 1 when no database without NULLs was found that refutes
                             (within the budget; the witness then holds the NULL), 0 when one was
                             (the witness is it), -1 not refuted */
+  /* How far strict was checked beyond the search: the solver (z3) encodes
+   * both queries over at most k rows per table and asks for a database
+   * telling them apart (docs/synthetic.md, "The solver"). */
+  int bound;             /* no counterexample up to bound rows per table; -1: none reached */
+  int by_solver;         /* strict refuted by the solver's database (replayed on SQLite) */
+  char solver[200];      /* what the solver did: refuted at k, the bound, or why it did not check */
+  double solver_s;       /* its seconds */
   int dropped;           /* refutations dropped because their database did not load into the
                             declared schema with its constraints enforced (never expected: a
                             regression shows here) */
@@ -1221,6 +1230,11 @@ typedef struct sqlsim_config {
                               the parts whose fix gives the gold's answer, checked by running */
   int assume_not_null;     /* synth, strict: judge as if every column were NOT NULL (no generated
                               database holds a NULL), for users whose data has none */
+  int no_solver;           /* strict: no solver stage (z3) after the search (bound then null) */
+  double solver_budget;    /* strict: the solver's seconds per pair; 0 = 0.1 */
+  int reward_bound;        /* the reward (sqlsim_reward) without a database, with strict: 1 only for
+                              a pair strict passes with no counterexample up to this many rows per
+                              table (0: any pass) */
   /* Spider 2.0 (docs/spider2.md): with the spider2 metric, a pair's gold is
    * a task's instance_id, judged as the benchmark's own evaluate.py judges
    * it against the task's gold results. */
@@ -1475,7 +1489,10 @@ SQLSIM_API const sqlsim_schema *sqlsim_evaluator_schema(const sqlsim_evaluator *
  *   the prediction does not parse, or fails to run:      0
  *   it ran and returns the gold's rows (EX, the evaluator's semantics): 1
  *   it ran and returns other rows:   partial x the calibrated score (0..partial)
- *   no database for the pair (structure only): the calibrated score
+ *   no database, strict judged: 1 when it passes (and with config
+ *     reward_bound k, its bound is at least k), partial x the calibrated
+ *     score when it is refuted, the calibrated score otherwise
+ *   no database, no strict verdict: the calibrated score
  * NaN when the gold itself cannot be scored (no signal: drop the sample).
  * partial < 0 means the default, 0.2. */
 SQLSIM_API double sqlsim_reward(const sqlsim_evaluator *ev, const sqlsim_record *r, double partial);

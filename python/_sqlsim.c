@@ -134,7 +134,8 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"tables", "db_dir", "sqlite", "metrics", "mode", "semantics", "timeout",
                            "iterations", "alternate", "now", "max_memory", "keep_distinct", "plug_value",
                            "synth_databases", "auto_width", "noise_every", "connection", "witness", "extract", "repair",
-                           "assume_not_null", "engine", "dialect", "spider2", "spider2_pred", "spider2_rows", NULL};
+                           "assume_not_null", "engine", "dialect", "spider2", "spider2_pred", "spider2_rows",
+                           "no_solver", "solver_budget", "reward_bound", NULL};
   PyObject *tables = Py_None, *db_dir = Py_None, *sqlite = Py_None, *now = Py_None, *engine = Py_None,
            *spider2 = Py_None;
   const char *spider2_pred = "sql";
@@ -143,15 +144,16 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
   const char *metrics = "bis", *mode = "compatible", *semantics = "spider";
   double timeout = 30;
   int iterations = 100, alternate = 0, keep_distinct = 0, plug_value = 0, synth_databases = 0, noise_every = 0,
-      witness = 0, extract = 0, repair = 0, assume_not_null = 0;
+      witness = 0, extract = 0, repair = 0, assume_not_null = 0, no_solver = 0, reward_bound = 0;
+  double solver_budget = 0;
   const char *connection = "fresh";
   unsigned long long max_memory = 0;
   double auto_width = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidisppppOsOsp", kwlist, &tables, &db_dir, &sqlite,
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOOsssdipOKppidisppppOsOsppdi", kwlist, &tables, &db_dir, &sqlite,
                                    &metrics, &mode, &semantics, &timeout, &iterations, &alternate, &now, &max_memory,
                                    &keep_distinct, &plug_value, &synth_databases, &auto_width, &noise_every,
                                    &connection, &witness, &extract, &repair, &assume_not_null, &engine, &dialect,
-                                   &spider2, &spider2_pred, &spider2_rows))
+                                   &spider2, &spider2_pred, &spider2_rows, &no_solver, &solver_budget, &reward_bound))
     return -1;
   if (strcmp(connection, "fresh") && strcmp(connection, "reuse")) {
     PyErr_Format(ConfigError, "connection must be 'fresh' or 'reuse', not '%s'", connection);
@@ -161,7 +163,12 @@ static int Evaluator_init(EvaluatorObject *self, PyObject *args, PyObject *kw) {
                        .max_memory = (size_t)max_memory, .keep_distinct = keep_distinct, .plug_value = plug_value,
                        .synth_databases = synth_databases, .noise_every = noise_every,
                        .reuse_connection = !strcmp(connection, "reuse"), .witness = witness, .extract = extract,
-                       .repair = repair, .assume_not_null = assume_not_null};
+                       .repair = repair, .assume_not_null = assume_not_null, .no_solver = no_solver,
+                       .solver_budget = solver_budget, .reward_bound = reward_bound};
+  if (solver_budget < 0 || reward_bound < 0 || reward_bound > 6) {
+    PyErr_SetString(ConfigError, "solver_budget must be >= 0 and reward_bound 0..6");
+    return -1;
+  }
   cfg.tables = opt_str(tables);
   cfg.db_dir = opt_str(db_dir);
   cfg.sqlite = opt_str(sqlite);

@@ -59,6 +59,20 @@ static void repair_data(strbuf *sb, const sqlsim_record *r) {
   sb_putc(sb, '}');
 }
 
+/* strict's verdict in words, with how far it was checked (the solver's
+ * bound, or why not): a JSON string, or null when strict was not asked. */
+static void strict_data(strbuf *sb, const sqlsim_record *r) {
+  const sqlsim_synth *y = &r->synth;
+  if (!r->has_synth || y->strict < 0) {
+    sb_puts(sb, "null");
+    return;
+  }
+  char t[512];
+  snprintf(t, sizeof t, "%s%s%s", y->strict ? "passes" : y->by_solver ? "refuted by the solver" : "refuted",
+           y->solver[0] ? "; " : "", y->solver);
+  sb_json_str_script(sb, t);
+}
+
 /* A witness for the page: {v: verdict, t: tables (JSON text) or null, g, p:
  * the answers' first rows (JSON text), gc, pc: counts (-1: failed), e: the
  * prediction's error, nn: strict's needs_null (1, 0; -1 not refuted)}; 0
@@ -162,7 +176,7 @@ static const char *const JS =
     " var ev=it[9]||{},evh=catsOf(it[2],it[10]).map(function(c){return '<div class=\"ev\"><span class=\"chip '+c+'\">'+c+'</span> '+esc(ev[c]||'')+'</div>';}).join('');\n"
     " var d=document.createElement('tr');d.className='detail';d.innerHTML='<td colspan=\"10\">'+(g.q?'<div><b>Question:</b> '+esc(g.q)+'</div>':'')+\n"
     "  '<div><b>Gold</b></div><pre>'+mark(g.sql,it[7])+'</pre><div><b>Prediction</b> ('+esc(b.models[it[1]])+')</div><pre>'+mark(p,it[8])+'</pre>'+evh+\n"
-    "  '<div>exact '+(it[3]<0?'n/a':it[3])+' \\u00b7 BIS '+num(it[4],3)+' \\u00b7 calibrated '+num(it[5],3)+' \\u00b7 EX '+(it[6]<0?'n/a':it[6])+'</div>'+witness(it[11])+repair(it[12])+'</td>';tr.after(d);});\n"
+    "  '<div>exact '+(it[3]<0?'n/a':it[3])+' \\u00b7 BIS '+num(it[4],3)+' \\u00b7 calibrated '+num(it[5],3)+' \\u00b7 EX '+(it[6]<0?'n/a':it[6])+'</div>'+(it[13]?'<div><b>Strict</b>: '+esc(it[13])+'</div>':'')+witness(it[11])+repair(it[12])+'</td>';tr.after(d);});\n"
     "function cell(v){return v===null?'<td class=\\\"null\\\">NULL</td>':'<td>'+esc(v)+'</td>';}\n"
     "function tab(cap,cols,rows){return '<table><caption>'+cap+'</caption>'+(cols?'<tr>'+cols.map(function(c){return '<th>'+esc(c)+'</th>';}).join('')+'</tr>':'')+\n"
     " rows.map(function(r){return '<tr>'+r.map(cell).join('')+'</tr>';}).join('')+'</table>';}\n"
@@ -254,6 +268,8 @@ int html_report(const char *path, const run *groups, int ngroups) {
         witness_data(&sb, r->witness, r->has_synth && r->synth.strict == 0 ? r->synth.needs_null : -1);
         sb_putc(&sb, ',');
         repair_data(&sb, r);
+        sb_putc(&sb, ',');
+        strict_data(&sb, r);
         sb_putc(&sb, ']');
       }
     sb_puts(&sb, "]}");

@@ -762,6 +762,56 @@ static int extra_databases(pair_run *pr) {
   return found;
 }
 
+/* The solver stage (solver.c) when the search found nothing: its database,
+ * replayed here and judged as any database is, refutes; a model that does
+ * not replay is this encoding's defect (said in out->solver), never a
+ * verdict. Without a refutation, the bound it reached. */
+static void solver_stage(pair_run *pr) {
+  sqlsim_synth *out = pr->out;
+  const sqlsim_synth_opts *o = &pr->x->o;
+  if (o->no_solver) {
+    snprintf(out->solver, sizeof out->solver, "not checked by the solver: --no-solver");
+    return;
+  }
+  if (!strcmp(pr->gtext, pr->ptext)) {
+    snprintf(out->solver, sizeof out->solver, "not checked by the solver: the gold's own text");
+    return;
+  }
+  synth_solved sv;
+  synth_solve(pr->s, pr->gtext, pr->ptext,
+              (pr->bird ? SYNTH_SOLVE_SETS : 0) | (pr->bird != 1 ? SYNTH_SOLVE_ANY_ORDER : 0) |
+                  (o->assume_not_null ? SYNTH_SOLVE_NO_NULLS : 0),
+              o->solver_budget_s > 0 ? o->solver_budget_s : SYNTH_SOLVER_BUDGET, &sv);
+  out->solver_s = sv.seconds;
+  if (sv.status == SYNTH_SOLVE_REFUTED) {
+    synth_env_forget(&pr->env);
+    int told = synth_env_tells(&pr->env, sv.data, pr->gtext, pr->ptext);
+    if (told == 1) {
+      pr->strict_found = 1;
+      out->by_solver = 1;
+      for (int t = 0; t < pr->s->ntables; t++) sv.data->on[t] |= pr->f->tables[t];
+      pr->strict_data = sv.data;
+      snprintf(pr->strict_runaway, sizeof pr->strict_runaway, "%s", pr->env.runaway);
+      snprintf(out->strict_why, sizeof out->strict_why, "solver: %.180s", sv.why);
+      snprintf(out->solver, sizeof out->solver, "refuted: %.180s", sv.why);
+      return;
+    }
+    synth_data_free(sv.data);
+    snprintf(out->solver, sizeof out->solver, "defect: the solver's database (%d rows per table) did not %s", sv.k,
+             told == 0 ? "tell the two apart when run" : "load or run");
+    if (sv.bound) out->bound = sv.bound;
+    return;
+  }
+  if (sv.status == SYNTH_SOLVE_BOUNDED && pr->ordered) { /* equal as multisets, the order unchecked */
+    snprintf(out->solver, sizeof out->solver,
+             "not checked by the solver: the answers' order counts (ORDER BY); as multisets %.100s", sv.why);
+    return;
+  }
+  if (sv.status == SYNTH_SOLVE_BOUNDED) out->bound = sv.bound;
+  snprintf(out->solver, sizeof out->solver, "%s%.160s", sv.status == SYNTH_SOLVE_BOUNDED ? "" : "not checked by the solver: ",
+           sv.why);
+}
+
 /* The strict stages after the pair's databases: the gold's distilled suite,
  * then the pair's own search; the strict verdict. */
 static void strict_verdict(pair_run *pr) {
@@ -802,6 +852,8 @@ static void strict_verdict(pair_run *pr) {
   if (!pr->strict_found && strcmp(pr->gtext, pr->ptext) &&
       !same_form(pr->gold, pr->pred, pr->bird, x->o.keep_distinct))
     extra_databases(pr);
+  /* the solver: a database of at most k rows per table, or the bound k */
+  if (!pr->strict_found) solver_stage(pr);
   if (st || pr->strict_found) {
     st = st ? st : suite_for(x, pr->sl, &pr->env, pr->gold, pr->gtext);
     if (st) {
@@ -885,6 +937,7 @@ int sqlsim_synth_trees(sqlsim_synth_runner *x, const sqlsim_query *gold, const c
                        .no_nulls = x->o.assume_not_null, .gold = gold,
                        .ordered = pr.ordered, .limit_s = x->o.timeout_s};
   out->strict = -1;
+  out->bound = -1;
   int rc = run_databases(&pr, err);
   if (!rc) {
     synth_verdict(&pr);

@@ -379,6 +379,28 @@ int synth_env_load(synth_env *e, const synth_data *d, char *why, size_t wn);
 int synth_env_tells(synth_env *e, const synth_data *d, const char *gold_text, const char *pred_text);
 /* Whether d holds a NULL in a table marked in tables[]. */
 int synth_data_holds_null(const synth_data *d, const unsigned char *tables);
+
+/* The solver (solver.c): both texts as run, encoded over at most k rows per
+ * table (k = 1, 2, .. while the budget lasts) for z3. */
+enum { SYNTH_SOLVE_OUTSIDE, SYNTH_SOLVE_REFUTED, SYNTH_SOLVE_BOUNDED, SYNTH_SOLVE_BUDGET };
+typedef struct synth_solved {
+  int status;              /* SYNTH_SOLVE_*: a model found (data), no counterexample up to bound,
+                              a construct outside the subset, the budget spent before any bound */
+  int bound;               /* the largest k with no counterexample (0: none) */
+  int k;                   /* the last k tried */
+  synth_data *data;        /* REFUTED: the model as a database (the caller replays and owns it) */
+  char why[200];
+  double seconds;
+} synth_solved;
+/* flags: SYNTH_SOLVE_SETS, BIRD's comparison (sets of rows; else
+ * multisets), SYNTH_SOLVE_ANY_ORDER (the columns in any order: Spider's
+ * comparison, the audit's), SYNTH_SOLVE_NO_NULLS (assume_not_null). 0 with
+ * out filled. */
+enum { SYNTH_SOLVE_SETS = 1, SYNTH_SOLVE_NO_NULLS = 2, SYNTH_SOLVE_ANY_ORDER = 4 };
+#define SYNTH_SOLVER_BUDGET 0.1 /* seconds a pair, by default */
+int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_text, int flags, double budget_s,
+                synth_solved *out);
+
 /* Whether the gold's answer counts for the synth verdict: a row holding a
  * value that is not NULL. */
 int synth_informative(const sqlsim_result *r);

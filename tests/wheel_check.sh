@@ -38,7 +38,8 @@ print("ok: imported from the venv, version", sqlsim.__version__, "- an answer sc
 PY
 ext=$(ls "$work"/venv/lib/python3*/site-packages/sqlsim/_sqlsim*.so)
 ldd "$ext" | tee "$work/ldd.txt"
-if grep -v -E 'linux-vdso|ld-linux|libc\.so|libm\.so|libpthread\.so|libdl\.so|site-packages/sqlsim/' "$work/ldd.txt" | grep -q .; then
+# (libstdc++ and libgcc_s: z3's C++ runtime, on the manylinux list of libraries every system has)
+if grep -v -E 'linux-vdso|ld-linux|libc\.so|libm\.so|libpthread\.so|libdl\.so|libstdc\+\+\.so|libgcc_s\.so|site-packages/sqlsim/' "$work/ldd.txt" | grep -q .; then
   echo "FAIL: the extension needs a library the wheel does not carry"
   exit 1
 fi

@@ -96,6 +96,13 @@ class Evaluator:
         assume_not_null: ``synth`` and ``strict`` judge as if every column were NOT NULL
             (no generated database holds a NULL), for data known to have none; without it,
             a strict refutation's record says whether it needed a NULL ("needs_null").
+        no_solver: ``strict`` without its solver stage (z3, after the search): records
+            then have "bound" null and "solver" saying so.
+        solver_budget: the solver's seconds per pair (default 0.1): it looks for a
+            database of at most k rows per table telling the two apart, k = 1, 2, ..
+            while the budget lasts; "bound" is the largest k with none.
+        reward_bound: rewards without a database, with ``strict``: 1 only for a pass whose
+            bound reaches this many rows per table (0: any pass); see ``reward``.
 
     Raises:
         ConfigError: a configuration sqlsim cannot use (missing files, a metric
@@ -113,7 +120,8 @@ class Evaluator:
                  noise_every: int = 0, connection: str = "fresh", witness: bool = False,
                  extract: bool = False, repair: bool = False, assume_not_null: bool = False,
                  engine: Optional[str] = None, dialect: str = "engine", spider2: Optional[str] = None,
-                 spider2_pred: str = "sql", spider2_rows: bool = False) -> None:
+                 spider2_pred: str = "sql", spider2_rows: bool = False, no_solver: bool = False,
+                 solver_budget: float = 0.0, reward_bound: int = 0) -> None:
         if not isinstance(metrics, str):
             metrics = ",".join(metrics)
         if iterations == "auto":
@@ -128,7 +136,8 @@ class Evaluator:
                             noise_every=int(noise_every), connection=connection, witness=bool(witness),
                             extract=bool(extract), repair=bool(repair), assume_not_null=bool(assume_not_null),
                             engine=engine, dialect=dialect, spider2=_path(spider2), spider2_pred=spider2_pred,
-                            spider2_rows=bool(spider2_rows))
+                            spider2_rows=bool(spider2_rows), no_solver=bool(no_solver),
+                            solver_budget=float(solver_budget), reward_bound=int(reward_bound))
         self._c = _sqlsim.Evaluator(**self._config)
 
     @property

@@ -1,0 +1,1086 @@
+/* solver.c -- strict's last stage: both queries encoded over bounded tables
+ * for z3, asked for a database on which their answers differ.
+ *
+ * Each table the queries read (and each parent a foreign key of theirs
+ * needs) gets k row slots, each with a presence flag (present slots first)
+ * and per column a value and a NULL flag: Int for a column of INTEGER
+ * affinity, Real for another number type, and for text an Int code (codes
+ * equal exactly when the texts are; a literal of the queries has its own
+ * code). The declared schema holds on them: NOT NULL and primary keys (their
+ * columns never NULL), UNIQUE, foreign keys (a child value has a present
+ * parent row holding it). A query is encoded over the k^m combinations of
+ * its m FROM items: WHERE and ON in SQL's three-valued logic, GROUP BY and
+ * HAVING with COUNT (DISTINCT), SUM, AVG, MIN, MAX, DISTINCT, arithmetic,
+ * IN lists, BETWEEN, IS NULL; its answer is a list of candidate rows, each
+ * with a flag saying whether it is in the answer. The two answers differ
+ * when some row occurs a different number of times in them (a multiset; for
+ * BIRD's comparison, in one and not the other).
+ *
+ * Satisfiable: the model becomes a witness database (synth_data), which the
+ * caller replays on SQLite and judges as strict judges any database; a model
+ * that does not replay is a defect of this encoding, reported, never a
+ * verdict. Unsatisfiable at k: no database of at most k rows per table tells
+ * the two apart under the subset's semantics (a bounded equivalence), and
+ * k grows while the budget lasts. Anything outside the subset (LIMIT,
+ * subqueries, set operations, outer joins, CASE, functions, division, text
+ * ordered or compared with a number, CHECK constraints) is said and leaves
+ * the verdict to the search. Entry point: synth_solve. */
+#include "synth.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <z3.h>
+
+#define MAX_ITEMS 6        /* FROM items of one query */
+#define MAX_TUPLES 4096    /* combinations of their rows */
+#define MAX_K 6            /* rows per table at most */
+#define MAX_TEXTS 256      /* text literals */
+
+/* K_NUMTEXT: a text column the queries equate with a number column (Spider's
+ * keys declared text on one side): its values are integers written as text,
+ * which SQLite converts when comparing with the number column */
+enum { K_INT = 'i', K_REAL = 'r', K_TEXT = 't', K_NUMTEXT = 'n' };
+
+typedef struct val {       /* an expression's value: number or text code, NULL flag */
+  Z3_ast v, n;
+  int kind;
+  int lit;                 /* a literal (no column affinity) */
+} val;
+
+typedef struct pred {      /* a condition: true, false (unknown when neither) */
+  Z3_ast t, f;
+} pred;
+
+typedef struct answer {    /* a query's candidate rows */
+  int nrows, ncols;
+  Z3_ast *in;              /* the row is in the answer */
+  val *cells;              /* nrows x ncols */
+} answer;
+
+typedef struct enc {
+  Z3_context z;
+  Z3_solver sol;
+  const sqlsim_schema *s;
+  int k;
+  unsigned char *used;     /* tables encoded */
+  Z3_ast *present;         /* [t * k + r] */
+  val *cells;              /* [r * ncolumns + column] */
+  const char *texts[MAX_TEXTS];
+  int ntexts;
+  char why[160];           /* the first construct outside the subset */
+  int no_nulls;            /* assume_not_null: no cell is NULL */
+  unsigned char *numtext;  /* per column: text holding integers (K_NUMTEXT) */
+  int fresh;
+} enc;
+
+struct group;
+
+/* one query's FROM items and the combination being encoded; in a grouped
+ * query's targets and HAVING, the group (its first combination's rows) */
+typedef struct scope {
+  const sqlsim_node *item[MAX_ITEMS];
+  int table[MAX_ITEMS];
+  int nitems;
+  const int *rows;         /* row slot of each item */
+  const struct group *g;
+} scope;
+
+/* A grouped query at one of its combinations, i: every combination j's rows,
+ * whether it qualifies (FROM and WHERE), whether it falls in i's group. */
+typedef struct group {
+  int n;
+  const int *rows;         /* n x nitems */
+  const Z3_ast *q;
+  const Z3_ast *same;      /* [j]: j in the group of i */
+  const sqlsim_node *keys; /* GROUP BY's LIST, or NULL */
+} group;
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int out_of_subset(enc *e, const char *fmt, const char *what) {
+  if (!e->why[0]) snprintf(e->why, sizeof e->why, fmt, what ? what : "");
+  return -1;
+}
+
+/* ---------------------------------------------------------------- z3 helpers */
+
+static Z3_ast mk_true(enc *e) { return Z3_mk_true(e->z); }
+static Z3_ast mk_false(enc *e) { return Z3_mk_false(e->z); }
+static Z3_ast mk_and2(enc *e, Z3_ast a, Z3_ast b) {
+  Z3_ast x[2] = {a, b};
+  return Z3_mk_and(e->z, 2, x);
+}
+static Z3_ast mk_or2(enc *e, Z3_ast a, Z3_ast b) {
+  Z3_ast x[2] = {a, b};
+  return Z3_mk_or(e->z, 2, x);
+}
+static Z3_ast mk_not(enc *e, Z3_ast a) { return Z3_mk_not(e->z, a); }
+static Z3_ast mk_int(enc *e, long long i) { return Z3_mk_int64(e->z, i, Z3_mk_int_sort(e->z)); }
+static Z3_ast mk_ite01(enc *e, Z3_ast c) { return Z3_mk_ite(e->z, c, mk_int(e, 1), mk_int(e, 0)); }
+
+static Z3_ast fresh(enc *e, const char *what, Z3_sort sort) {
+  char name[64];
+  snprintf(name, sizeof name, "%s%d", what, e->fresh++);
+  return Z3_mk_const(e->z, Z3_mk_string_symbol(e->z, name), sort);
+}
+
+static Z3_ast sum(enc *e, Z3_ast *terms, int n, int real) {
+  if (!n) return real ? Z3_mk_real(e->z, 0, 1) : mk_int(e, 0);
+  return n == 1 ? terms[0] : Z3_mk_add(e->z, (unsigned)n, terms);
+}
+
+static Z3_ast as_real(enc *e, const val *v) { return v->kind == K_REAL ? v->v : Z3_mk_int2real(e->z, v->v); }
+
+/* Values equal as answers compare them: both NULL, or neither and equal
+ * (an integer equals the real of its value; text never equals a number). */
+static Z3_ast same_value(enc *e, const val *a, const val *b) {
+  Z3_ast both_null = mk_and2(e, a->n, b->n);
+  if ((a->kind == K_TEXT) != (b->kind == K_TEXT) || (a->kind == K_NUMTEXT) != (b->kind == K_NUMTEXT)) return both_null;
+  Z3_ast eq = a->kind == b->kind ? Z3_mk_eq(e->z, a->v, b->v) : Z3_mk_eq(e->z, as_real(e, a), as_real(e, b));
+  Z3_ast x[3] = {mk_not(e, a->n), mk_not(e, b->n), eq};
+  return mk_or2(e, both_null, Z3_mk_and(e->z, 3, x));
+}
+
+/* ---------------------------------------------------------------- the tables */
+
+static int column_kind(const enc *e, int col) {
+  const sqlsim_column *c = &e->s->columns[col];
+  if (!synth_numeric_column(c)) return e->numtext && e->numtext[col] ? K_NUMTEXT : K_TEXT;
+  return core_type_affinity(c->type) == 'I' ? K_INT : K_REAL;
+}
+
+static int text_code(enc *e, const char *t) {
+  for (int i = 0; i < e->ntexts; i++)
+    if (!strcmp(e->texts[i], t)) return i + 1;
+  if (e->ntexts == MAX_TEXTS) return out_of_subset(e, "more than %s text literals", "256");
+  e->texts[e->ntexts++] = t;
+  return e->ntexts;
+}
+
+static void mark_tables(enc *e, const sqlsim_node *n, int depth) {
+  if (!n || depth > 64) return;
+  if (n->kind == SQLSIM_N_TABLE && n->table >= 0 && n->table < e->s->ntables) e->used[n->table] = 1;
+  if (n->kind == SQLSIM_N_BINOP && n->op == SQLSIM_OP_EQ && n->nkids >= 2 && n->kids[0] && n->kids[1] &&
+      n->kids[0]->kind == SQLSIM_N_COLUMN && n->kids[1]->kind == SQLSIM_N_COLUMN && n->kids[0]->column >= 0 &&
+      n->kids[1]->column >= 0 && e->numtext) { /* a text column equated with a number column */
+    int a = n->kids[0]->column, b = n->kids[1]->column;
+    int na = synth_numeric_column(&e->s->columns[a]), nb = synth_numeric_column(&e->s->columns[b]);
+    if (na != nb) e->numtext[na ? b : a] = 1;
+  }
+  for (uint32_t i = 0; i < n->nkids; i++) mark_tables(e, n->kids[i], depth + 1);
+}
+
+/* The slots of the used tables (and their foreign keys' parents, in turn),
+ * with the schema's constraints asserted. */
+static void make_tables(enc *e) {
+  const sqlsim_schema *s = e->s;
+  for (int changed = 1; changed;) { /* parents of used tables are used */
+    changed = 0;
+    for (int f = 0; f < s->nfkeys; f++) {
+      int ct = s->columns[s->fkeys[f].column].table, pt = s->columns[s->fkeys[f].ref_column].table;
+      if (e->used[ct] && !e->used[pt]) e->used[pt] = changed = 1;
+    }
+  }
+  int k = e->k;
+  e->present = calloc((size_t)s->ntables * (size_t)k, sizeof *e->present);
+  e->cells = calloc((size_t)s->ncolumns * (size_t)k + 1, sizeof *e->cells);
+  Z3_sort is = Z3_mk_int_sort(e->z), rs = Z3_mk_real_sort(e->z), bs = Z3_mk_bool_sort(e->z);
+  for (int t = 0; t < s->ntables; t++) {
+    if (!e->used[t]) continue;
+    const sqlsim_table *tab = &s->tables[t];
+    if (tab->nchecks) out_of_subset(e, "a CHECK constraint (table %s): solved, but no bound is claimed", tab->name);
+    for (int r = 0; r < k; r++) {
+      Z3_ast p = e->present[t * k + r] = fresh(e, "p", bs);
+      if (r) Z3_solver_assert(e->z, e->sol, Z3_mk_implies(e->z, p, e->present[t * k + r - 1]));
+      for (int i = 0; i < tab->ncolumns; i++) {
+        int c = tab->first_column + i;
+        const sqlsim_column *col = &s->columns[c];
+        val *v = &e->cells[(size_t)r * (size_t)s->ncolumns + (size_t)c];
+        v->kind = column_kind(e, c);
+        v->v = fresh(e, "v", v->kind == K_REAL ? rs : is);
+        v->n = fresh(e, "n", bs);
+        if (col->notnull || col->pk || e->no_nulls) Z3_solver_assert(e->z, e->sol, mk_not(e, v->n));
+      }
+    }
+    /* keys: no two present rows agree on the primary key, nor on a UNIQUE column's value */
+    for (int a = 0; a < k; a++)
+      for (int b = a + 1; b < k; b++) {
+        Z3_ast both = mk_and2(e, e->present[t * k + a], e->present[t * k + b]);
+        Z3_ast pk_same = NULL;
+        for (int i = 0; i < tab->ncolumns; i++) {
+          int c = tab->first_column + i;
+          const sqlsim_column *col = &s->columns[c];
+          const val *x = &e->cells[(size_t)a * (size_t)s->ncolumns + (size_t)c];
+          const val *y = &e->cells[(size_t)b * (size_t)s->ncolumns + (size_t)c];
+          Z3_ast eq = Z3_mk_eq(e->z, x->v, y->v);
+          if (col->pk) pk_same = pk_same ? mk_and2(e, pk_same, eq) : eq;
+          if (col->unique && !col->pk) {
+            Z3_ast dup[4] = {both, mk_not(e, x->n), mk_not(e, y->n), eq};
+            Z3_solver_assert(e->z, e->sol, mk_not(e, Z3_mk_and(e->z, 4, dup)));
+          }
+        }
+        if (pk_same) Z3_solver_assert(e->z, e->sol, mk_not(e, mk_and2(e, both, pk_same)));
+      }
+  }
+  /* foreign keys (a composite key's columns together): a present child row
+   * whose key is all set has a present parent row holding it */
+  synth_fkey_groups g;
+  if (synth_fkey_groups_of(s, &g)) {
+    synth_fkey_groups_free(&g);
+    out_of_subset(e, "out of memory%s", "");
+    return;
+  }
+  for (int q = 0; q < g.n; q++) {
+    const int *pairs = &g.order[g.start[q]];
+    int m = g.len[q];
+    int ct = s->columns[s->fkeys[pairs[0]].column].table, pt = s->columns[s->fkeys[pairs[0]].ref_column].table;
+    if (!e->used[ct]) continue;
+    for (int r = 0; r < k; r++) {
+      Z3_ast set = e->present[ct * k + r];
+      for (int j = 0; j < m; j++)
+        set = mk_and2(e, set, mk_not(e, e->cells[(size_t)r * (size_t)s->ncolumns + (size_t)s->fkeys[pairs[j]].column].n));
+      Z3_ast *any = calloc((size_t)k, sizeof *any);
+      for (int r2 = 0; any && r2 < k; r2++) {
+        Z3_ast holds = e->present[pt * k + r2];
+        for (int j = 0; j < m; j++) {
+          const val *cv = &e->cells[(size_t)r * (size_t)s->ncolumns + (size_t)s->fkeys[pairs[j]].column];
+          const val *pv = &e->cells[(size_t)r2 * (size_t)s->ncolumns + (size_t)s->fkeys[pairs[j]].ref_column];
+          Z3_ast x[3] = {holds, mk_not(e, pv->n), same_value(e, cv, pv)};
+          holds = Z3_mk_and(e->z, 3, x);
+        }
+        any[r2] = holds;
+      }
+      if (any) Z3_solver_assert(e->z, e->sol, Z3_mk_implies(e->z, set, Z3_mk_or(e->z, (unsigned)k, any)));
+      free(any);
+    }
+  }
+  synth_fkey_groups_free(&g);
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static int expr(enc *e, const scope *sc, const sqlsim_node *n, val *out);
+static int cond(enc *e, const scope *sc, const sqlsim_node *n, pred *out);
+
+static int constant(enc *e, const sqlsim_node *n, val *out) {
+  out->n = mk_false(e);
+  out->lit = 1;
+  switch (n->op) {
+  case SQLSIM_CONST_NULL:
+    out->kind = K_INT;
+    out->v = mk_int(e, 0);
+    out->n = mk_true(e);
+    return 0;
+  case SQLSIM_CONST_INT: {
+    char *end;
+    long long i = strtoll(n->text, &end, 10);
+    if (*end) return out_of_subset(e, "the number %s", n->text);
+    out->kind = K_INT;
+    out->v = mk_int(e, i);
+    return 0;
+  }
+  case SQLSIM_CONST_FLOAT: {
+    const char *p = n->text;
+    for (; *p; p++)
+      if (!strchr("0123456789.", *p)) return out_of_subset(e, "the number %s", n->text);
+    out->kind = K_REAL;
+    out->v = Z3_mk_numeral(e->z, n->text, Z3_mk_real_sort(e->z));
+    return 0;
+  }
+  case SQLSIM_CONST_STRING: {
+    int code = text_code(e, n->text ? n->text : "");
+    if (code < 0) return -1;
+    out->kind = K_TEXT;
+    out->v = mk_int(e, code);
+    return 0;
+  }
+  default: return out_of_subset(e, "a literal of its kind%s", "");
+  }
+}
+
+static int grouped_column(const group *g, const void *source, int column) {
+  for (uint32_t i = 0; g->keys && i < g->keys->nkids; i++) {
+    const sqlsim_node *k = g->keys->kids[i];
+    if (k && k->kind == SQLSIM_N_COLUMN && k->source == source && k->column == column) return 1;
+  }
+  return 0;
+}
+
+/* Whether column n holds one value in a group: GROUP BY names it, or every
+ * column of its FROM item's primary key (then the group holds one row of
+ * that table). */
+static int grouped(const sqlsim_schema *s, const group *g, const sqlsim_node *n) {
+  if (grouped_column(g, n->source, n->column)) return 1;
+  if (n->column < 0) return 0;
+  const sqlsim_table *t = &s->tables[s->columns[n->column].table];
+  int pk = 0;
+  for (int i = 0; i < t->ncolumns; i++)
+    if (s->columns[t->first_column + i].pk) {
+      if (!grouped_column(g, n->source, t->first_column + i)) return 0;
+      pk++;
+    }
+  return pk > 0;
+}
+
+static int aggregate(enc *e, const scope *sc, const sqlsim_node *n, val *out);
+
+static int column(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
+  if (n->flags & (SQLSIM_F_OUTER | SQLSIM_F_ALIASREF | SQLSIM_F_UNRESOLVED | SQLSIM_F_AMBIGUOUS))
+    return out_of_subset(e, "the column %s (an outer, alias or unresolved reference)", n->text);
+  if (sc->g && !grouped(e->s, sc->g, n))
+    return out_of_subset(e, "the column %s, neither grouped nor aggregated", n->text);
+  for (int i = 0; i < sc->nitems; i++)
+    if (sc->item[i] == n->source && n->column >= 0) {
+      *out = e->cells[(size_t)sc->rows[i] * (size_t)e->s->ncolumns + (size_t)n->column];
+      return 0;
+    }
+  return out_of_subset(e, "the column %s, not of a table in FROM", n->text);
+}
+
+static int arith(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
+  val a, b;
+  if (expr(e, sc, n->kids[0], &a) || expr(e, sc, n->kids[1], &b)) return -1;
+  if (a.kind == K_TEXT || b.kind == K_TEXT) return out_of_subset(e, "arithmetic on text%s", "");
+  out->n = mk_or2(e, a.n, b.n);
+  int real = a.kind == K_REAL || b.kind == K_REAL;
+  Z3_ast x[2] = {real ? as_real(e, &a) : a.v, real ? as_real(e, &b) : b.v};
+  out->kind = real ? K_REAL : K_INT;
+  switch (n->op) {
+  case SQLSIM_OP_ADD: out->v = Z3_mk_add(e->z, 2, x); return 0;
+  case SQLSIM_OP_SUB: out->v = Z3_mk_sub(e->z, 2, x); return 0;
+  case SQLSIM_OP_MUL: out->v = Z3_mk_mul(e->z, 2, x); return 0;
+  default: return out_of_subset(e, "the operator %s", n->op == SQLSIM_OP_DIV ? "/" : "of its kind");
+  }
+}
+
+static int expr(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
+  if (!n) return out_of_subset(e, "an empty expression%s", "");
+  switch (n->kind) {
+  case SQLSIM_N_CONST: return constant(e, n, out);
+  case SQLSIM_N_COLUMN: return column(e, sc, n, out);
+  case SQLSIM_N_BINOP:
+    if (n->op == SQLSIM_OP_ADD || n->op == SQLSIM_OP_SUB || n->op == SQLSIM_OP_MUL || n->op == SQLSIM_OP_DIV)
+      return arith(e, sc, n, out);
+    break;
+  case SQLSIM_N_UNOP:
+    if (n->op == SQLSIM_OP_NEG || n->op == SQLSIM_OP_PLUS) {
+      if (expr(e, sc, n->kids[0], out)) return -1;
+      if (out->kind == K_TEXT) return out_of_subset(e, "a sign on text%s", "");
+      if (n->op == SQLSIM_OP_NEG) out->v = Z3_mk_unary_minus(e->z, out->v);
+      return 0;
+    }
+    break;
+  default: break;
+  }
+  if (n->kind == SQLSIM_N_FUNC && sc->g) return aggregate(e, sc, n, out);
+  if (n->kind == SQLSIM_N_FUNC) return out_of_subset(e, "the function %s()", n->text);
+  return out_of_subset(e, "an expression of its kind (%s)", n->text ? n->text : "");
+}
+
+static int is_aggregate(const sqlsim_node *n) {
+  return n && n->kind == SQLSIM_N_FUNC && n->text &&
+         (!strcmp(n->text, "count") || !strcmp(n->text, "sum") || !strcmp(n->text, "avg") ||
+          !strcmp(n->text, "min") || !strcmp(n->text, "max"));
+}
+
+/* COUNT, SUM, AVG, MIN, MAX over the group (sc->g), DISTINCT inside them too. */
+static int aggregate(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
+  const group *g = sc->g;
+  if (!is_aggregate(n) || (n->flags & SQLSIM_F_FILTER) || (n->nkids > 2 && n->kids[2]))
+    return out_of_subset(e, "the function %s()", n->text);
+  const char *f = n->text;
+  int star = (n->flags & SQLSIM_F_STAR) != 0, distinct = (n->flags & SQLSIM_F_DISTINCT) != 0;
+  const sqlsim_node *args = n->nkids ? n->kids[0] : NULL;
+  if (!star && (!args || args->nkids != 1)) return out_of_subset(e, "%s() of its arguments", f);
+  if (distinct && (long)g->n * g->n > 20000) return out_of_subset(e, "%s(DISTINCT ..) over too many rows", f);
+  val *x = calloc((size_t)g->n, sizeof *x);
+  Z3_ast *c = calloc((size_t)g->n, sizeof *c), *terms = calloc((size_t)g->n, sizeof *terms);
+  int rc = x && c && terms ? 0 : out_of_subset(e, "out of memory%s", "");
+  scope row = *sc;
+  row.g = NULL;
+  for (int j = 0; j < g->n && !rc; j++) {
+    row.rows = &g->rows[(size_t)j * (size_t)sc->nitems];
+    c[j] = mk_and2(e, g->q[j], g->same[j]);
+    if (star) continue;
+    if ((rc = expr(e, &row, args->kids[0], &x[j]))) break;
+    c[j] = mk_and2(e, c[j], mk_not(e, x[j].n));
+    if (distinct)
+      for (int l = 0; l < j; l++) c[j] = mk_and2(e, c[j], mk_not(e, mk_and2(e, c[l], same_value(e, &x[l], &x[j]))));
+  }
+  int kind = star ? K_INT : x[0].kind;
+  if (!rc && !star && (kind == K_TEXT || kind == K_NUMTEXT) && strcmp(f, "count")) rc = out_of_subset(e, "%s() of text", f);
+  if (!rc) {
+    Z3_ast any = Z3_mk_or(e->z, (unsigned)g->n, c);
+    if (!strcmp(f, "count")) {
+      for (int j = 0; j < g->n; j++) terms[j] = mk_ite01(e, c[j]);
+      *out = (val){.v = sum(e, terms, g->n, 0), .n = mk_false(e), .kind = K_INT};
+    } else if (!strcmp(f, "sum") || !strcmp(f, "avg")) {
+      Z3_ast zero = kind == K_REAL ? Z3_mk_real(e->z, 0, 1) : mk_int(e, 0);
+      for (int j = 0; j < g->n; j++) terms[j] = Z3_mk_ite(e->z, c[j], x[j].v, zero);
+      Z3_ast total = sum(e, terms, g->n, kind == K_REAL);
+      *out = (val){.v = total, .n = mk_not(e, any), .kind = kind};
+      if (!strcmp(f, "avg")) {
+        for (int j = 0; j < g->n; j++) terms[j] = mk_ite01(e, c[j]);
+        Z3_ast cnt = sum(e, terms, g->n, 0);
+        Z3_ast real_total = kind == K_REAL ? total : Z3_mk_int2real(e->z, total);
+        *out = (val){.v = Z3_mk_div(e->z, real_total, Z3_mk_int2real(e->z, cnt)), .n = mk_not(e, any), .kind = K_REAL};
+      }
+    } else { /* min, max: a value of the group below (above) none of the others */
+      Z3_ast m = fresh(e, "m", kind == K_REAL ? Z3_mk_real_sort(e->z) : Z3_mk_int_sort(e->z));
+      int is_min = !strcmp(f, "min");
+      for (int j = 0; j < g->n; j++) {
+        terms[j] = mk_and2(e, c[j], Z3_mk_eq(e->z, m, x[j].v));
+        Z3_ast bound = is_min ? Z3_mk_le(e->z, m, x[j].v) : Z3_mk_ge(e->z, m, x[j].v);
+        Z3_solver_assert(e->z, e->sol, Z3_mk_implies(e->z, c[j], bound));
+      }
+      Z3_solver_assert(e->z, e->sol, Z3_mk_implies(e->z, any, Z3_mk_or(e->z, (unsigned)g->n, terms)));
+      *out = (val){.v = m, .n = mk_not(e, any), .kind = kind};
+    }
+  }
+  free(x);
+  free(c);
+  free(terms);
+  return rc;
+}
+
+static pred truth(enc *e, Z3_ast c) { /* a two-valued condition */
+  return (pred){c, mk_not(e, c)};
+}
+
+static int compare(enc *e, int op, const val *a, const val *b, pred *out) {
+  if (op == SQLSIM_OP_IS || op == SQLSIM_OP_ISNOT) {
+    if ((a->kind == K_NUMTEXT) != (b->kind == K_NUMTEXT))
+      return out_of_subset(e, "IS between integers held as text and another kind%s", "");
+    Z3_ast same = same_value(e, a, b);
+    *out = truth(e, op == SQLSIM_OP_IS ? same : mk_not(e, same));
+    return 0;
+  }
+  if ((a->kind == K_TEXT) != (b->kind == K_TEXT)) return out_of_subset(e, "text compared with a number%s", "");
+  if (a->kind == K_TEXT && op != SQLSIM_OP_EQ && op != SQLSIM_OP_NE)
+    return out_of_subset(e, "text compared by order%s", "");
+  int nt = (a->kind == K_NUMTEXT) + (b->kind == K_NUMTEXT);
+  /* integers held as text: against a number column SQLite compares them as
+   * numbers; against a literal or another text column, as text: = only */
+  if (nt && op != SQLSIM_OP_EQ && op != SQLSIM_OP_NE && (nt == 2 || a->lit || b->lit))
+    return out_of_subset(e, "integers held as text compared by order%s", "");
+  if (nt == 1 && (a->lit || b->lit) && (a->kind == K_REAL || b->kind == K_REAL))
+    return out_of_subset(e, "integers held as text compared with a real literal%s", "");
+  int real = (a->kind == K_REAL) != (b->kind == K_REAL);
+  Z3_ast x = real ? as_real(e, a) : a->v, y = real ? as_real(e, b) : b->v, c;
+  switch (op) {
+  case SQLSIM_OP_EQ: c = Z3_mk_eq(e->z, x, y); break;
+  case SQLSIM_OP_NE: c = mk_not(e, Z3_mk_eq(e->z, x, y)); break;
+  case SQLSIM_OP_LT: c = Z3_mk_lt(e->z, x, y); break;
+  case SQLSIM_OP_LE: c = Z3_mk_le(e->z, x, y); break;
+  case SQLSIM_OP_GT: c = Z3_mk_gt(e->z, x, y); break;
+  case SQLSIM_OP_GE: c = Z3_mk_ge(e->z, x, y); break;
+  default: return out_of_subset(e, "a comparison of its kind%s", "");
+  }
+  Z3_ast known = mk_not(e, mk_or2(e, a->n, b->n));
+  out->t = mk_and2(e, known, c);
+  out->f = mk_and2(e, known, mk_not(e, c));
+  return 0;
+}
+
+static pred p_and(enc *e, pred a, pred b) { return (pred){mk_and2(e, a.t, b.t), mk_or2(e, a.f, b.f)}; }
+static pred p_or(enc *e, pred a, pred b) { return (pred){mk_or2(e, a.t, b.t), mk_and2(e, a.f, b.f)}; }
+static pred p_not(pred a) { return (pred){a.f, a.t}; }
+
+static int cond(enc *e, const scope *sc, const sqlsim_node *n, pred *out) {
+  if (!n) return out_of_subset(e, "an empty condition%s", "");
+  val a, b;
+  switch (n->kind) {
+  case SQLSIM_N_AND:
+  case SQLSIM_N_OR:
+    *out = truth(e, n->kind == SQLSIM_N_AND ? mk_true(e) : mk_false(e));
+    for (uint32_t i = 0; i < n->nkids; i++) {
+      pred p;
+      if (cond(e, sc, n->kids[i], &p)) return -1;
+      *out = n->kind == SQLSIM_N_AND ? p_and(e, *out, p) : p_or(e, *out, p);
+    }
+    return 0;
+  case SQLSIM_N_NOT:
+    if (cond(e, sc, n->kids[0], out)) return -1;
+    *out = p_not(*out);
+    return 0;
+  case SQLSIM_N_BINOP:
+    if (n->op >= SQLSIM_OP_EQ && n->op <= SQLSIM_OP_ISNOT) {
+      if (expr(e, sc, n->kids[0], &a) || expr(e, sc, n->kids[1], &b)) return -1;
+      return compare(e, n->op, &a, &b, out);
+    }
+    break;
+  case SQLSIM_N_ISNULL:
+    if (expr(e, sc, n->kids[0], &a)) return -1;
+    *out = truth(e, n->op == SQLSIM_ISNULL ? a.n : mk_not(e, a.n));
+    return 0;
+  case SQLSIM_N_BETWEEN: {
+    val lo, hi;
+    pred p, q;
+    if (expr(e, sc, n->kids[0], &a) || expr(e, sc, n->kids[1], &lo) || expr(e, sc, n->kids[2], &hi) ||
+        compare(e, SQLSIM_OP_GE, &a, &lo, &p) || compare(e, SQLSIM_OP_LE, &a, &hi, &q))
+      return -1;
+    *out = p_and(e, p, q);
+    if (n->flags & SQLSIM_F_NOT) *out = p_not(*out);
+    return 0;
+  }
+  case SQLSIM_N_IN: {
+    const sqlsim_node *list = n->nkids > 1 ? n->kids[1] : NULL;
+    if (!list || list->kind != SQLSIM_N_LIST) return out_of_subset(e, "IN of its kind%s", "");
+    if (expr(e, sc, n->kids[0], &a)) return -1;
+    *out = truth(e, mk_false(e));
+    for (uint32_t i = 0; i < list->nkids; i++) {
+      pred p;
+      if (expr(e, sc, list->kids[i], &b) || compare(e, SQLSIM_OP_EQ, &a, &b, &p)) return -1;
+      *out = p_or(e, *out, p);
+    }
+    if (n->flags & SQLSIM_F_NOT) *out = p_not(*out);
+    return 0;
+  }
+  case SQLSIM_N_CONST:
+    if (n->op == SQLSIM_CONST_INT || n->op == SQLSIM_CONST_BOOL) {
+      int on = n->text && strcmp(n->text, "0") && strcasecmp(n->text, "false");
+      *out = truth(e, on ? mk_true(e) : mk_false(e));
+      return 0;
+    }
+    break;
+  case SQLSIM_N_SUBLINK: return out_of_subset(e, "a subquery%s", "");
+  default: break;
+  }
+  return out_of_subset(e, "a condition of its kind (%s)", n->text ? n->text : "");
+}
+
+/* ---------------------------------------------------------------- a query */
+
+/* The FROM items of sel (tables, inner and cross joins), their ON conditions
+ * and the column pairs USING and NATURAL join; -1 outside the subset. */
+typedef struct from {
+  scope sc;
+  const sqlsim_node *on[MAX_ITEMS * 2];
+  int non;
+  struct { int li, lc, ri, rc; } eq[32]; /* USING / NATURAL: item li's column lc = item ri's rc */
+  int neq;
+} from;
+
+static int from_items(enc *e, from *fr, const sqlsim_node *n, int depth) {
+  if (!n || depth > 16) return out_of_subset(e, "an empty FROM item%s", "");
+  if (n->kind == SQLSIM_N_TABLE) {
+    if ((n->flags & SQLSIM_F_CTEREF) || n->table < 0) return out_of_subset(e, "FROM %s (a CTE or unknown table)", n->text);
+    if (fr->sc.nitems == MAX_ITEMS) return out_of_subset(e, "more than %s tables in FROM", "6");
+    fr->sc.item[fr->sc.nitems] = n;
+    fr->sc.table[fr->sc.nitems++] = n->table;
+    return 0;
+  }
+  if (n->kind != SQLSIM_N_JOIN) return out_of_subset(e, "a FROM item of its kind (%s)", n->kind == SQLSIM_N_SUBQUERY ? "a subquery" : "");
+  if (n->op != SQLSIM_JOIN_INNER && n->op != SQLSIM_JOIN_CROSS) return out_of_subset(e, "an outer join%s", "");
+  int first = fr->sc.nitems;
+  if (from_items(e, fr, n->kids[0], depth + 1)) return -1;
+  int right = fr->sc.nitems;
+  if (from_items(e, fr, n->kids[1], depth + 1)) return -1;
+  if (n->kids[2]) {
+    if (fr->non == MAX_ITEMS * 2) return out_of_subset(e, "too many ON conditions%s", "");
+    fr->on[fr->non++] = n->kids[2];
+  }
+  const sqlsim_node *using = n->nkids > 3 ? n->kids[3] : NULL;
+  if (!using && !(n->flags & SQLSIM_F_NATURAL)) return 0;
+  if (right != fr->sc.nitems - 1) return out_of_subset(e, "USING or NATURAL with a join on its right%s", "");
+  const sqlsim_schema *s = e->s;
+  const sqlsim_table *rt = &s->tables[fr->sc.table[right]];
+  for (int i = 0; i < rt->ncolumns; i++) {
+    int rc = rt->first_column + i, named = !using;
+    for (uint32_t u = 0; using && u < using->nkids && !named; u++)
+      named = using->kids[u] && using->kids[u]->text && !strcmp(using->kids[u]->text, s->columns[rc].key);
+    if (!named) continue;
+    for (int l = first; l < right; l++) {
+      int lc = sqlsim_schema_find_column(s, fr->sc.table[l], s->columns[rc].key);
+      if (lc < 0) continue;
+      if (fr->neq == 32) return out_of_subset(e, "too many joined columns%s", "");
+      fr->eq[fr->neq].li = l, fr->eq[fr->neq].lc = lc, fr->eq[fr->neq].ri = right, fr->eq[fr->neq].rc = rc;
+      fr->neq++;
+      break;
+    }
+  }
+  return 0;
+}
+
+static int has_aggregate(const sqlsim_node *n, int depth) {
+  if (!n || depth > 64 || n->kind == SQLSIM_N_SELECT) return 0;
+  if (is_aggregate(n)) return 1;
+  for (uint32_t i = 0; i < n->nkids; i++)
+    if (has_aggregate(n->kids[i], depth + 1)) return 1;
+  return 0;
+}
+
+/* Rows of the answers equal: each pair of cells the same value (a's column
+ * c against b's perm[c]; perm NULL: in order). */
+static Z3_ast rows_same_perm(enc *e, const answer *a, int i, const answer *b, int j, const int *perm) {
+  Z3_ast *x = malloc(sizeof *x * (size_t)(a->ncols ? a->ncols : 1));
+  if (!x) return mk_false(e);
+  for (int c = 0; c < a->ncols; c++)
+    x[c] = same_value(e, &a->cells[(size_t)i * (size_t)a->ncols + (size_t)c],
+                      &b->cells[(size_t)j * (size_t)b->ncols + (size_t)(perm ? perm[c] : c)]);
+  Z3_ast r = a->ncols ? Z3_mk_and(e->z, (unsigned)a->ncols, x) : mk_true(e);
+  free(x);
+  return r;
+}
+
+static Z3_ast rows_same(enc *e, const answer *a, int i, const answer *b, int j) {
+  return rows_same_perm(e, a, i, b, j, NULL);
+}
+
+static void answer_free(answer *a) {
+  free(a->in);
+  free(a->cells);
+  memset(a, 0, sizeof *a);
+}
+
+/* The answer of a plain SELECT: its candidate rows over the k^m combinations. */
+static int encode_select(enc *e, const sqlsim_node *sel, answer *out) {
+  memset(out, 0, sizeof *out);
+  if (!sel || sel->kind != SQLSIM_N_SELECT) return out_of_subset(e, "a statement that is no SELECT%s", "");
+  if (sel->op != SQLSIM_SET_NONE) return out_of_subset(e, "a set operation (UNION, INTERSECT, EXCEPT)%s", "");
+  static const struct { int slot; const char *what; } refused[] = {
+      {SQLSIM_SEL_WITH, "WITH"}, {SQLSIM_SEL_LIMIT, "LIMIT"}, {SQLSIM_SEL_OFFSET, "OFFSET"},
+      {SQLSIM_SEL_WINDOW, "WINDOW"}, {SQLSIM_SEL_VALUES, "VALUES"}, {SQLSIM_SEL_DISTINCT_ON, "DISTINCT ON"}};
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+    if (sel->kids[refused[i].slot]) return out_of_subset(e, "%s", refused[i].what);
+  const sqlsim_node *fl = sel->kids[SQLSIM_SEL_FROM], *targets = sel->kids[SQLSIM_SEL_TARGETS];
+  if (!fl || !fl->nkids || !targets) return out_of_subset(e, "a SELECT without FROM%s", "");
+  from fr = {0};
+  for (uint32_t i = 0; i < fl->nkids; i++)
+    if (from_items(e, &fr, fl->kids[i], 0)) return -1;
+  int m = fr.sc.nitems, k = e->k;
+  long n = 1;
+  for (int i = 0; i < m; i++)
+    if ((n *= k) > MAX_TUPLES) return out_of_subset(e, "more than %s combinations of rows", "4096");
+  /* the targets, * expanded */
+  const sqlsim_node *cols[256];
+  int ncols = 0;
+  for (uint32_t i = 0; i < targets->nkids; i++) {
+    const sqlsim_node *t = targets->kids[i];
+    const sqlsim_node *x = t && t->kind == SQLSIM_N_TARGET && t->nkids ? t->kids[0] : t;
+    if (x && x->kind == SQLSIM_N_STAR) {
+      if (x->text || x->alias) return out_of_subset(e, "a qualified *%s", "");
+      for (int it = 0; it < m; it++) {
+        const sqlsim_table *tab = &e->s->tables[fr.sc.table[it]];
+        for (int c = 0; c < tab->ncolumns && ncols < 256; c++) cols[ncols++] = NULL; /* placeholders below */
+      }
+      if (targets->nkids != 1) return out_of_subset(e, "* beside other targets%s", "");
+      break;
+    }
+    if (ncols == 256) return out_of_subset(e, "more than %s targets", "256");
+    cols[ncols++] = x;
+  }
+  int star = ncols && !cols[0];
+  const sqlsim_node *where = sel->kids[SQLSIM_SEL_WHERE], *groupby = sel->kids[SQLSIM_SEL_GROUP],
+                    *having = sel->kids[SQLSIM_SEL_HAVING];
+  if (groupby && groupby->nkids == 0) groupby = NULL;
+  int agg = groupby || having || (!star && has_aggregate(targets, 0));
+  if (star && agg) return out_of_subset(e, "* with GROUP BY%s", "");
+  if (groupby)
+    for (uint32_t i = 0; i < groupby->nkids; i++)
+      if (!groupby->kids[i] || groupby->kids[i]->kind != SQLSIM_N_COLUMN)
+        return out_of_subset(e, "GROUP BY an expression%s", "");
+  int *rows = malloc(sizeof *rows * (size_t)n * (size_t)(m ? m : 1));
+  Z3_ast *q = calloc((size_t)n, sizeof *q), *same = calloc((size_t)n, sizeof *same);
+  int rc = rows && q && same ? 0 : out_of_subset(e, "out of memory%s", "");
+  for (long t = 0; t < n && !rc; t++) { /* combination t: item i's row is digit i of t in base k */
+    long x = t;
+    for (int i = 0; i < m; i++, x /= k) rows[t * m + i] = (int)(x % k);
+    scope sc = fr.sc;
+    sc.rows = &rows[t * m];
+    Z3_ast c = mk_true(e);
+    for (int i = 0; i < m; i++) c = mk_and2(e, c, e->present[sc.table[i] * k + sc.rows[i]]);
+    for (int j = 0; j < fr.neq && !rc; j++) {
+      const val *a = &e->cells[(size_t)sc.rows[fr.eq[j].li] * (size_t)e->s->ncolumns + (size_t)fr.eq[j].lc];
+      const val *b = &e->cells[(size_t)sc.rows[fr.eq[j].ri] * (size_t)e->s->ncolumns + (size_t)fr.eq[j].rc];
+      pred p;
+      if ((rc = compare(e, SQLSIM_OP_EQ, a, b, &p))) break;
+      c = mk_and2(e, c, p.t);
+    }
+    for (int j = 0; j < fr.non && !rc; j++) {
+      pred p;
+      if ((rc = cond(e, &sc, fr.on[j], &p))) break;
+      c = mk_and2(e, c, p.t);
+    }
+    if (!rc && where) {
+      pred p;
+      if (!(rc = cond(e, &sc, where, &p))) c = mk_and2(e, c, p.t);
+    }
+    q[t] = c;
+  }
+  long nout = agg && !groupby ? 1 : n;
+  out->nrows = (int)nout;
+  if (!rc && star) { /* every column of every item, in order */
+    ncols = 0;
+    for (int it = 0; it < m; it++) ncols += e->s->tables[fr.sc.table[it]].ncolumns;
+  }
+  out->ncols = ncols;
+  out->in = calloc((size_t)nout, sizeof *out->in);
+  out->cells = calloc((size_t)nout * (size_t)(ncols ? ncols : 1), sizeof *out->cells);
+  if (!rc && !(out->in && out->cells)) rc = out_of_subset(e, "out of memory%s", "");
+  for (long i = 0; i < nout && !rc; i++) {
+    scope sc = fr.sc;
+    sc.rows = &rows[i * m];
+    group g = {.n = (int)n, .rows = rows, .q = q, .same = same, .keys = groupby};
+    Z3_ast in = q[i];
+    if (agg) {
+      sc.g = &g;
+      Z3_ast first = q[i];
+      for (long j = 0; j < n; j++) { /* j in i's group: the grouping columns hold the same values */
+        Z3_ast s1 = mk_true(e);
+        scope a = fr.sc, b = fr.sc;
+        a.rows = &rows[i * m];
+        b.rows = &rows[j * m];
+        for (uint32_t kk = 0; groupby && kk < groupby->nkids && !rc; kk++) {
+          val x, y;
+          if ((rc = column(e, &a, groupby->kids[kk], &x)) || (rc = column(e, &b, groupby->kids[kk], &y))) break;
+          s1 = mk_and2(e, s1, same_value(e, &x, &y));
+        }
+        same[j] = s1;
+        if (j < i) first = mk_and2(e, first, mk_not(e, mk_and2(e, q[j], s1)));
+      }
+      in = groupby ? first : mk_true(e);
+      if (!rc && having) {
+        pred p;
+        if (!(rc = cond(e, &sc, having, &p))) in = mk_and2(e, in, p.t);
+      }
+    }
+    out->in[i] = in;
+    if (star) {
+      int c = 0;
+      for (int it = 0; it < m && !rc; it++) {
+        const sqlsim_table *tab = &e->s->tables[fr.sc.table[it]];
+        for (int j = 0; j < tab->ncolumns; j++)
+          out->cells[(size_t)i * (size_t)ncols + (size_t)c++] =
+              e->cells[(size_t)sc.rows[it] * (size_t)e->s->ncolumns + (size_t)(tab->first_column + j)];
+      }
+      continue;
+    }
+    for (int c = 0; c < ncols && !rc; c++) rc = expr(e, &sc, cols[c], &out->cells[(size_t)i * (size_t)ncols + (size_t)c]);
+  }
+  if (!rc && (sel->flags & SQLSIM_F_DISTINCT)) { /* a row only where it first occurs */
+    Z3_ast *in = calloc((size_t)nout, sizeof *in);
+    for (long i = 0; in && i < nout; i++) {
+      in[i] = out->in[i];
+      for (long j = 0; j < i; j++) in[i] = mk_and2(e, in[i], mk_not(e, mk_and2(e, out->in[j], rows_same(e, out, (int)i, out, (int)j))));
+    }
+    if (in) {
+      free(out->in);
+      out->in = in;
+    } else rc = out_of_subset(e, "out of memory%s", "");
+  }
+  free(rows);
+  free(q);
+  free(same);
+  if (rc) answer_free(out);
+  return rc;
+}
+
+/* Times row i of a occurs in b (b's columns through perm). */
+static Z3_ast occurrences(enc *e, const answer *a, int i, const answer *b, const int *perm) {
+  Z3_ast *t = malloc(sizeof *t * (size_t)(b->nrows ? b->nrows : 1));
+  if (!t) return mk_int(e, 0);
+  for (int j = 0; j < b->nrows; j++) t[j] = mk_ite01(e, mk_and2(e, b->in[j], rows_same_perm(e, a, i, b, j, perm)));
+  Z3_ast r = sum(e, t, b->nrows, 0);
+  free(t);
+  return r;
+}
+
+/* The answers differ with b's columns through perm (a's column c is b's
+ * perm[c]): a row occurring more often in one (a multiset), or, for BIRD's
+ * comparison (sets), in one and not the other. */
+static Z3_ast differ(enc *e, const answer *a, const answer *b, int sets, const int *perm) {
+  int n = a->nrows + b->nrows, inv[8];
+  for (int c = 0; perm && c < a->ncols && c < 8; c++) inv[perm[c]] = c;
+  Z3_ast *d = malloc(sizeof *d * (size_t)(n ? n : 1));
+  if (!d) return mk_false(e);
+  for (int side = 0, w = 0; side < 2; side++) {
+    const answer *x = side ? b : a, *y = side ? a : b;
+    const int *pm = perm ? (side ? inv : perm) : NULL;
+    for (int i = 0; i < x->nrows; i++) {
+      Z3_ast other = occurrences(e, x, i, y, pm);
+      Z3_ast c = sets ? Z3_mk_eq(e->z, other, mk_int(e, 0)) : mk_not(e, Z3_mk_eq(e->z, occurrences(e, x, i, x, NULL), other));
+      d[w++] = mk_and2(e, x->in[i], c);
+    }
+  }
+  Z3_ast r = n ? Z3_mk_or(e->z, (unsigned)n, d) : mk_false(e);
+  free(d);
+  return r;
+}
+
+/* ---------------------------------------------------------------- the model */
+
+static int model_int(Z3_context z, Z3_model m, Z3_ast a, long long *out) {
+  Z3_ast v;
+  int64_t i;
+  if (!Z3_model_eval(z, m, a, true, &v) || !Z3_get_numeral_int64(z, v, &i)) return -1;
+  *out = i;
+  return 0;
+}
+
+static int model_real(Z3_context z, Z3_model m, Z3_ast a, double *out) {
+  Z3_ast v;
+  if (!Z3_model_eval(z, m, a, true, &v) || Z3_get_ast_kind(z, v) != Z3_NUMERAL_AST) return -1;
+  int64_t p, q;
+  if (Z3_get_numeral_rational_int64(z, v, &p, &q) && q) {
+    *out = (double)p / (double)q;
+    return 0;
+  }
+  *out = strtod(Z3_get_numeral_decimal_string(z, v, 17), NULL);
+  return 0;
+}
+
+static int model_true(Z3_context z, Z3_model m, Z3_ast a) {
+  Z3_ast v;
+  return Z3_model_eval(z, m, a, true, &v) && Z3_get_bool_value(z, v) == Z3_L_TRUE;
+}
+
+/* A text for a code: the literal it stands for, else a text no literal is. */
+static const char *decode_text(enc *e, synth_data *d, long long code) {
+  if (code >= 1 && code <= e->ntexts) return sqlsim_arena_strdup(d->a, e->texts[code - 1]); /* the query's arena goes */
+  char buf[48];
+  snprintf(buf, sizeof buf, "t%lld", code < 0 ? -code * 2 + 1 : code * 2);
+  for (int clash = 1; clash;) {
+    clash = 0;
+    for (int i = 0; i < e->ntexts && !clash; i++) clash = !strcmp(e->texts[i], buf);
+    if (clash && strlen(buf) + 2 < sizeof buf) strcat(buf, "_");
+  }
+  return sqlsim_arena_strdup(d->a, buf);
+}
+
+static synth_data *decode(enc *e, Z3_model m) {
+  const sqlsim_schema *s = e->s;
+  synth_data *d = synth_data_new(s);
+  if (!d) return NULL;
+  for (int t = 0; t < s->ntables; t++) {
+    if (!e->used[t]) continue;
+    d->on[t] = 1;
+    const sqlsim_table *tab = &s->tables[t];
+    for (int r = 0; r < e->k; r++) {
+      if (!model_true(e->z, m, e->present[t * e->k + r])) continue;
+      synth_val *row = synth_data_add_row(d, t);
+      if (!row) {
+        synth_data_free(d);
+        return NULL;
+      }
+      for (int i = 0; i < tab->ncolumns; i++) {
+        const val *v = &e->cells[(size_t)r * (size_t)s->ncolumns + (size_t)(tab->first_column + i)];
+        synth_val *x = &row[i];
+        long long iv = 0;
+        double rv = 0;
+        if (model_true(e->z, m, v->n)) x->kind = 'n';
+        else if (v->kind == K_REAL && !model_real(e->z, m, v->v, &rv)) x->kind = 'r', x->r = rv;
+        else if (v->kind != K_REAL && !model_int(e->z, m, v->v, &iv)) {
+          if (v->kind == K_TEXT) x->kind = 't', x->t = decode_text(e, d, iv);
+          else if (v->kind == K_NUMTEXT) x->kind = 't', x->t = sqlsim_arena_printf(d->a, "%lld", iv);
+          else x->kind = 'i', x->i = iv;
+        } else x->kind = 'n'; /* a value the model leaves open: any, NULL included (never for a NOT NULL column) */
+      }
+    }
+  }
+  return d;
+}
+
+/* ---------------------------------------------------------------- solving */
+
+/* One z3 context per thread, kept across pairs (making one costs about as
+ * much as a small pair's whole solving) and made again every CTX_USES
+ * solvings, so that what it keeps of old formulas stays bounded. */
+#define CTX_USES 16
+typedef struct tls_ctx {
+  Z3_context z;
+  int uses;
+} tls_ctx;
+static pthread_key_t ctx_key;
+static pthread_once_t ctx_once = PTHREAD_ONCE_INIT;
+static void ctx_free(void *p) {
+  tls_ctx *c = p;
+  if (c && c->z) Z3_del_context(c->z);
+  free(c);
+}
+static void ctx_init(void) { pthread_key_create(&ctx_key, ctx_free); }
+
+static Z3_context thread_context(void) {
+  pthread_once(&ctx_once, ctx_init);
+  tls_ctx *c = pthread_getspecific(ctx_key);
+  if (!c) {
+    if (!(c = calloc(1, sizeof *c))) return NULL;
+    pthread_setspecific(ctx_key, c);
+  }
+  if (c->z && c->uses >= CTX_USES) {
+    Z3_del_context(c->z);
+    c->z = NULL;
+  }
+  if (!c->z) {
+    Z3_config cfg = Z3_mk_config();
+    Z3_set_param_value(cfg, "model", "true");
+    c->z = Z3_mk_context(cfg);
+    Z3_del_config(cfg);
+    if (c->z) Z3_set_error_handler(c->z, NULL);
+    c->uses = 0;
+  }
+  c->uses++;
+  return c->z;
+}
+
+void synth_solver_thread_cleanup(void) {
+  pthread_once(&ctx_once, ctx_init);
+  tls_ctx *c = pthread_getspecific(ctx_key);
+  ctx_free(c);
+  pthread_setspecific(ctx_key, NULL);
+}
+
+static void enc_free(enc *e) {
+  if (e->sol) Z3_solver_dec_ref(e->z, e->sol);
+  free(e->used);
+  free(e->numtext);
+  free(e->present);
+  free(e->cells);
+}
+
+/* One bound k: 1 refuted (*data), 0 no counterexample, -1 outside the
+ * subset or undecided (e->why, *unknown set when it was the budget). */
+static int solve_k(const sqlsim_schema *s, const sqlsim_query *g, const sqlsim_query *p, int k, int sets,
+                   int any_order, int no_nulls, double budget_s, synth_data **data, char *why, size_t wn, int *unknown) {
+  enc e = {.s = s, .k = k, .no_nulls = no_nulls};
+  int rc = -1;
+  answer a = {0}, b = {0};
+  if (!(e.z = thread_context())) {
+    snprintf(why, wn, "z3 could not make a context");
+    return -1;
+  }
+  e.sol = Z3_mk_simple_solver(e.z); /* the SMT core alone: a tactic solver costs ~12 ms a check to set up */
+  Z3_solver_inc_ref(e.z, e.sol);
+  Z3_params prm = Z3_mk_params(e.z);
+  Z3_params_inc_ref(e.z, prm);
+  unsigned ms = budget_s * 1000 > 1 ? (unsigned)(budget_s * 1000) : 1;
+  Z3_params_set_uint(e.z, prm, Z3_mk_string_symbol(e.z, "timeout"), ms);
+  Z3_solver_set_params(e.z, e.sol, prm);
+  Z3_params_dec_ref(e.z, prm);
+  e.used = calloc((size_t)s->ntables + 1, 1);
+  e.numtext = calloc((size_t)s->ncolumns + 1, 1);
+  if (!e.used || !e.numtext) goto done;
+  mark_tables(&e, g->root, 0);
+  mark_tables(&e, p->root, 0);
+  make_tables(&e);
+  int checks = e.why[0] != 0; /* a CHECK: solved, no bound claimed */
+  char check_why[160];
+  snprintf(check_why, sizeof check_why, "%s", e.why);
+  e.why[0] = '\0';
+  if (!e.present || !e.cells || encode_select(&e, g->root, &a) || encode_select(&e, p->root, &b)) {
+    snprintf(why, wn, "outside the solver's subset: %s", e.why[0] ? e.why : "out of memory");
+    goto done;
+  }
+  if (a.ncols != b.ncols) {
+    snprintf(why, wn, "outside the solver's subset: answers of %d and %d columns", a.ncols, b.ncols);
+    goto done;
+  }
+  /* Spider's comparison (and the audit's) takes the columns in any order:
+   * the answers must differ under every order of b's columns (up to 4
+   * columns; past that in order, which still proves a bound: equal in
+   * order is equal in any) */
+  if (!any_order || a.ncols < 2 || a.ncols > 4) {
+    Z3_solver_assert(e.z, e.sol, differ(&e, &a, &b, sets, NULL));
+  } else {
+    int perm[4] = {0, 1, 2, 3}, n = a.ncols;
+    for (;;) {
+      Z3_solver_assert(e.z, e.sol, differ(&e, &a, &b, sets, perm));
+      int i = n - 2; /* the next permutation, lexicographic */
+      while (i >= 0 && perm[i] > perm[i + 1]) i--;
+      if (i < 0) break;
+      int j = n - 1;
+      while (perm[j] < perm[i]) j--;
+      int t = perm[i];
+      perm[i] = perm[j], perm[j] = t;
+      for (int l = i + 1, r = n - 1; l < r; l++, r--) t = perm[l], perm[l] = perm[r], perm[r] = t;
+    }
+  }
+  switch (Z3_solver_check(e.z, e.sol)) {
+  case Z3_L_TRUE: {
+    Z3_model m = Z3_solver_get_model(e.z, e.sol);
+    Z3_model_inc_ref(e.z, m);
+    *data = decode(&e, m);
+    Z3_model_dec_ref(e.z, m);
+    rc = *data ? 1 : -1;
+    if (!*data) snprintf(why, wn, "out of memory");
+    break;
+  }
+  case Z3_L_FALSE:
+    rc = checks ? -1 : 0;
+    if (checks) snprintf(why, wn, "%s", check_why);
+    break;
+  default:
+    *unknown = 1;
+    snprintf(why, wn, "the solver's budget ran out at %d rows per table (%s)", k, Z3_solver_get_reason_unknown(e.z, e.sol));
+  }
+done:
+  answer_free(&a);
+  answer_free(&b);
+  enc_free(&e);
+  return rc;
+}
+
+int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_text, int flags, double budget_s,
+                synth_solved *out) {
+  int sets = flags & SYNTH_SOLVE_SETS;
+  memset(out, 0, sizeof *out);
+  double t0 = now_seconds();
+  sqlsim_query *g = NULL, *p = NULL;
+  sqlsim_error err = {0};
+  if (sqlsim_parse(gold_text, strlen(gold_text), s, 0, &g, &err) ||
+      sqlsim_parse(pred_text, strlen(pred_text), s, 0, &p, &err)) {
+    snprintf(out->why, sizeof out->why, "not solved: the text as run does not parse (%.120s)", err.message);
+    sqlsim_query_free(g);
+    sqlsim_query_free(p);
+    out->status = SYNTH_SOLVE_OUTSIDE;
+    return 0;
+  }
+  out->status = SYNTH_SOLVE_OUTSIDE;
+  for (int k = 1; k <= MAX_K; k++) {
+    double left = budget_s - (now_seconds() - t0);
+    if (left <= 0.001) {
+      if (out->bound) out->status = SYNTH_SOLVE_BOUNDED;
+      snprintf(out->why, sizeof out->why, "the solver's budget (%g s) ran out at %d rows per table", budget_s, k);
+      break;
+    }
+    synth_data *d = NULL;
+    int unknown = 0;
+    char why[200] = "";
+    int r = solve_k(s, g, p, k, sets, (flags & SYNTH_SOLVE_ANY_ORDER) != 0, (flags & SYNTH_SOLVE_NO_NULLS) != 0, left,
+                    &d, why, sizeof why, &unknown);
+    out->k = k;
+    if (r == 1) {
+      out->status = SYNTH_SOLVE_REFUTED;
+      out->data = d;
+      snprintf(out->why, sizeof out->why, "the solver found a database of at most %d rows per table", k);
+      break;
+    }
+    if (r == 0) {
+      out->bound = k;
+      out->status = SYNTH_SOLVE_BOUNDED;
+      snprintf(out->why, sizeof out->why, "no counterexample up to %d rows per table", k);
+      continue;
+    }
+    if (out->bound && unknown) { /* the bound reached stands */
+      out->status = SYNTH_SOLVE_BOUNDED;
+      snprintf(out->why, sizeof out->why, "no counterexample up to %d rows per table (%.120s)", out->bound, why);
+    } else {
+      out->status = unknown ? SYNTH_SOLVE_BUDGET : SYNTH_SOLVE_OUTSIDE;
+      snprintf(out->why, sizeof out->why, "%s", why);
+    }
+    break;
+  }
+  out->seconds = now_seconds() - t0;
+  sqlsim_query_free(g);
+  sqlsim_query_free(p);
+  return 0;
+}

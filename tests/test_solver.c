@@ -1,0 +1,245 @@
+/* test_solver.c -- strict's solver stage (synth/solver.c): pairs whose
+ * counterexample needs a group of an exact size or a sum at a boundary are
+ * refuted by a database the solver builds, which loads into SQLite and on
+ * which the two queries answer differently; equivalent pairs get a bound
+ * (no counterexample up to k rows per table) and are never refuted; the
+ * comparison's rules (BIRD's sets, Spider's columns in any order, NULLs in
+ * three-valued logic) decide; a construct outside the subset is said. The
+ * expected verdicts were written from the pairs' meaning before running. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sqlsim.h"
+#include "synth/synth.h"
+
+/* emp -> dept (a nullable key); link (a, b) -> pair (a, b), a key of two
+ * columns (test_strict.c's shop). */
+static const char *TABLES =
+    "[{\"db_id\":\"shop\",\"table_names_original\":[\"dept\",\"emp\",\"pair\",\"link\"],"
+    "\"table_names\":[\"dept\",\"emp\",\"pair\",\"link\"],"
+    "\"column_names_original\":[[-1,\"*\"],[0,\"id\"],[0,\"name\"],[0,\"budget\"],"
+    "[1,\"id\"],[1,\"name\"],[1,\"dept_id\"],[1,\"salary\"],[1,\"bonus\"],"
+    "[2,\"a\"],[2,\"b\"],[2,\"note\"],[3,\"lid\"],[3,\"a\"],[3,\"b\"],[3,\"v\"]],"
+    "\"column_names\":[[-1,\"*\"],[0,\"id\"],[0,\"name\"],[0,\"budget\"],"
+    "[1,\"id\"],[1,\"name\"],[1,\"dept id\"],[1,\"salary\"],[1,\"bonus\"],"
+    "[2,\"a\"],[2,\"b\"],[2,\"note\"],[3,\"lid\"],[3,\"a\"],[3,\"b\"],[3,\"v\"]],"
+    "\"column_types\":[\"text\",\"number\",\"text\",\"number\",\"number\",\"text\",\"number\",\"number\",\"number\","
+    "\"number\",\"number\",\"text\",\"number\",\"number\",\"number\",\"number\"],"
+    "\"primary_keys\":[1,4,[9,10],12],\"foreign_keys\":[[6,1],[13,9],[14,10]]}]";
+
+static sqlsim_catalog *cat;
+static const sqlsim_schema *schema;
+
+static int setup(void **state) {
+  (void)state;
+  sqlsim_error err = {0};
+  if (sqlsim_catalog_parse_tables_json(TABLES, strlen(TABLES), "shop", &cat, &err)) return -1;
+  schema = sqlsim_catalog_find(cat, "shop");
+  return schema ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  sqlsim_catalog_free(cat);
+  sqlsim_thread_cleanup();
+  return 0;
+}
+
+/* The answer of sql on db as sorted row texts (a multiset). */
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static char *answer(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
+  char *rows[256];
+  int n = 0;
+  while (sqlite3_step(st) == SQLITE_ROW && n < 256) {
+    char buf[512] = "";
+    for (int i = 0; i < sqlite3_column_count(st); i++) {
+      size_t at = strlen(buf);
+      snprintf(buf + at, sizeof buf - at, "|%s", sqlite3_column_type(st, i) == SQLITE_NULL ? "NULL" : (const char *)sqlite3_column_text(st, i));
+    }
+    rows[n++] = strdup(buf);
+  }
+  sqlite3_finalize(st);
+  qsort(rows, (size_t)n, sizeof *rows, cmp_str);
+  char *out = calloc(1, 256 * 520);
+  for (int i = 0; i < n; i++) {
+    strcat(out, rows[i]);
+    strcat(out, "\n");
+    free(rows[i]);
+  }
+  return out;
+}
+
+/* The solver's database loads into SQLite with the schema's constraints on,
+ * and the two queries answer differently there (as multisets). */
+static void check_model(const synth_data *d, const char *gold, const char *pred, const char *what) {
+  char *sql = synth_data_sql(d);
+  assert_non_null(sql);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+  sqlite3_exec(db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+  char *msg = NULL;
+  if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) fail_msg("%s: the model does not load: %s\n%s", what, msg, sql);
+  char *g = answer(db, gold), *p = answer(db, pred);
+  assert_non_null(g);
+  assert_non_null(p);
+  if (!strcmp(g, p)) fail_msg("%s: the model does not tell them apart:\n%s", what, sql);
+  free(g);
+  free(p);
+  free(sql);
+  sqlite3_close(db);
+}
+
+static void solve(const char *gold, const char *pred, int flags, synth_solved *out) {
+  assert_int_equal(synth_solve(schema, gold, pred, flags, 5.0, out), 0);
+}
+
+static void test_refuted(void **state) {
+  (void)state;
+  static const char *pairs[][3] = {
+      {"a group of exactly five", "SELECT dept_id FROM emp GROUP BY dept_id HAVING count(*) > 4",
+       "SELECT dept_id FROM emp GROUP BY dept_id HAVING count(*) > 5"},
+      {"two rows summing to exactly 100 under a MAX",
+       "SELECT dept_id FROM emp GROUP BY dept_id HAVING sum(salary) > 100 AND max(salary) < 75",
+       "SELECT dept_id FROM emp GROUP BY dept_id HAVING sum(salary) >= 100 AND max(salary) < 75"},
+      {"GROUP BY a second column under COUNT(col) >= 2",
+       "SELECT a FROM pair GROUP BY a, note HAVING count(note) >= 2",
+       "SELECT a FROM pair GROUP BY a HAVING count(note) >= 2"},
+      {"a join's group of three", "SELECT dept.name FROM dept JOIN emp ON emp.dept_id = dept.id GROUP BY dept.id HAVING count(*) = 3",
+       "SELECT dept.name FROM dept JOIN emp ON emp.dept_id = dept.id GROUP BY dept.id HAVING count(*) >= 3"},
+      {"an average at its boundary", "SELECT dept_id FROM emp GROUP BY dept_id HAVING avg(salary) > 30",
+       "SELECT dept_id FROM emp GROUP BY dept_id HAVING avg(salary) >= 30"},
+      {"three-valued logic: a NULL is neither", "SELECT count(*) FROM emp WHERE bonus > 5 OR NOT bonus > 5",
+       "SELECT count(*) FROM emp"},
+      {"an aggregate without GROUP BY equal to a stored value",
+       "SELECT count(*) FROM emp HAVING count(*) = 2", "SELECT count(*) FROM emp HAVING count(*) >= 2"},
+      {"COUNT(DISTINCT) and COUNT", "SELECT count(DISTINCT dept_id) FROM emp", "SELECT count(dept_id) FROM emp"},
+      {"rows repeated through a join", "SELECT dept.name FROM dept JOIN emp ON emp.dept_id = dept.id",
+       "SELECT DISTINCT dept.name FROM dept JOIN emp ON emp.dept_id = dept.id"},
+      {"a composite key joined on one column", "SELECT link.v FROM link JOIN pair ON link.a = pair.a AND link.b = pair.b",
+       "SELECT link.v FROM link JOIN pair ON link.a = pair.a"},
+  };
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    synth_solved r;
+    solve(pairs[i][1], pairs[i][2], 0, &r);
+    if (r.status != SYNTH_SOLVE_REFUTED) fail_msg("%s: status %d: %s", pairs[i][0], r.status, r.why);
+    check_model(r.data, pairs[i][1], pairs[i][2], pairs[i][0]);
+    synth_data_free(r.data);
+  }
+}
+
+static void test_bounded(void **state) {
+  (void)state;
+  static const char *pairs[][3] = {
+      {"a negated comparison", "SELECT name FROM emp WHERE salary > 30", "SELECT name FROM emp WHERE NOT salary <= 30"},
+      {"COUNT of the key", "SELECT count(*) FROM emp", "SELECT count(id) FROM emp"},
+      {"BETWEEN", "SELECT name FROM emp WHERE salary BETWEEN 10 AND 20",
+       "SELECT name FROM emp WHERE salary >= 10 AND salary <= 20"},
+      {"a term moved across", "SELECT count(*) FROM emp WHERE salary + bonus > 10",
+       "SELECT count(*) FROM emp WHERE salary > 10 - bonus"},
+      {"a join on the key both ways", "SELECT emp.name FROM emp JOIN dept ON emp.dept_id = dept.id",
+       "SELECT e.name FROM dept AS d JOIN emp AS e ON d.id = e.dept_id"},
+      {"HAVING >= and NOT <", "SELECT dept_id FROM emp GROUP BY dept_id HAVING count(*) >= 3",
+       "SELECT dept_id FROM emp GROUP BY dept_id HAVING NOT count(*) < 3"},
+      {"a name grouped by its key", "SELECT dept.name, count(*) FROM dept JOIN emp ON emp.dept_id = dept.id GROUP BY dept.id",
+       "SELECT d.name, count(e.id) FROM emp AS e JOIN dept AS d ON e.dept_id = d.id GROUP BY d.id"},
+  };
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    synth_solved r;
+    solve(pairs[i][1], pairs[i][2], 0, &r);
+    if (r.status != SYNTH_SOLVE_BOUNDED || r.bound < 2) fail_msg("%s: status %d bound %d: %s", pairs[i][0], r.status, r.bound, r.why);
+    assert_null(r.data);
+  }
+}
+
+/* The comparison's rules: BIRD's sets, Spider's columns in any order. */
+static void test_comparisons(void **state) {
+  (void)state;
+  synth_solved r;
+  const char *dup = "SELECT dept_id FROM emp", *dist = "SELECT DISTINCT dept_id FROM emp";
+  solve(dup, dist, 0, &r);
+  assert_int_equal(r.status, SYNTH_SOLVE_REFUTED);
+  synth_data_free(r.data);
+  solve(dup, dist, SYNTH_SOLVE_SETS, &r);
+  assert_int_equal(r.status, SYNTH_SOLVE_BOUNDED);
+  const char *ab = "SELECT id, name FROM emp", *ba = "SELECT name, id FROM emp";
+  solve(ab, ba, 0, &r);
+  assert_int_equal(r.status, SYNTH_SOLVE_REFUTED);
+  synth_data_free(r.data);
+  solve(ab, ba, SYNTH_SOLVE_ANY_ORDER, &r);
+  assert_int_equal(r.status, SYNTH_SOLVE_BOUNDED);
+  /* with no NULLs (assume_not_null) the three-valued pair is equivalent */
+  solve("SELECT count(*) FROM emp WHERE bonus > 5 OR NOT bonus > 5", "SELECT count(*) FROM emp", SYNTH_SOLVE_NO_NULLS, &r);
+  assert_int_equal(r.status, SYNTH_SOLVE_BOUNDED);
+}
+
+/* Outside the subset: said, no verdict, no bound. */
+static void test_outside(void **state) {
+  (void)state;
+  static const char *pairs[][3] = {
+      {"LIMIT", "SELECT name FROM emp ORDER BY salary LIMIT 1", "SELECT name FROM emp ORDER BY salary LIMIT 2"},
+      {"a subquery", "SELECT name FROM dept WHERE id IN (SELECT dept_id FROM emp)", "SELECT name FROM dept"},
+      {"UNION", "SELECT id FROM emp UNION SELECT id FROM dept", "SELECT id FROM emp"},
+      {"a function", "SELECT upper(name) FROM emp", "SELECT name FROM emp"},
+      {"text compared by order", "SELECT id FROM emp WHERE name > 'b'", "SELECT id FROM emp WHERE name >= 'b'"},
+      {"a left join", "SELECT emp.name FROM emp LEFT JOIN dept ON emp.dept_id = dept.id", "SELECT name FROM emp"},
+      {"division", "SELECT salary / 2 FROM emp", "SELECT salary FROM emp"},
+  };
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    synth_solved r;
+    solve(pairs[i][1], pairs[i][2], 0, &r);
+    if (r.status != SYNTH_SOLVE_OUTSIDE || !strstr(r.why, "outside the solver's subset"))
+      fail_msg("%s: status %d: %s", pairs[i][0], r.status, r.why);
+    assert_int_equal(r.bound, 0);
+  }
+}
+
+/* Through the strict verdict: the search misses the pair, the solver refutes
+ * it with a witness; an equivalent pair passes with its bound; --no-solver
+ * says so. */
+static void test_in_strict(void **state) {
+  (void)state;
+  const char *g = "SELECT dept_id FROM emp GROUP BY dept_id HAVING sum(salary) > 100 AND max(salary) < 75",
+             *p = "SELECT dept_id FROM emp GROUP BY dept_id HAVING sum(salary) >= 100 AND max(salary) < 75";
+  sqlsim_synth_opts o = {.strict = 1, .witness = 1, .bird = 1};
+  sqlsim_synth_runner *x = sqlsim_synth_runner_new(&o);
+  sqlsim_error err = {0};
+  sqlsim_synth r;
+  assert_int_equal(sqlsim_synth_pair(x, schema, g, p, &r, &err), 0);
+  assert_int_equal(r.strict, 0);
+  assert_int_equal(r.by_solver, 1); /* two rows summing to 100, each under 75: no search variation makes them */
+  assert_non_null(strstr(r.solver, "refuted"));
+  assert_non_null(r.witness);
+  assert_non_null(r.witness->database);
+  assert_int_equal(r.bound, -1);
+  sqlsim_witness_free(r.witness);
+  assert_int_equal(sqlsim_synth_pair(x, schema, "SELECT name FROM emp WHERE salary > 30",
+                                     "SELECT name FROM emp WHERE NOT salary <= 30", &r, &err), 0);
+  assert_int_equal(r.strict, 1);
+  assert_true(r.bound >= 2);
+  assert_non_null(strstr(r.solver, "no counterexample up to"));
+  sqlsim_synth_runner_free(x);
+  sqlsim_synth_opts off = {.strict = 1, .bird = 1, .no_solver = 1};
+  x = sqlsim_synth_runner_new(&off);
+  assert_int_equal(sqlsim_synth_pair(x, schema, "SELECT name FROM emp WHERE salary > 30",
+                                     "SELECT name FROM emp WHERE NOT salary <= 30", &r, &err), 0);
+  assert_int_equal(r.bound, -1);
+  assert_non_null(strstr(r.solver, "--no-solver"));
+  sqlsim_synth_runner_free(x);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_refuted), cmocka_unit_test(test_bounded), cmocka_unit_test(test_comparisons),
+      cmocka_unit_test(test_outside), cmocka_unit_test(test_in_strict),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -11,7 +11,8 @@
  * parent row holding it). A query is encoded over the k^m combinations of
  * its m FROM items: WHERE and ON in SQL's three-valued logic, GROUP BY and
  * HAVING with COUNT (DISTINCT), SUM, AVG, MIN, MAX, DISTINCT, arithmetic,
- * IN lists, BETWEEN, IS NULL; its answer is a list of candidate rows, each
+ * IN lists, BETWEEN, IS NULL, uncorrelated subqueries (IN, tuple IN, NOT
+ * IN, EXISTS, a one-row scalar); its answer is a list of candidate rows, each
  * with a flag saying whether it is in the answer. The two answers differ
  * when some row occurs a different number of times in them (a multiset; for
  * BIRD's comparison, in one and not the other).
@@ -22,7 +23,7 @@
  * verdict. Unsatisfiable at k: no database of at most k rows per table tells
  * the two apart under the subset's semantics (a bounded equivalence), and
  * k grows while the budget lasts. Anything outside the subset (LIMIT,
- * subqueries, set operations, outer joins, CASE, functions, division, text
+ * correlated subqueries, set operations, outer joins, CASE, functions, division, text
  * ordered or compared with a number, CHECK constraints) is said and leaves
  * the verdict to the search. Entry point: synth_solve. */
 #include "synth.h"
@@ -74,6 +75,8 @@ typedef struct enc {
   int ntexts;
   char why[160];           /* the first construct outside the subset */
   int no_nulls;            /* assume_not_null: no cell is NULL */
+  struct { const sqlsim_node *sel; answer a; } subs[8]; /* uncorrelated subqueries, encoded once */
+  int nsubs;
   unsigned char *numtext;  /* per column: text holding integers (K_NUMTEXT) */
   int fresh;
 } enc;
@@ -269,6 +272,24 @@ static void make_tables(enc *e) {
 
 static int expr(enc *e, const scope *sc, const sqlsim_node *n, val *out);
 static int cond(enc *e, const scope *sc, const sqlsim_node *n, pred *out);
+static int encode_select(enc *e, const sqlsim_node *sel, answer *out);
+static void answer_free(answer *a);
+
+/* A subquery's answer, encoded once (an uncorrelated one: a column of an
+ * outer query is outside the subset). */
+static const answer *subquery(enc *e, const sqlsim_node *sel) {
+  for (int i = 0; i < e->nsubs; i++)
+    if (e->subs[i].sel == sel) return &e->subs[i].a;
+  if (e->nsubs == 8) {
+    out_of_subset(e, "more than %s subqueries", "8");
+    return NULL;
+  }
+  answer a;
+  if (encode_select(e, sel, &a)) return NULL;
+  e->subs[e->nsubs].sel = sel;
+  e->subs[e->nsubs].a = a;
+  return &e->subs[e->nsubs++].a;
+}
 
 static int constant(enc *e, const sqlsim_node *n, val *out) {
   out->n = mk_false(e);
@@ -379,6 +400,17 @@ static int expr(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
     }
     break;
   default: break;
+  }
+  if (n->kind == SQLSIM_N_SUBLINK && n->op == SQLSIM_SUB_SCALAR && n->nkids > 1) {
+    /* a scalar subquery answering one row (an aggregate without GROUP BY):
+     * its value, NULL when HAVING leaves no row */
+    const answer *a = subquery(e, n->kids[1]);
+    if (!a) return -1;
+    if (a->nrows != 1 || a->ncols != 1) return out_of_subset(e, "a scalar subquery of %s rows", "several");
+    *out = a->cells[0];
+    out->n = mk_or2(e, out->n, mk_not(e, a->in[0]));
+    out->lit = 0;
+    return 0;
   }
   if (n->kind == SQLSIM_N_FUNC && sc->g) return aggregate(e, sc, n, out);
   if (n->kind == SQLSIM_N_FUNC) return out_of_subset(e, "the function %s()", n->text);
@@ -551,7 +583,37 @@ static int cond(enc *e, const scope *sc, const sqlsim_node *n, pred *out) {
       return 0;
     }
     break;
-  case SQLSIM_N_SUBLINK: return out_of_subset(e, "a subquery%s", "");
+  case SQLSIM_N_SUBLINK: {
+    const answer *sa = n->nkids > 1 && n->kids[1] ? subquery(e, n->kids[1]) : NULL;
+    if (!sa) return out_of_subset(e, "a subquery%s", "");
+    if (n->op == SQLSIM_SUB_EXISTS) {
+      Z3_ast any = sa->nrows ? Z3_mk_or(e->z, (unsigned)sa->nrows, sa->in) : mk_false(e);
+      *out = truth(e, any);
+    } else if (n->op == SQLSIM_SUB_IN) {
+      /* x IN S: true when a row of S equals x, false when every row of S
+       * differs from it (S empty included), else unknown; (a, b) IN S row-wise */
+      const sqlsim_node *test = n->kids[0];
+      int width = test && test->kind == SQLSIM_N_ROW ? (int)test->nkids : 1;
+      if (!test || width != sa->ncols || width > 8) return out_of_subset(e, "IN of its width%s", "");
+      val x[8];
+      for (int c = 0; c < width; c++)
+        if (expr(e, sc, width > 1 || test->kind == SQLSIM_N_ROW ? test->kids[c] : test, &x[c])) return -1;
+      Z3_ast t = mk_false(e), f = mk_true(e);
+      for (int j = 0; j < sa->nrows; j++) {
+        pred row = truth(e, mk_true(e));
+        for (int c = 0; c < width; c++) {
+          pred p;
+          if (compare(e, SQLSIM_OP_EQ, &x[c], &sa->cells[(size_t)j * (size_t)sa->ncols + (size_t)c], &p)) return -1;
+          row = p_and(e, row, p);
+        }
+        t = mk_or2(e, t, mk_and2(e, sa->in[j], row.t));
+        f = mk_and2(e, f, mk_or2(e, mk_not(e, sa->in[j]), row.f));
+      }
+      *out = (pred){t, f};
+    } else return out_of_subset(e, "a subquery of its kind (ANY, ALL, scalar as a condition)%s", "");
+    if (n->flags & SQLSIM_F_NOT) *out = p_not(*out);
+    return 0;
+  }
   default: break;
   }
   return out_of_subset(e, "a condition of its kind (%s)", n->text ? n->text : "");
@@ -977,6 +1039,7 @@ void synth_solver_thread_cleanup(void) {
 }
 
 static void enc_free(enc *e) {
+  for (int i = 0; i < e->nsubs; i++) answer_free(&e->subs[i].a);
   if (e->sol) Z3_solver_dec_ref(e->z, e->sol);
   free(e->used);
   free(e->numtext);

@@ -126,6 +126,13 @@ static void test_refuted(void **state) {
        "SELECT DISTINCT dept.name FROM dept JOIN emp ON emp.dept_id = dept.id"},
       {"a composite key joined on one column", "SELECT link.v FROM link JOIN pair ON link.a = pair.a AND link.b = pair.b",
        "SELECT link.v FROM link JOIN pair ON link.a = pair.a"},
+      {"IN against the join it was rewritten to (duplicates)", "SELECT name FROM dept WHERE id IN (SELECT dept_id FROM emp)",
+       "SELECT dept.name FROM dept JOIN emp ON emp.dept_id = dept.id"},
+      {"NOT IN over a NULL", "SELECT name FROM dept WHERE id NOT IN (SELECT dept_id FROM emp)",
+       "SELECT name FROM dept WHERE id NOT IN (SELECT dept_id FROM emp WHERE dept_id IS NOT NULL)"},
+      {"a tuple IN an aggregate without GROUP BY",
+       "SELECT name FROM dept WHERE (id, budget) IN (SELECT max(dept_id), count(*) FROM emp)",
+       "SELECT name FROM dept WHERE id IN (SELECT max(dept_id) FROM emp)"},
   };
   for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
     synth_solved r;
@@ -151,6 +158,12 @@ static void test_bounded(void **state) {
        "SELECT dept_id FROM emp GROUP BY dept_id HAVING NOT count(*) < 3"},
       {"a name grouped by its key", "SELECT dept.name, count(*) FROM dept JOIN emp ON emp.dept_id = dept.id GROUP BY dept.id",
        "SELECT d.name, count(e.id) FROM emp AS e JOIN dept AS d ON e.dept_id = d.id GROUP BY d.id"},
+      {"a tuple IN its parent's key and the join", "SELECT v FROM link WHERE (a, b) IN (SELECT a, b FROM pair)",
+       "SELECT link.v FROM link JOIN pair ON link.a = pair.a AND link.b = pair.b"},
+      {"= and >= the maximum", "SELECT name FROM emp WHERE salary = (SELECT max(salary) FROM emp)",
+       "SELECT name FROM emp WHERE salary >= (SELECT max(salary) FROM emp)"},
+      {"EXISTS uncorrelated and a count", "SELECT name FROM dept WHERE EXISTS (SELECT 1 FROM emp)",
+       "SELECT name FROM dept WHERE (SELECT count(*) FROM emp) > 0"},
   };
   for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
     synth_solved r;
@@ -186,7 +199,8 @@ static void test_outside(void **state) {
   (void)state;
   static const char *pairs[][3] = {
       {"LIMIT", "SELECT name FROM emp ORDER BY salary LIMIT 1", "SELECT name FROM emp ORDER BY salary LIMIT 2"},
-      {"a subquery", "SELECT name FROM dept WHERE id IN (SELECT dept_id FROM emp)", "SELECT name FROM dept"},
+      {"a correlated subquery", "SELECT name FROM dept WHERE EXISTS (SELECT 1 FROM emp WHERE emp.dept_id = dept.id)",
+       "SELECT name FROM dept"},
       {"UNION", "SELECT id FROM emp UNION SELECT id FROM dept", "SELECT id FROM emp"},
       {"a function", "SELECT upper(name) FROM emp", "SELECT name FROM emp"},
       {"text compared by order", "SELECT id FROM emp WHERE name > 'b'", "SELECT id FROM emp WHERE name >= 'b'"},

@@ -234,7 +234,11 @@ static void test_budget(void **state) {
   fake g = {{0.5, 0.1}, {0, 0}, 0, 0};
   sqlsim_race_with(&o, slow_timer, &g, &r);
   assert_true(r.budget_spent || r.early);
-  assert_int_not_equal(r.decision, SQLSIM_RACE_UNDECIDED);
+  /* one more of each decides; a machine stalled past the budget within the
+   * first run leaves one side at its prior alone, and that is undecided (the
+   * test holds whatever the machine's speed) */
+  if (g.runs[0] >= 1 && g.runs[1] >= 1) assert_int_not_equal(r.decision, SQLSIM_RACE_UNDECIDED);
+  else assert_int_equal(r.decision, SQLSIM_RACE_UNDECIDED);
 }
 
 static void test_race_on_database(void **state) {

@@ -76,6 +76,7 @@ typedef struct enc {
   char why[160];           /* the first construct outside the subset */
   int no_nulls;            /* assume_not_null: no cell is NULL */
   struct { const sqlsim_node *sel; answer a; } subs[8]; /* uncorrelated subqueries, encoded once */
+  sqlsim_arena *arena;     /* the literals' texts (a CHECK's query is freed before solving) */
   int nsubs;
   unsigned char *numtext;  /* per column: text holding integers (K_NUMTEXT) */
   int fresh;
@@ -165,7 +166,7 @@ static int text_code(enc *e, const char *t) {
   for (int i = 0; i < e->ntexts; i++)
     if (!strcmp(e->texts[i], t)) return i + 1;
   if (e->ntexts == MAX_TEXTS) return out_of_subset(e, "more than %s text literals", "256");
-  e->texts[e->ntexts++] = t;
+  e->texts[e->ntexts++] = sqlsim_arena_strdup(e->arena, t);
   return e->ntexts;
 }
 
@@ -1040,6 +1041,7 @@ void synth_solver_thread_cleanup(void) {
 
 static void enc_free(enc *e) {
   for (int i = 0; i < e->nsubs; i++) answer_free(&e->subs[i].a);
+  sqlsim_arena_free(e->arena);
   if (e->sol) Z3_solver_dec_ref(e->z, e->sol);
   free(e->used);
   free(e->numtext);
@@ -1068,7 +1070,8 @@ static int solve_k(const sqlsim_schema *s, const sqlsim_query *g, const sqlsim_q
   Z3_params_dec_ref(e.z, prm);
   e.used = calloc((size_t)s->ntables + 1, 1);
   e.numtext = calloc((size_t)s->ncolumns + 1, 1);
-  if (!e.used || !e.numtext) goto done;
+  e.arena = sqlsim_arena_new();
+  if (!e.used || !e.numtext || !e.arena) goto done;
   mark_tables(&e, g->root, 0);
   mark_tables(&e, p->root, 0);
   make_tables(&e);
@@ -1148,8 +1151,11 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
   for (int k = 1; k <= MAX_K; k++) {
     double left = budget_s - (now_seconds() - t0);
     if (left <= 0.001) {
-      if (out->bound) out->status = SYNTH_SOLVE_BOUNDED;
-      snprintf(out->why, sizeof out->why, "the solver's budget (%g s) ran out at %d rows per table", budget_s, k);
+      if (out->bound) {
+        out->status = SYNTH_SOLVE_BOUNDED;
+        snprintf(out->why, sizeof out->why, "no counterexample up to %d rows per table (the budget, %g s, ran out)",
+                 out->bound, budget_s);
+      } else snprintf(out->why, sizeof out->why, "the solver's budget (%g s) ran out at %d rows per table", budget_s, k);
       break;
     }
     synth_data *d = NULL;

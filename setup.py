@@ -79,8 +79,14 @@ ext = Extension(
 
 
 class BuildExt(build_ext):
-    """Also puts the shared libraries the extension still needs (cJSON) beside
-    it, found through RPATH $ORIGIN."""
+    """Compiles the sources on every core (setuptools' build_ext compiles one at
+    a time unless told), and puts the shared libraries the extension still
+    needs (cJSON, z3) beside it, found through RPATH $ORIGIN."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
 
     def run(self):
         super().run()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """witness_check.py -- every failing synthetic verdict's witness replays in plain SQLite.
 
-usage: witness_check.py SQLSIM CORPUS_DIR [--keep DIR] [--files N]
+usage: witness_check.py SQLSIM CORPUS_DIR [--keep DIR] [--files N] [--no-solver]
 
 Scores the bundled corpus without databases (`sqlsim eval --metrics strict --witness`): the
 7 Spider dev files (Spider's semantics) and the 13 BIRD mini-dev files (BIRD's). For every
@@ -17,6 +17,8 @@ item whose synth or strict verdict fails, its witness must:
     columns in any order that fits, in order when the gold has ORDER BY) or BIRD's (sets of
     rows); a prediction that fails differs; for a synth witness, the gold returns a value
     that is not NULL.
+--no-solver leaves strict's solver out (the sanitizer build: test_solver and fuzz_synth
+run the solver there; its witnesses replay in the release build's run).
 --files N scores the first N prediction files of each benchmark only (the sanitizer build
 runs a few: its point there is memory, the replay itself is the release build's).
 Prints the witnesses' sizes (median, largest) per benchmark and exits 1 on the first
@@ -135,6 +137,10 @@ def main():
         i = args.index("--files")
         nfiles = int(args[i + 1])
         del args[i:i + 2]
+    solver = ["--solver-budget", "0.005"]
+    if "--no-solver" in args:
+        args.remove("--no-solver")
+        solver = ["--no-solver"]
     if len(args) != 2:
         sys.exit(__doc__)
     sqlsim, corpus = args
@@ -151,9 +157,9 @@ def main():
     status = 0
     for name, is_bird, base, preds in runs:
         out = os.path.join(work, name + ".jsonl")
-        # (a short solver budget: its refutations take about a millisecond; the rest of its
+        # (a short solver budget: its refutations take a few milliseconds; the rest of its
         # time goes to bounding equivalent pairs, which have no witness)
-        cmd = [sqlsim, "eval", "-q", "-j", "2", "--metrics", "strict", "--witness", "--solver-budget", "0.02"] + base
+        cmd = [sqlsim, "eval", "-q", "-j", "2", "--metrics", "strict", "--witness"] + solver + base
         for p in preds[:nfiles]:
             cmd += ["--pred", p]
         cmd += ["--per-item", out]

@@ -163,6 +163,10 @@ static int cmd_spider2(int argc, char **argv) {
       spider2_text(out, s);
     }
     if (s->done < s->n) fprintf(stderr, "spider2: interrupted: %zu of %zu tasks scored\n", s->done, s->n);
+    if (!s->n) { /* nothing could be scored: exit 1, as every command does */
+      error("spider2: no prediction in %s names a task of %s (%d ignored)", pred, o.gold, s->ignored);
+      status = 1;
+    }
   }
   sqlsim_spider2_free(s);
   if (sink.per_item && cli_close_out(sink.per_item, per_item)) status = 1;

@@ -376,6 +376,15 @@ printf 'SELECT 1\tno_such_db\n' > other_gold.sql; printf 'SELECT 1\n' > other_pr
 st=$(status "$sqlsim" audit --gold other_gold.sql --tables "$S/tables.json" --pred other_pred.sql)
 [ "$st" = 1 ] && grep -q "no gold item's db_id has a schema" err.txt && ok "audit with another benchmark's schemas: exit 1, says so" ||
   fail "audit with no schema for any item: status $st $(cat err.txt)"
+# spider2: a folder that names no task scores nothing: exit 1 and says so; one that does: exit 0
+mkdir -p s2none s2one && echo "a" > s2none/nothing.csv
+cp "$corpus/spider2/gold/exec_result/local002_a.csv" s2one/local002.csv
+st=$(status "$sqlsim" spider2 -q --gold "$corpus/spider2/gold" --pred s2none)
+[ "$st" = 1 ] && grep -q "names a task" err.txt && ok "spider2 with no prediction naming a task: exit 1, says so" ||
+  fail "spider2 scoring nothing: status $st $(cat err.txt)"
+st=$(status "$sqlsim" spider2 -q --gold "$corpus/spider2/gold" --pred s2one --format json)
+[ "$st" = 0 ] && grep -q '"correct": *1' out.txt && ok "spider2 with a task's own gold: exit 0, correct" ||
+  fail "spider2 one task: status $st $(cat out.txt err.txt | head -c 300)"
 st=$(status "$sqlsim" analyze -q -j 2 --gold "$S/dev_gold.sql" --tables "$S/tables.json" --db-dir "$S/database" "${P[@]}" --audit --html audit.html --format json)
 got=$(python3 -c "import json,sys; d=json.load(open('out.txt'))['benchmarks'][0]['audit']; print(d['summary']['items'], len(d['flagged']) == d['summary']['flagged'])")
 [ "$st" = 0 ] && [ "$got" = "1034 True" ] && grep -q '<section class="audit">' audit.html &&

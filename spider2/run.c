@@ -104,7 +104,7 @@ static int list_folder(const char *dir, int flavor, int *mode, const s2_gold_set
     v[k++] = (entry){.id = id};
   }
   closedir(d);
-  qsort(v, k, sizeof *v, entry_cmp);
+  if (n > 1) qsort(v, n, sizeof *v, entry_cmp);
   size_t m = 0; /* snow may name two files one task: the set of ids */
   for (size_t i = 0; i < k; i++) {
     if (m && !strcmp(v[m - 1].id, v[i].id)) {
@@ -267,7 +267,7 @@ int sqlsim_spider2_run(const sqlsim_spider2_opts *o, const char *pred_dir, const
       v[m].pred = s->mode == SQLSIM_SPIDER2_SQL ? s2_sql_from_file(preds[k], strlen(preds[k])) : strdup(preds[k]);
       m++;
     }
-    qsort(v, m, sizeof *v, entry_cmp);
+    if (m > 1) qsort(v, m, sizeof *v, entry_cmp);
     size_t u = 0;
     for (size_t k = 0; k < m; k++) { /* one prediction per task: the last given */
       if (u && !strcmp(v[u - 1].id, v[k].id)) {

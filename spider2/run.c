@@ -104,7 +104,7 @@ static int list_folder(const char *dir, int flavor, int *mode, const s2_gold_set
     v[k++] = (entry){.id = id};
   }
   closedir(d);
-  if (n > 1) qsort(v, n, sizeof *v, entry_cmp);
+  if (k > 1) qsort(v, k, sizeof *v, entry_cmp);
   size_t m = 0; /* snow may name two files one task: the set of ids */
   for (size_t i = 0; i < k; i++) {
     if (m && !strcmp(v[m - 1].id, v[i].id)) {

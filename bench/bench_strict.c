@@ -41,6 +41,28 @@
  *   eq_integer n > 3 against n >= 4 in an INTEGER column        (equivalent)
  *   eq_float   SUM(n) against SUM over the rows in another order (equivalent)
  *
+ * The classes of the solver's wider subset (issue 53; written before the
+ * encodings they test):
+ *   left_null  LEFT JOIN .. GROUP BY the parent: COUNT(child) against
+ *              COUNT(*): a parent without children
+ *   left_on    a filter in a LEFT JOIN's ON against the same in WHERE: a
+ *              parent whose children all fail it
+ *   union_dup  UNION against OR: one value twice
+ *   except_nul EXCEPT against NOT IN: a NULL child key
+ *   case_group HAVING SUM(CASE WHEN n > 5 THEN 1 ELSE 0 END) >= 3 against
+ *              > 3: a group of exactly three rows over 5
+ *   limit_agg  the parent with most children against the one with the
+ *              largest sum (ORDER BY .. DESC LIMIT 1)
+ *   corr_count a correlated COUNT(*) > 2 against >= 2: a parent with
+ *              exactly two children
+ *   corr_dup   a correlated EXISTS against a JOIN: a parent with two children
+ *   eq_left    LEFT JOIN .. WHERE child IS NOT NULL against JOIN (equivalent)
+ *   eq_union   UNION against OR .. GROUP BY (equivalent; not SELECT DISTINCT,
+ *              which Spider's comparison drops)
+ *   eq_case    SUM(CASE .. THEN 1 ELSE 0) against COUNT(CASE .. THEN 1 END)
+ *              per group                                 (equivalent)
+ *   eq_exists  a correlated EXISTS against IN (equivalent)
+ *
  * Each pair runs through a strict runner with witnesses (Spider's
  * semantics). Printed per class: pairs, the share refuted, the share with no
  * verdict, the share of refutations that needed a NULL, the share of
@@ -61,12 +83,16 @@
 
 enum { DUP_JOIN, DUP_FILTER, TIE_LT, TIE_TEXT, BOUNDARY, ARITH, ARITH_BETWEEN, NEGATIVE, ZERO, COINCIDE,
        COINCIDE_TEXT, EMPTY, NULLS, HAVING, GOLD_ROWS, GOLD_ROWS_LIKE, GROUP4, GROUP5, GROUP6, SUM_BOUND, AVG_BOUND,
-       AGG_NOGROUP, EQ_CHECK, EQ_INTEGER, EQ_FLOAT, EQ_HAVING, NCLASSES };
+       AGG_NOGROUP, LEFT_NULL, LEFT_ON, UNION_DUP, EXCEPT_NULL, CASE_GROUP, LIMIT_AGG, CORR_COUNT, CORR_DUP, EQ_CHECK,
+       EQ_INTEGER, EQ_FLOAT, EQ_HAVING, EQ_LEFT, EQ_UNION, EQ_CASE, EQ_EXISTS, NCLASSES };
 static const char *class_names[NCLASSES] = {
     "dup_join", "dup_filter", "tie_lt", "tie_text", "boundary", "arith", "arith_betw", "negative", "zero", "coincide",
     "coinc_text", "empty", "null", "having", "gold_rows", "rows_like", "group4", "group5", "group6", "sum_bound",
-    "avg_bound", "agg_nogrp", "eq_check", "eq_integer", "eq_float", "eq_having"};
-static const int equivalent[NCLASSES] = {[EQ_CHECK] = 1, [EQ_INTEGER] = 1, [EQ_FLOAT] = 1, [EQ_HAVING] = 1};
+    "avg_bound", "agg_nogrp", "left_null", "left_on", "union_dup", "except_nul", "case_group", "limit_agg",
+    "corr_count", "corr_dup", "eq_check", "eq_integer", "eq_float", "eq_having", "eq_left", "eq_union", "eq_case",
+    "eq_exists"};
+static const int equivalent[NCLASSES] = {[EQ_CHECK] = 1, [EQ_INTEGER] = 1, [EQ_FLOAT] = 1, [EQ_HAVING] = 1,
+                                         [EQ_LEFT] = 1,  [EQ_UNION] = 1,   [EQ_CASE] = 1,  [EQ_EXISTS] = 1};
 
 typedef struct pair {
   int cls, declaring; /* the class; made on the declaring copy (INTEGER, CHECK) */
@@ -279,6 +305,75 @@ static void make_pairs(const sqlsim_schema *s, int declaring, int per) {
           fmt("SELECT %s FROM %s GROUP BY %s HAVING count(*) > 3", q(s->columns[f].name), q(C), q(s->columns[f].name)),
           fmt("SELECT %s FROM %s GROUP BY %s HAVING count(*) >= 3", q(s->columns[f].name), q(C),
               q(s->columns[f].name)));
+    { /* the solver's wider subset: outer joins, set operations, CASE, LIMIT, correlated subqueries */
+      char K[256], F[256], N[256]; /* copies: q()'s buffers are reused */
+      snprintf(K, sizeof K, "%s", q(s->columns[key].name));
+      snprintf(F, sizeof F, "%s", q(s->columns[f].name));
+      if (ROOM(LEFT_NULL))
+        add(LEFT_NULL, declaring, s,
+            fmt("SELECT T1.%s, count(T2.%s) FROM %s AS T1 LEFT JOIN %s AS T2 ON T1.%s = T2.%s GROUP BY T1.%s", K, F,
+                q(P), q(C), K, F, K),
+            fmt("SELECT T1.%s, count(*) FROM %s AS T1 LEFT JOIN %s AS T2 ON T1.%s = T2.%s GROUP BY T1.%s", K, q(P),
+                q(C), K, F, K));
+      if (ROOM(EQ_LEFT))
+        add(EQ_LEFT, declaring, s,
+            fmt("SELECT T1.%s FROM %s AS T1 LEFT JOIN %s AS T2 ON T1.%s = T2.%s WHERE T2.%s IS NOT NULL", K, q(P),
+                q(C), K, F, F),
+            fmt("SELECT T1.%s FROM %s AS T1 JOIN %s AS T2 ON T1.%s = T2.%s", K, q(P), q(C), K, F));
+      if (ROOM(EXCEPT_NULL))
+        add(EXCEPT_NULL, declaring, s, fmt("SELECT %s FROM %s EXCEPT SELECT %s FROM %s", K, q(P), F, q(C)),
+            fmt("SELECT %s FROM %s WHERE %s NOT IN (SELECT %s FROM %s)", K, q(P), K, F, q(C)));
+      if (pv >= 0 && ROOM(CORR_DUP))
+        add(CORR_DUP, declaring, s,
+            fmt("SELECT T1.%s FROM %s AS T1 WHERE EXISTS (SELECT 1 FROM %s AS T2 WHERE T2.%s = T1.%s)",
+                q(s->columns[pv].name), q(P), q(C), F, K),
+            fmt("SELECT T1.%s FROM %s AS T1 JOIN %s AS T2 ON T1.%s = T2.%s", q(s->columns[pv].name), q(P), q(C), K, F));
+      if (ROOM(CORR_COUNT))
+        add(CORR_COUNT, declaring, s,
+            fmt("SELECT T1.%s FROM %s AS T1 WHERE (SELECT count(*) FROM %s AS T2 WHERE T2.%s = T1.%s) > 2", K, q(P),
+                q(C), F, K),
+            fmt("SELECT T1.%s FROM %s AS T1 WHERE (SELECT count(*) FROM %s AS T2 WHERE T2.%s = T1.%s) >= 2", K, q(P),
+                q(C), F, K));
+      if (cn >= 0) {
+        snprintf(N, sizeof N, "%s", q(s->columns[cn].name));
+        if (ROOM(LEFT_ON))
+          add(LEFT_ON, declaring, s,
+              fmt("SELECT count(*) FROM %s AS T1 LEFT JOIN %s AS T2 ON T1.%s = T2.%s AND T2.%s > 5", q(P), q(C), K, F,
+                  N),
+              fmt("SELECT count(*) FROM %s AS T1 LEFT JOIN %s AS T2 ON T1.%s = T2.%s WHERE T2.%s > 5", q(P), q(C), K, F,
+                  N));
+        if (ROOM(UNION_DUP))
+          add(UNION_DUP, declaring, s,
+              fmt("SELECT %s FROM %s WHERE %s > 5 UNION SELECT %s FROM %s WHERE %s < 3", F, q(C), N, F, q(C), N),
+              fmt("SELECT %s FROM %s WHERE %s > 5 OR %s < 3", F, q(C), N, N));
+        if (ROOM(EQ_UNION))
+          add(EQ_UNION, declaring, s,
+              fmt("SELECT %s FROM %s WHERE %s > 5 UNION SELECT %s FROM %s WHERE %s < 3", F, q(C), N, F, q(C), N),
+              fmt("SELECT %s FROM %s WHERE %s > 5 OR %s < 3 GROUP BY %s", F, q(C), N, N, F));
+        if (ROOM(CASE_GROUP))
+          add(CASE_GROUP, declaring, s,
+              fmt("SELECT %s FROM %s GROUP BY %s HAVING sum(CASE WHEN %s > 5 THEN 1 ELSE 0 END) >= 3", F, q(C), F, N),
+              fmt("SELECT %s FROM %s GROUP BY %s HAVING sum(CASE WHEN %s > 5 THEN 1 ELSE 0 END) > 3", F, q(C), F, N));
+        if (ROOM(EQ_CASE))
+          add(EQ_CASE, declaring, s,
+              fmt("SELECT %s, sum(CASE WHEN %s > 5 THEN 1 ELSE 0 END) FROM %s GROUP BY %s", F, N, q(C), F),
+              fmt("SELECT %s, count(CASE WHEN %s > 5 THEN 1 END) FROM %s GROUP BY %s", F, N, q(C), F));
+        if (ROOM(LIMIT_AGG))
+          add(LIMIT_AGG, declaring, s,
+              fmt("SELECT T1.%s FROM %s AS T1 JOIN %s AS T2 ON T1.%s = T2.%s GROUP BY T1.%s ORDER BY count(*) DESC "
+                  "LIMIT 1",
+                  K, q(P), q(C), K, F, K),
+              fmt("SELECT T1.%s FROM %s AS T1 JOIN %s AS T2 ON T1.%s = T2.%s GROUP BY T1.%s ORDER BY sum(T2.%s) DESC "
+                  "LIMIT 1",
+                  K, q(P), q(C), K, F, K, N));
+        if (pv >= 0 && ROOM(EQ_EXISTS))
+          add(EQ_EXISTS, declaring, s,
+              fmt("SELECT T1.%s FROM %s AS T1 WHERE EXISTS (SELECT 1 FROM %s AS T2 WHERE T2.%s = T1.%s AND T2.%s > 5)",
+                  q(s->columns[pv].name), q(P), q(C), F, K, N),
+              fmt("SELECT %s FROM %s WHERE %s IN (SELECT %s FROM %s WHERE %s > 5)", q(s->columns[pv].name), q(P), K, F,
+                  q(C), N));
+      }
+    }
     int pt_text = -1;
     for (int i = 0; i < s->tables[pt].ncolumns; i++) {
       const sqlsim_column *x = &s->columns[s->tables[pt].first_column + i];

@@ -8,23 +8,35 @@
  * equal exactly when the texts are; a literal of the queries has its own
  * code). The declared schema holds on them: NOT NULL and primary keys (their
  * columns never NULL), UNIQUE, foreign keys (a child value has a present
- * parent row holding it). A query is encoded over the k^m combinations of
- * its m FROM items: WHERE and ON in SQL's three-valued logic, GROUP BY and
- * HAVING with COUNT (DISTINCT), SUM, AVG, MIN, MAX, DISTINCT, arithmetic,
- * IN lists, BETWEEN, IS NULL, uncorrelated subqueries (IN, tuple IN, NOT
- * IN, EXISTS, a one-row scalar); its answer is a list of candidate rows, each
- * with a flag saying whether it is in the answer. The two answers differ
- * when some row occurs a different number of times in them (a multiset; for
- * BIRD's comparison, in one and not the other).
+ * parent row holding it). A query is encoded over the combinations of its
+ * FROM items' rows: inner, cross, NATURAL and USING joins, and LEFT and RIGHT
+ * joins whose nullable side is one table (it has one more slot, its NULL
+ * row, taken where none of its rows meets ON); WHERE and ON in SQL's
+ * three-valued logic, GROUP BY and HAVING with COUNT (DISTINCT), SUM, AVG,
+ * MIN, MAX, DISTINCT, arithmetic and division (SQLite's: integers truncate,
+ * a zero divisor gives NULL), CASE, COALESCE, IFNULL, IIF, NULLIF, ABS, CAST
+ * between number types, IN lists, BETWEEN, IS NULL, subqueries (IN, tuple
+ * IN, NOT IN, EXISTS, a scalar one answering at most one row), correlated
+ * ones encoded again at each combination of the enclosing query's rows,
+ * UNION [ALL], INTERSECT, EXCEPT, and ORDER BY .. LIMIT/OFFSET over number
+ * keys (a row is kept when fewer than the limit come before it; only
+ * databases whose answer does not hinge on how ties are broken are asked
+ * about). Its answer is a list of candidate rows, each with a flag saying
+ * whether it is in the answer. The two answers differ when some row occurs a
+ * different number of times in them (a multiset; for BIRD's comparison, in
+ * one and not the other).
  *
  * Satisfiable: the model becomes a witness database (synth_data), which the
  * caller replays on SQLite and judges as strict judges any database; a model
  * that does not replay is a defect of this encoding, reported, never a
  * verdict. Unsatisfiable at k: no database of at most k rows per table tells
  * the two apart under the subset's semantics (a bounded equivalence), and
- * k grows while the budget lasts. Anything outside the subset (LIMIT,
- * correlated subqueries, set operations, outer joins, CASE, functions, division, text
- * ordered or compared with a number, CHECK constraints) is said and leaves
+ * k grows while the budget lasts (and while the encoding stays within its
+ * size limits: past them, the bound reached stands). Anything outside the
+ * subset (CTEs, subqueries in FROM, FULL joins, window functions, other
+ * functions, text ordered or compared with a number, LIMIT without ORDER BY
+ * or over text, division of a NUMERIC column's values, which the data makes
+ * integer or real division) is said and leaves
  * the verdict to the search. Entry point: synth_solve. */
 #include "synth.h"
 
@@ -51,6 +63,8 @@ typedef struct val {       /* an expression's value: number or text code, NULL f
   Z3_ast v, n;
   int kind;
   int lit;                 /* a literal (no column affinity) */
+  int nul;                 /* the literal NULL (of any kind) */
+  int num;                 /* K_REAL that may be stored as an integer (NUMERIC affinity): / is undecided */
 } val;
 
 typedef struct pred {      /* a condition: true, false (unknown when neither) */
@@ -61,6 +75,7 @@ typedef struct answer {    /* a query's candidate rows */
   int nrows, ncols;
   Z3_ast *in;              /* the row is in the answer */
   val *cells;              /* nrows x ncols */
+  int one;                 /* at most one row: an aggregate without GROUP BY, LIMIT 1 */
 } answer;
 
 typedef struct enc {
@@ -80,6 +95,9 @@ typedef struct enc {
   int nsubs;
   unsigned char *numtext;  /* per column: text holding integers (K_NUMTEXT) */
   int fresh;
+  int size;                /* the why is a size: the bound reached below it stands */
+  long work;               /* row combinations encoded, all queries */
+  int depth;               /* nesting: subqueries, aliases */
 } enc;
 
 struct group;
@@ -90,8 +108,9 @@ typedef struct scope {
   const sqlsim_node *item[MAX_ITEMS];
   int table[MAX_ITEMS];
   int nitems;
-  const int *rows;         /* row slot of each item */
+  const int *rows;         /* row slot of each item (k: the NULL row of an outer join) */
   const struct group *g;
+  const struct scope *outer; /* the enclosing query's scope (a correlated subquery) */
 } scope;
 
 /* A grouped query at one of its combinations, i: every combination j's rows,
@@ -196,7 +215,8 @@ static void make_tables(enc *e) {
   }
   int k = e->k;
   e->present = calloc((size_t)s->ntables * (size_t)k, sizeof *e->present);
-  e->cells = calloc((size_t)s->ncolumns * (size_t)k + 1, sizeof *e->cells);
+  e->cells = calloc((size_t)s->ncolumns * (size_t)(k + 1) + 1, sizeof *e->cells); /* row k: NULLs (outer joins) */
+  if (!e->present || !e->cells) return;
   Z3_sort is = Z3_mk_int_sort(e->z), rs = Z3_mk_real_sort(e->z), bs = Z3_mk_bool_sort(e->z);
   for (int t = 0; t < s->ntables; t++) {
     if (!e->used[t]) continue;
@@ -209,10 +229,19 @@ static void make_tables(enc *e) {
         const sqlsim_column *col = &s->columns[c];
         val *v = &e->cells[(size_t)r * (size_t)s->ncolumns + (size_t)c];
         v->kind = column_kind(e, c);
+        v->num = v->kind == K_REAL && core_type_affinity(col->type) != 'R';
         v->v = fresh(e, "v", v->kind == K_REAL ? rs : is);
         v->n = fresh(e, "n", bs);
         if (col->notnull || col->pk || e->no_nulls) Z3_solver_assert(e->z, e->sol, mk_not(e, v->n));
       }
+    }
+    for (int i = 0; i < tab->ncolumns; i++) { /* the NULL row an outer join adds */
+      int c = tab->first_column + i;
+      val *v = &e->cells[(size_t)k * (size_t)s->ncolumns + (size_t)c];
+      v->kind = column_kind(e, c);
+      v->num = v->kind == K_REAL && core_type_affinity(s->columns[c].type) != 'R';
+      v->v = v->kind == K_REAL ? Z3_mk_real(e->z, 0, 1) : mk_int(e, 0);
+      v->n = mk_true(e);
     }
     /* keys: no two present rows agree on the primary key, nor on a UNIQUE column's value */
     for (int a = 0; a < k; a++)
@@ -273,12 +302,33 @@ static void make_tables(enc *e) {
 
 static int expr(enc *e, const scope *sc, const sqlsim_node *n, val *out);
 static int cond(enc *e, const scope *sc, const sqlsim_node *n, pred *out);
-static int encode_select(enc *e, const sqlsim_node *sel, answer *out);
+static int encode_select(enc *e, const sqlsim_node *sel, const scope *outer, answer *out);
 static void answer_free(answer *a);
 
-/* A subquery's answer, encoded once (an uncorrelated one: a column of an
- * outer query is outside the subset). */
-static const answer *subquery(enc *e, const sqlsim_node *sel) {
+/* Whether a subquery names a column of an enclosing query. */
+static int correlated(const sqlsim_node *n, int depth) {
+  if (!n || depth > 64) return depth > 64;
+  if (n->kind == SQLSIM_N_COLUMN && (n->flags & SQLSIM_F_OUTER)) return 1;
+  for (uint32_t i = 0; i < n->nkids; i++)
+    if (correlated(n->kids[i], depth + 1)) return 1;
+  return 0;
+}
+
+/* A subquery's answer: an uncorrelated one encoded once; a correlated one
+ * encoded again at each combination of the enclosing query's rows (sc), into
+ * *own, which the caller frees. */
+static const answer *subquery(enc *e, const scope *sc, const sqlsim_node *sel, answer *own) {
+  memset(own, 0, sizeof *own);
+  if (e->depth > 3) {
+    out_of_subset(e, "subqueries nested more than %s deep", "3");
+    return NULL;
+  }
+  if (correlated(sel, 0)) {
+    e->depth++;
+    int rc = encode_select(e, sel, sc, own);
+    e->depth--;
+    return rc ? NULL : own;
+  }
   for (int i = 0; i < e->nsubs; i++)
     if (e->subs[i].sel == sel) return &e->subs[i].a;
   if (e->nsubs == 8) {
@@ -286,13 +336,17 @@ static const answer *subquery(enc *e, const sqlsim_node *sel) {
     return NULL;
   }
   answer a;
-  if (encode_select(e, sel, &a)) return NULL;
+  e->depth++;
+  int rc = encode_select(e, sel, NULL, &a);
+  e->depth--;
+  if (rc) return NULL;
   e->subs[e->nsubs].sel = sel;
   e->subs[e->nsubs].a = a;
   return &e->subs[e->nsubs++].a;
 }
 
 static int constant(enc *e, const sqlsim_node *n, val *out) {
+  *out = (val){0};
   out->n = mk_false(e);
   out->lit = 1;
   switch (n->op) {
@@ -300,6 +354,7 @@ static int constant(enc *e, const sqlsim_node *n, val *out) {
     out->kind = K_INT;
     out->v = mk_int(e, 0);
     out->n = mk_true(e);
+    out->nul = 1;
     return 0;
   case SQLSIM_CONST_INT: {
     char *end;
@@ -354,16 +409,29 @@ static int grouped(const sqlsim_schema *s, const group *g, const sqlsim_node *n)
 
 static int aggregate(enc *e, const scope *sc, const sqlsim_node *n, val *out);
 
+/* A column: of a FROM item of this query or, correlated, of an enclosing
+ * one (at the enclosing query's combination); a select-list alias: its
+ * expression. */
 static int column(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
-  if (n->flags & (SQLSIM_F_OUTER | SQLSIM_F_ALIASREF | SQLSIM_F_UNRESOLVED | SQLSIM_F_AMBIGUOUS))
-    return out_of_subset(e, "the column %s (an outer, alias or unresolved reference)", n->text);
-  if (sc->g && !grouped(e->s, sc->g, n))
-    return out_of_subset(e, "the column %s, neither grouped nor aggregated", n->text);
-  for (int i = 0; i < sc->nitems; i++)
-    if (sc->item[i] == n->source && n->column >= 0) {
-      *out = e->cells[(size_t)sc->rows[i] * (size_t)e->s->ncolumns + (size_t)n->column];
-      return 0;
-    }
+  if (n->flags & SQLSIM_F_ALIASREF) {
+    const sqlsim_node *t = n->source;
+    if (!t || t->kind != SQLSIM_N_TARGET || !t->nkids || e->depth > 8)
+      return out_of_subset(e, "the alias %s", n->text);
+    e->depth++;
+    int rc = expr(e, sc, t->kids[0], out);
+    e->depth--;
+    return rc;
+  }
+  if (n->flags & (SQLSIM_F_UNRESOLVED | SQLSIM_F_AMBIGUOUS) || n->column < 0)
+    return out_of_subset(e, "the column %s (unresolved or ambiguous)", n->text);
+  for (const scope *s = sc; s; s = s->outer)
+    for (int i = 0; i < s->nitems; i++)
+      if (s->item[i] == n->source) {
+        if (s->g && !grouped(e->s, s->g, n))
+          return out_of_subset(e, "the column %s, neither grouped nor aggregated", n->text);
+        *out = e->cells[(size_t)s->rows[i] * (size_t)e->s->ncolumns + (size_t)n->column];
+        return 0;
+      }
   return out_of_subset(e, "the column %s, not of a table in FROM", n->text);
 }
 
@@ -372,16 +440,84 @@ static int arith(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
   if (expr(e, sc, n->kids[0], &a) || expr(e, sc, n->kids[1], &b)) return -1;
   if (a.kind == K_TEXT || b.kind == K_TEXT) return out_of_subset(e, "arithmetic on text%s", "");
   out->n = mk_or2(e, a.n, b.n);
+  out->lit = 1; /* an expression has no affinity */
+  out->nul = 0;
   int real = a.kind == K_REAL || b.kind == K_REAL;
+  /* a NUMERIC column's value may be an integer: real only beside a real */
+  int surely_real = (a.kind == K_REAL && !a.num) || (b.kind == K_REAL && !b.num);
+  out->num = real && !surely_real;
   Z3_ast x[2] = {real ? as_real(e, &a) : a.v, real ? as_real(e, &b) : b.v};
   out->kind = real ? K_REAL : K_INT;
   switch (n->op) {
   case SQLSIM_OP_ADD: out->v = Z3_mk_add(e->z, 2, x); return 0;
   case SQLSIM_OP_SUB: out->v = Z3_mk_sub(e->z, 2, x); return 0;
   case SQLSIM_OP_MUL: out->v = Z3_mk_mul(e->z, 2, x); return 0;
-  default: return out_of_subset(e, "the operator %s", n->op == SQLSIM_OP_DIV ? "/" : "of its kind");
+  case SQLSIM_OP_DIV: {
+    /* SQLite: NULL for a zero divisor; integers divide truncating toward
+     * zero (z3's div floors: the magnitudes are divided, the sign put back) */
+    if (out->num)
+      return out_of_subset(e, "division of a NUMERIC column's value (integer or real division: the data decides)%s", "");
+    Z3_ast zero = real ? Z3_mk_real(e->z, 0, 1) : mk_int(e, 0);
+    out->n = mk_or2(e, out->n, Z3_mk_eq(e->z, x[1], zero));
+    if (real) {
+      out->v = Z3_mk_div(e->z, x[0], x[1]);
+      return 0;
+    }
+    Z3_ast na = Z3_mk_lt(e->z, x[0], zero), nb = Z3_mk_lt(e->z, x[1], zero);
+    Z3_ast aa = Z3_mk_ite(e->z, na, Z3_mk_unary_minus(e->z, x[0]), x[0]);
+    Z3_ast ab = Z3_mk_ite(e->z, nb, Z3_mk_unary_minus(e->z, x[1]), x[1]);
+    Z3_ast q = Z3_mk_div(e->z, aa, ab);
+    out->v = Z3_mk_ite(e->z, Z3_mk_xor(e->z, na, nb), Z3_mk_unary_minus(e->z, q), q);
+    return 0;
+  }
+  default: return out_of_subset(e, "the operator %s", "of its kind");
   }
 }
+
+/* The kind values of several kinds take together (CASE's results,
+ * COALESCE's arguments): numbers (real when any is), text, integers held as
+ * text; the literal NULL takes any; -1 when they mix. */
+static int common_kind(const val *v, int n) {
+  int kind = 0;
+  for (int i = 0; i < n; i++) {
+    if (v[i].nul) continue;
+    int k = v[i].kind;
+    if (!kind) kind = k;
+    else if (kind != k) {
+      int num = (kind == K_INT || kind == K_REAL) && (k == K_INT || k == K_REAL);
+      if (!num) return -1;
+      kind = K_REAL;
+    }
+  }
+  return kind ? kind : K_INT;
+}
+
+static Z3_ast as_kind(enc *e, const val *v, int kind) {
+  if (v->nul) return kind == K_REAL ? Z3_mk_real(e->z, 0, 1) : mk_int(e, 0);
+  return kind == K_REAL ? as_real(e, v) : v->v;
+}
+
+/* v[0] where c[0] holds, else v[1] where c[1] holds, .., else v[n] (c has n
+ * conditions, v n + 1 values): CASE, COALESCE, IIF. */
+static int choose(enc *e, const Z3_ast *c, const val *v, int n, val *out) {
+  int kind = common_kind(v, n + 1);
+  if (kind < 0) return out_of_subset(e, "values of several kinds in one CASE or COALESCE%s", "");
+  val r = {.v = as_kind(e, &v[n], kind), .n = v[n].n, .kind = kind, .lit = 1};
+  for (int i = 0; i <= n; i++) /* an integer among reals, or a NUMERIC value: either */
+    if (!v[i].nul && kind == K_REAL && (v[i].num || v[i].kind == K_INT)) r.num = 1;
+  for (int i = n - 1; i >= 0; i--) {
+    r.v = Z3_mk_ite(e->z, c[i], as_kind(e, &v[i], kind), r.v);
+    r.n = Z3_mk_ite(e->z, c[i], v[i].n, r.n);
+  }
+  *out = r;
+  return 0;
+}
+
+static int case_expr(enc *e, const scope *sc, const sqlsim_node *n, val *out);
+static int too_big(enc *e, const char *what);
+static int cast(enc *e, const scope *sc, const sqlsim_node *n, val *out);
+static int function(enc *e, const scope *sc, const sqlsim_node *n, val *out);
+static int is_aggregate(const sqlsim_node *n);
 
 static int expr(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
   if (!n) return out_of_subset(e, "an empty expression%s", "");
@@ -405,16 +541,32 @@ static int expr(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
   if (n->kind == SQLSIM_N_SUBLINK && n->op == SQLSIM_SUB_SCALAR && n->nkids > 1) {
     /* a scalar subquery answering one row (an aggregate without GROUP BY):
      * its value, NULL when HAVING leaves no row */
-    const answer *a = subquery(e, n->kids[1]);
+    answer own;
+    const answer *a = subquery(e, sc, n->kids[1], &own);
     if (!a) return -1;
-    if (a->nrows != 1 || a->ncols != 1) return out_of_subset(e, "a scalar subquery of %s rows", "several");
-    *out = a->cells[0];
-    out->n = mk_or2(e, out->n, mk_not(e, a->in[0]));
-    out->lit = 0;
-    return 0;
+    int rc = 0;
+    if (a->ncols != 1 || !(a->one || a->nrows == 1)) rc = out_of_subset(e, "a scalar subquery of %s rows", "several");
+    else { /* its one row's value; NULL when it has none */
+      Z3_ast c[64];
+      val v[65];
+      if (a->nrows > 64) rc = too_big(e, "a scalar subquery of more than 64 candidate rows");
+      for (int i = 0; !rc && i < a->nrows; i++) c[i] = a->in[i], v[i] = a->cells[i];
+      if (!rc) {
+        v[a->nrows] = (val){.v = mk_int(e, 0), .n = mk_true(e), .kind = K_INT, .lit = 1, .nul = 1};
+        rc = choose(e, c, v, a->nrows, out);
+        out->lit = 0;
+      }
+    }
+    answer_free(&own);
+    return rc;
   }
-  if (n->kind == SQLSIM_N_FUNC && sc->g) return aggregate(e, sc, n, out);
-  if (n->kind == SQLSIM_N_FUNC) return out_of_subset(e, "the function %s()", n->text);
+  if (n->kind == SQLSIM_N_CASE) return case_expr(e, sc, n, out);
+  if (n->kind == SQLSIM_N_CAST) return cast(e, sc, n, out);
+  if (n->kind == SQLSIM_N_FUNC && is_aggregate(n)) {
+    if (sc->g) return aggregate(e, sc, n, out);
+    return out_of_subset(e, "the aggregate %s() outside a grouped query", n->text);
+  }
+  if (n->kind == SQLSIM_N_FUNC) return function(e, sc, n, out);
   return out_of_subset(e, "an expression of its kind (%s)", n->text ? n->text : "");
 }
 
@@ -459,7 +611,7 @@ static int aggregate(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
       Z3_ast zero = kind == K_REAL ? Z3_mk_real(e->z, 0, 1) : mk_int(e, 0);
       for (int j = 0; j < g->n; j++) terms[j] = Z3_mk_ite(e->z, c[j], x[j].v, zero);
       Z3_ast total = sum(e, terms, g->n, kind == K_REAL);
-      *out = (val){.v = total, .n = mk_not(e, any), .kind = kind};
+      *out = (val){.v = total, .n = mk_not(e, any), .kind = kind, .num = x[0].num};
       if (!strcmp(f, "avg")) {
         for (int j = 0; j < g->n; j++) terms[j] = mk_ite01(e, c[j]);
         Z3_ast cnt = sum(e, terms, g->n, 0);
@@ -475,7 +627,7 @@ static int aggregate(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
         Z3_solver_assert(e->z, e->sol, Z3_mk_implies(e->z, c[j], bound));
       }
       Z3_solver_assert(e->z, e->sol, Z3_mk_implies(e->z, any, Z3_mk_or(e->z, (unsigned)g->n, terms)));
-      *out = (val){.v = m, .n = mk_not(e, any), .kind = kind};
+      *out = (val){.v = m, .n = mk_not(e, any), .kind = kind, .num = x[0].num};
     }
   }
   free(x);
@@ -526,6 +678,38 @@ static int compare(enc *e, int op, const val *a, const val *b, pred *out) {
 static pred p_and(enc *e, pred a, pred b) { return (pred){mk_and2(e, a.t, b.t), mk_or2(e, a.f, b.f)}; }
 static pred p_or(enc *e, pred a, pred b) { return (pred){mk_or2(e, a.t, b.t), mk_and2(e, a.f, b.f)}; }
 static pred p_not(pred a) { return (pred){a.f, a.t}; }
+
+/* EXISTS S, x IN S, (a, b) IN S, their NOT: S's answer sa. */
+static int sublink(enc *e, const scope *sc, const sqlsim_node *n, const answer *sa, pred *out) {
+  if (n->op == SQLSIM_SUB_EXISTS) {
+    Z3_ast any = sa->nrows ? Z3_mk_or(e->z, (unsigned)sa->nrows, sa->in) : mk_false(e);
+    *out = truth(e, any);
+  } else if (n->op == SQLSIM_SUB_IN) {
+    /* x IN S: true when a row of S equals x, false when every row of S
+     * differs from it (S empty included), else unknown; (a, b) IN S row-wise */
+    const sqlsim_node *test = n->kids[0];
+    int width = test && test->kind == SQLSIM_N_ROW ? (int)test->nkids : 1;
+    if (!test || width != sa->ncols || width > 8) return out_of_subset(e, "IN of its width%s", "");
+    val x[8];
+    for (int c = 0; c < width; c++)
+      if (expr(e, sc, width > 1 || test->kind == SQLSIM_N_ROW ? test->kids[c] : test, &x[c])) return -1;
+    Z3_ast t = mk_false(e), f = mk_true(e);
+    for (int j = 0; j < sa->nrows; j++) {
+      pred row = truth(e, mk_true(e));
+      for (int c = 0; c < width; c++) {
+        pred p;
+        if (compare(e, SQLSIM_OP_EQ, &x[c], &sa->cells[(size_t)j * (size_t)sa->ncols + (size_t)c], &p)) return -1;
+        row = p_and(e, row, p);
+      }
+      t = mk_or2(e, t, mk_and2(e, sa->in[j], row.t));
+      f = mk_and2(e, f, mk_or2(e, mk_not(e, sa->in[j]), row.f));
+    }
+    *out = (pred){t, f};
+  } else
+    return out_of_subset(e, "a subquery of its kind (ANY, ALL, scalar as a condition)%s", "");
+  if (n->flags & SQLSIM_F_NOT) *out = p_not(*out);
+  return 0;
+}
 
 static int cond(enc *e, const scope *sc, const sqlsim_node *n, pred *out) {
   if (!n) return out_of_subset(e, "an empty condition%s", "");
@@ -585,39 +769,114 @@ static int cond(enc *e, const scope *sc, const sqlsim_node *n, pred *out) {
     }
     break;
   case SQLSIM_N_SUBLINK: {
-    const answer *sa = n->nkids > 1 && n->kids[1] ? subquery(e, n->kids[1]) : NULL;
+    answer own;
+    const answer *sa = n->nkids > 1 && n->kids[1] ? subquery(e, sc, n->kids[1], &own) : NULL;
     if (!sa) return out_of_subset(e, "a subquery%s", "");
-    if (n->op == SQLSIM_SUB_EXISTS) {
-      Z3_ast any = sa->nrows ? Z3_mk_or(e->z, (unsigned)sa->nrows, sa->in) : mk_false(e);
-      *out = truth(e, any);
-    } else if (n->op == SQLSIM_SUB_IN) {
-      /* x IN S: true when a row of S equals x, false when every row of S
-       * differs from it (S empty included), else unknown; (a, b) IN S row-wise */
-      const sqlsim_node *test = n->kids[0];
-      int width = test && test->kind == SQLSIM_N_ROW ? (int)test->nkids : 1;
-      if (!test || width != sa->ncols || width > 8) return out_of_subset(e, "IN of its width%s", "");
-      val x[8];
-      for (int c = 0; c < width; c++)
-        if (expr(e, sc, width > 1 || test->kind == SQLSIM_N_ROW ? test->kids[c] : test, &x[c])) return -1;
-      Z3_ast t = mk_false(e), f = mk_true(e);
-      for (int j = 0; j < sa->nrows; j++) {
-        pred row = truth(e, mk_true(e));
-        for (int c = 0; c < width; c++) {
-          pred p;
-          if (compare(e, SQLSIM_OP_EQ, &x[c], &sa->cells[(size_t)j * (size_t)sa->ncols + (size_t)c], &p)) return -1;
-          row = p_and(e, row, p);
-        }
-        t = mk_or2(e, t, mk_and2(e, sa->in[j], row.t));
-        f = mk_and2(e, f, mk_or2(e, mk_not(e, sa->in[j]), row.f));
-      }
-      *out = (pred){t, f};
-    } else return out_of_subset(e, "a subquery of its kind (ANY, ALL, scalar as a condition)%s", "");
-    if (n->flags & SQLSIM_F_NOT) *out = p_not(*out);
-    return 0;
+    int rc = sublink(e, sc, n, sa, out);
+    answer_free(&own);
+    return rc;
   }
   default: break;
   }
   return out_of_subset(e, "a condition of its kind (%s)", n->text ? n->text : "");
+}
+
+/* CASE [x] WHEN .. THEN .. [ELSE ..] END: the first WHEN that is true
+ * (x = the WHEN's value, with the operand) chooses; else ELSE, or NULL. */
+static int case_expr(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
+  int nw = (int)n->nkids - 2;
+  if (nw < 1 || nw > 32) return out_of_subset(e, "a CASE of %s WHENs", nw < 1 ? "no" : "more than 32");
+  Z3_ast c[32];
+  val v[33], operand;
+  if (n->kids[0] && expr(e, sc, n->kids[0], &operand)) return -1;
+  for (int i = 0; i < nw; i++) {
+    const sqlsim_node *w = n->kids[2 + i];
+    if (!w || w->kind != SQLSIM_N_WHEN || w->nkids < 2) return out_of_subset(e, "a CASE of its form%s", "");
+    pred p;
+    if (n->kids[0]) {
+      val x;
+      if (expr(e, sc, w->kids[0], &x) || compare(e, SQLSIM_OP_EQ, &operand, &x, &p)) return -1;
+    } else if (cond(e, sc, w->kids[0], &p))
+      return -1;
+    c[i] = p.t;
+    if (expr(e, sc, w->kids[1], &v[i])) return -1;
+  }
+  if (n->kids[1]) {
+    if (expr(e, sc, n->kids[1], &v[nw])) return -1;
+  } else
+    v[nw] = (val){.v = mk_int(e, 0), .n = mk_true(e), .kind = K_INT, .lit = 1, .nul = 1};
+  return choose(e, c, v, nw, out);
+}
+
+/* CAST of a number to a number type (INTEGER truncates toward zero); to or
+ * from text is outside the subset. */
+static int cast(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
+  if (!n->nkids || expr(e, sc, n->kids[0], out)) return -1;
+  int to = core_type_affinity(n->text);
+  if (out->nul) return 0;
+  if (out->kind == K_TEXT || to == 'T' || to == 'B')
+    return out_of_subset(e, "CAST to or from text (%s)", n->text ? n->text : "");
+  out->lit = 0; /* a CAST has its type's affinity */
+  if (to == 'R') {
+    out->v = as_real(e, out);
+    out->kind = K_REAL;
+    out->num = 0;
+  } else if (to == 'I' && out->kind == K_REAL) {
+    Z3_ast zero = Z3_mk_real(e->z, 0, 1);
+    Z3_ast up = Z3_mk_real2int(e->z, out->v), down = Z3_mk_unary_minus(e->z, Z3_mk_real2int(e->z, Z3_mk_unary_minus(e->z, out->v)));
+    out->v = Z3_mk_ite(e->z, Z3_mk_ge(e->z, out->v, zero), up, down);
+    out->kind = K_INT;
+    out->num = 0;
+  } else if (out->kind == K_NUMTEXT)
+    out->kind = K_INT;
+  else if (to == 'N' && out->kind == K_REAL)
+    out->num = 1; /* NUMERIC makes an integral real an integer */
+  return 0;
+}
+
+/* The scalar functions of the subset: COALESCE, IFNULL, IIF, NULLIF, ABS. */
+static int function(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
+  const char *f = n->text ? n->text : "";
+  const sqlsim_node *args = n->nkids ? n->kids[0] : NULL;
+  int na = args ? (int)args->nkids : 0;
+  if ((n->flags & (SQLSIM_F_DISTINCT | SQLSIM_F_STAR | SQLSIM_F_FILTER)) || (n->nkids > 2 && n->kids[2]))
+    return out_of_subset(e, "the function %s() of its form", f);
+  val v[16];
+  Z3_ast c[16];
+  if ((!strcasecmp(f, "coalesce") && na >= 2 && na <= 16) || (!strcasecmp(f, "ifnull") && na == 2)) {
+    for (int i = 0; i < na; i++) {
+      if (expr(e, sc, args->kids[i], &v[i])) return -1;
+      c[i] = mk_not(e, v[i].n);
+    }
+    return choose(e, c, v, na - 1, out);
+  }
+  if (!strcasecmp(f, "iif") && na == 3) {
+    pred p;
+    if (cond(e, sc, args->kids[0], &p) || expr(e, sc, args->kids[1], &v[0]) || expr(e, sc, args->kids[2], &v[1]))
+      return -1;
+    return choose(e, &p.t, v, 1, out);
+  }
+  if (!strcasecmp(f, "nullif") && na == 2) {
+    pred p;
+    if (expr(e, sc, args->kids[0], &v[0]) || expr(e, sc, args->kids[1], &v[1]) ||
+        compare(e, SQLSIM_OP_EQ, &v[0], &v[1], &p))
+      return -1;
+    *out = v[0];
+    out->n = mk_or2(e, v[0].n, p.t);
+    out->lit = 1;
+    return 0;
+  }
+  if (!strcasecmp(f, "abs") && na == 1) {
+    if (expr(e, sc, args->kids[0], out)) return -1;
+    if (out->nul) return 0;
+    if (out->kind == K_TEXT) return out_of_subset(e, "abs() of text%s", "");
+    if (out->kind == K_NUMTEXT) out->kind = K_INT;
+    Z3_ast zero = out->kind == K_REAL ? Z3_mk_real(e->z, 0, 1) : mk_int(e, 0);
+    out->v = Z3_mk_ite(e->z, Z3_mk_lt(e->z, out->v, zero), Z3_mk_unary_minus(e->z, out->v), out->v);
+    out->lit = 1;
+    return 0;
+  }
+  return out_of_subset(e, "the function %s()", f);
 }
 
 /* The tables' CHECK constraints, read as the condition they are and held by
@@ -660,14 +919,17 @@ static int encode_checks(enc *e) {
 
 /* ---------------------------------------------------------------- a query */
 
-/* The FROM items of sel (tables, inner and cross joins), their ON conditions
- * and the column pairs USING and NATURAL join; -1 outside the subset. */
+/* The FROM items of sel (tables; inner, cross, left and right joins), the
+ * inner joins' ON conditions, the column pairs USING and NATURAL join, and
+ * each outer join's nullable item with its ON; -1 outside the subset. */
 typedef struct from {
   scope sc;
   const sqlsim_node *on[MAX_ITEMS * 2];
   int non;
   struct { int li, lc, ri, rc; } eq[32]; /* USING / NATURAL: item li's column lc = item ri's rc */
   int neq;
+  struct { int item; const sqlsim_node *on; } outer[MAX_ITEMS]; /* NULL where no row of it meets on */
+  int nouter;
 } from;
 
 static int from_items(enc *e, from *fr, const sqlsim_node *n, int depth) {
@@ -680,16 +942,28 @@ static int from_items(enc *e, from *fr, const sqlsim_node *n, int depth) {
     return 0;
   }
   if (n->kind != SQLSIM_N_JOIN) return out_of_subset(e, "a FROM item of its kind (%s)", n->kind == SQLSIM_N_SUBQUERY ? "a subquery" : "");
-  if (n->op != SQLSIM_JOIN_INNER && n->op != SQLSIM_JOIN_CROSS) return out_of_subset(e, "an outer join%s", "");
+  int outer = n->op == SQLSIM_JOIN_LEFT || n->op == SQLSIM_JOIN_RIGHT;
+  if (n->op != SQLSIM_JOIN_INNER && n->op != SQLSIM_JOIN_CROSS && !outer) return out_of_subset(e, "a FULL join%s", "");
+  const sqlsim_node *using = n->nkids > 3 ? n->kids[3] : NULL;
+  if (outer && (using || (n->flags & SQLSIM_F_NATURAL)))
+    return out_of_subset(e, "an outer join with USING or NATURAL%s", "");
   int first = fr->sc.nitems;
   if (from_items(e, fr, n->kids[0], depth + 1)) return -1;
   int right = fr->sc.nitems;
   if (from_items(e, fr, n->kids[1], depth + 1)) return -1;
+  if (outer) { /* the nullable side: one table (the right of LEFT, the left of RIGHT) */
+    int left_join = n->op == SQLSIM_JOIN_LEFT;
+    if ((left_join ? fr->sc.nitems - right : right - first) != 1)
+      return out_of_subset(e, "an outer join whose nullable side is a join%s", "");
+    if (!n->kids[2]) return out_of_subset(e, "an outer join without ON%s", "");
+    fr->outer[fr->nouter].item = left_join ? right : first;
+    fr->outer[fr->nouter++].on = n->kids[2];
+    return 0;
+  }
   if (n->kids[2]) {
     if (fr->non == MAX_ITEMS * 2) return out_of_subset(e, "too many ON conditions%s", "");
     fr->on[fr->non++] = n->kids[2];
   }
-  const sqlsim_node *using = n->nkids > 3 ? n->kids[3] : NULL;
   if (!using && !(n->flags & SQLSIM_F_NATURAL)) return 0;
   if (right != fr->sc.nitems - 1) return out_of_subset(e, "USING or NATURAL with a join on its right%s", "");
   const sqlsim_schema *s = e->s;
@@ -742,25 +1016,256 @@ static void answer_free(answer *a) {
   memset(a, 0, sizeof *a);
 }
 
-/* The answer of a plain SELECT: its candidate rows over the k^m combinations. */
-static int encode_select(enc *e, const sqlsim_node *sel, answer *out) {
-  memset(out, 0, sizeof *out);
-  if (!sel || sel->kind != SQLSIM_N_SELECT) return out_of_subset(e, "a statement that is no SELECT%s", "");
-  if (sel->op != SQLSIM_SET_NONE) return out_of_subset(e, "a set operation (UNION, INTERSECT, EXCEPT)%s", "");
+static int too_big(enc *e, const char *what) {
+  out_of_subset(e, "%s", what);
+  e->size = 1;
+  return -1;
+}
+
+/* A row only where it first occurs (DISTINCT, UNION, INTERSECT, EXCEPT):
+ * in[i] and no earlier row in the answer equal to it. */
+static int first_occurrences(enc *e, answer *a) {
+  if (a->nrows > 512) return too_big(e, "more than 512 candidate rows to tell apart (DISTINCT or a set operation)");
+  Z3_ast *in = calloc((size_t)a->nrows + 1, sizeof *in);
+  if (!in) return out_of_subset(e, "out of memory%s", "");
+  for (int i = 0; i < a->nrows; i++) {
+    in[i] = a->in[i];
+    for (int j = 0; j < i; j++) in[i] = mk_and2(e, in[i], mk_not(e, mk_and2(e, a->in[j], rows_same(e, a, i, a, j))));
+  }
+  free(a->in);
+  a->in = in;
+  return 0;
+}
+
+/* UNION [ALL], INTERSECT, EXCEPT of two answers (SQLite's: the three without
+ * ALL answer distinct rows, NULLs equal). */
+static int set_operation(enc *e, const sqlsim_node *sel, const scope *outer, answer *out) {
   static const struct { int slot; const char *what; } refused[] = {
-      {SQLSIM_SEL_WITH, "WITH"}, {SQLSIM_SEL_LIMIT, "LIMIT"}, {SQLSIM_SEL_OFFSET, "OFFSET"},
-      {SQLSIM_SEL_WINDOW, "WINDOW"}, {SQLSIM_SEL_VALUES, "VALUES"}, {SQLSIM_SEL_DISTINCT_ON, "DISTINCT ON"}};
+      {SQLSIM_SEL_WITH, "WITH"}, {SQLSIM_SEL_LIMIT, "LIMIT on a set operation"}, {SQLSIM_SEL_OFFSET, "OFFSET"}};
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+    if (sel->kids[refused[i].slot]) return out_of_subset(e, "%s", refused[i].what);
+  int all = (sel->flags & SQLSIM_F_ALL) != 0;
+  if (all && sel->op != SQLSIM_SET_UNION) return out_of_subset(e, "INTERSECT ALL or EXCEPT ALL%s", "");
+  answer a, b;
+  if (encode_select(e, sel->kids[SQLSIM_SEL_LARG], outer, &a)) return -1;
+  if (encode_select(e, sel->kids[SQLSIM_SEL_RARG], outer, &b)) {
+    answer_free(&a);
+    return -1;
+  }
+  int rc = 0;
+  if (a.ncols != b.ncols) rc = out_of_subset(e, "a set operation of answers of different widths%s", "");
+  if (!rc && sel->op == SQLSIM_SET_UNION) {
+    out->nrows = a.nrows + b.nrows;
+    out->ncols = a.ncols;
+    out->in = calloc((size_t)out->nrows + 1, sizeof *out->in);
+    out->cells = calloc((size_t)out->nrows * (size_t)out->ncols + 1, sizeof *out->cells);
+    if (!out->in || !out->cells) rc = out_of_subset(e, "out of memory%s", "");
+    for (int i = 0; !rc && i < out->nrows; i++) {
+      const answer *src = i < a.nrows ? &a : &b;
+      int r = i < a.nrows ? i : i - a.nrows;
+      out->in[i] = src->in[r];
+      memcpy(&out->cells[(size_t)i * (size_t)out->ncols], &src->cells[(size_t)r * (size_t)src->ncols],
+             sizeof *out->cells * (size_t)out->ncols);
+    }
+    if (!rc && !all) rc = first_occurrences(e, out);
+  } else if (!rc) { /* INTERSECT, EXCEPT: a's distinct rows found (not found) in b */
+    *out = a;
+    memset(&a, 0, sizeof a);
+    rc = first_occurrences(e, out);
+    for (int i = 0; !rc && i < out->nrows; i++) {
+      Z3_ast found = mk_false(e);
+      for (int j = 0; j < b.nrows; j++) found = mk_or2(e, found, mk_and2(e, b.in[j], rows_same(e, out, i, &b, j)));
+      out->in[i] = mk_and2(e, out->in[i], sel->op == SQLSIM_SET_INTERSECT ? found : mk_not(e, found));
+    }
+  }
+  answer_free(&a);
+  answer_free(&b);
+  if (rc) answer_free(out);
+  return rc;
+}
+
+/* LIMIT and OFFSET: an integer literal (a negative LIMIT is none). */
+static int limit_value(const sqlsim_node *n, long *out) {
+  int neg = 0;
+  if (n && n->kind == SQLSIM_N_UNOP && n->op == SQLSIM_OP_NEG && n->nkids) neg = 1, n = n->kids[0];
+  if (!n || n->kind != SQLSIM_N_CONST || n->op != SQLSIM_CONST_INT || !n->text) return -1;
+  char *end;
+  long v = strtol(n->text, &end, 10);
+  if (*end || v > 1000000) return -1;
+  *out = neg ? -v : v;
+  return 0;
+}
+
+/* Row a comes before row b under the ORDER BY keys (each row's nk values):
+ * SQLite's order, NULLs first ascending and last descending unless said. */
+static Z3_ast sorts_before(enc *e, const sqlsim_node *order, const val *a, const val *b, int nk) {
+  Z3_ast acc = mk_false(e);
+  for (int kk = nk - 1; kk >= 0; kk--) {
+    const sqlsim_node *s = order->kids[kk];
+    int desc = s->op == SQLSIM_SORT_DESC;
+    int nulls_first = s->aux == SQLSIM_NULLS_FIRST ? 1 : s->aux == SQLSIM_NULLS_LAST ? 0 : !desc;
+    const val *x = &a[kk], *y = &b[kk];
+    int real = (x->kind == K_REAL) != (y->kind == K_REAL);
+    Z3_ast xv = real ? as_real(e, x) : x->v, yv = real ? as_real(e, y) : y->v;
+    Z3_ast by_null = nulls_first ? mk_and2(e, x->n, mk_not(e, y->n)) : mk_and2(e, mk_not(e, x->n), y->n);
+    Z3_ast by_value = mk_and2(e, mk_and2(e, mk_not(e, x->n), mk_not(e, y->n)),
+                              desc ? Z3_mk_gt(e->z, xv, yv) : Z3_mk_lt(e->z, xv, yv));
+    acc = mk_or2(e, mk_or2(e, by_null, by_value), mk_and2(e, same_value(e, x, y), acc));
+  }
+  return acc;
+}
+
+static Z3_ast keys_tie(enc *e, const val *a, const val *b, int nk) {
+  Z3_ast t = mk_true(e);
+  for (int kk = 0; kk < nk; kk++) t = mk_and2(e, t, same_value(e, &a[kk], &b[kk]));
+  return t;
+}
+
+/* ORDER BY .. LIMIT L OFFSET O: a row is in the answer when fewer than O + L
+ * (and at least O) rows of the answer come before it, a tie broken by the
+ * candidate's place. Only databases whose answer does not hinge on how ties
+ * are broken are asked about: no row kept is tied on the keys with a row
+ * cut off that differs from it (strict's judge sets such databases aside). */
+static int apply_limit(enc *e, answer *out, const val *keys, int nk, const sqlsim_node *order, long limit, long offset) {
+  int n = out->nrows;
+  Z3_ast *in = calloc((size_t)n + 1, sizeof *in), *terms = calloc((size_t)n + 1, sizeof *terms);
+  if (!in || !terms) {
+    free(in);
+    free(terms);
+    return out_of_subset(e, "out of memory%s", "");
+  }
+  for (int i = 0; i < n; i++) {
+    int w = 0;
+    for (int j = 0; j < n; j++) {
+      if (j == i) continue;
+      Z3_ast before = sorts_before(e, order, &keys[(size_t)j * (size_t)nk], &keys[(size_t)i * (size_t)nk], nk);
+      if (j < i) before = mk_or2(e, before, keys_tie(e, &keys[(size_t)j * (size_t)nk], &keys[(size_t)i * (size_t)nk], nk));
+      terms[w++] = mk_ite01(e, mk_and2(e, out->in[j], before));
+    }
+    Z3_ast pos = sum(e, terms, w, 0);
+    in[i] = mk_and2(e, out->in[i], Z3_mk_ge(e->z, pos, mk_int(e, offset)));
+    if (limit >= 0) in[i] = mk_and2(e, in[i], Z3_mk_lt(e->z, pos, mk_int(e, offset + limit)));
+  }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      if (i == j) continue;
+      Z3_ast x[5] = {in[i], out->in[j], mk_not(e, in[j]),
+                     keys_tie(e, &keys[(size_t)i * (size_t)nk], &keys[(size_t)j * (size_t)nk], nk),
+                     mk_not(e, rows_same(e, out, i, out, j))};
+      Z3_solver_assert(e->z, e->sol, mk_not(e, Z3_mk_and(e->z, 5, x)));
+    }
+  free(out->in);
+  out->in = in;
+  free(terms);
+  return 0;
+}
+
+/* Row i's ORDER BY keys (keys[0 .. nkids-1]): an expression, or a column's
+ * place in the answer; numbers only. */
+static int order_keys(enc *e, const scope *sc, const sqlsim_node *order, const answer *out, int i, val *keys) {
+  for (uint32_t kk = 0; kk < order->nkids; kk++) {
+    const sqlsim_node *s = order->kids[kk], *x = s && s->kind == SQLSIM_N_SORT && s->nkids ? s->kids[0] : NULL;
+    val *v = &keys[kk];
+    long place;
+    if (!x) return out_of_subset(e, "an ORDER BY key of its form%s", "");
+    if (x->kind == SQLSIM_N_CONST && x->op == SQLSIM_CONST_INT && !limit_value(x, &place) && place >= 1 &&
+        place <= out->ncols)
+      *v = out->cells[(size_t)i * (size_t)out->ncols + (size_t)(place - 1)];
+    else if (expr(e, sc, x, v))
+      return -1;
+    if (v->kind == K_TEXT || v->kind == K_NUMTEXT) return out_of_subset(e, "ORDER BY text with LIMIT%s", "");
+  }
+  return 0;
+}
+
+/* Whether a combination of the FROM items' rows is in the query's rows
+ * before grouping (*out): every row present, the joins' conditions, an outer
+ * join's nullable item at a row meeting ON or at its NULL row when none
+ * does, WHERE. */
+static int combination(enc *e, const from *fr, const int *nullable, const int *rows, int *alt, const sqlsim_node *where,
+                       Z3_ast *out) {
+  int m = fr->sc.nitems, k = e->k, rc = 0;
+  scope sc = fr->sc;
+  sc.rows = rows;
+  Z3_ast c = mk_true(e);
+  for (int i = 0; i < m; i++)
+    if (!nullable[i]) c = mk_and2(e, c, e->present[sc.table[i] * k + sc.rows[i]]);
+  for (int j = 0; j < fr->neq && !rc; j++) {
+    const val *a = &e->cells[(size_t)sc.rows[fr->eq[j].li] * (size_t)e->s->ncolumns + (size_t)fr->eq[j].lc];
+    const val *b = &e->cells[(size_t)sc.rows[fr->eq[j].ri] * (size_t)e->s->ncolumns + (size_t)fr->eq[j].rc];
+    pred p;
+    if ((rc = compare(e, SQLSIM_OP_EQ, a, b, &p))) break;
+    c = mk_and2(e, c, p.t);
+  }
+  for (int j = 0; j < fr->non && !rc; j++) {
+    pred p;
+    if ((rc = cond(e, &sc, fr->on[j], &p))) break;
+    c = mk_and2(e, c, p.t);
+  }
+  for (int o = 0; o < fr->nouter && !rc; o++) { /* a row of the nullable item meeting ON, or its NULL row when none does */
+    int it = fr->outer[o].item, tab = sc.table[it];
+    pred p;
+    if (sc.rows[it] < k) {
+      if ((rc = cond(e, &sc, fr->outer[o].on, &p))) break;
+      c = mk_and2(e, c, mk_and2(e, e->present[tab * k + sc.rows[it]], p.t));
+      continue;
+    }
+    memcpy(alt, sc.rows, sizeof *alt * (size_t)m);
+    scope other = sc;
+    other.rows = alt;
+    for (int r = 0; r < k && !rc; r++) {
+      alt[it] = r;
+      if ((rc = cond(e, &other, fr->outer[o].on, &p))) break;
+      c = mk_and2(e, c, mk_not(e, mk_and2(e, e->present[tab * k + r], p.t)));
+    }
+  }
+  if (!rc && where) {
+    pred p;
+    if (!(rc = cond(e, &sc, where, &p))) c = mk_and2(e, c, p.t);
+  }
+  *out = c;
+  return rc;
+}
+
+#define MAX_WORK 65536 /* row combinations encoded for one pair at one k */
+
+/* The answer of a plain SELECT: its candidate rows over the combinations of
+ * its FROM items' rows (k each, k + 1 for an outer join's nullable item:
+ * slot k is its NULL row). */
+static int plain_select(enc *e, const sqlsim_node *sel, const scope *outer, answer *out) {
+  static const struct { int slot; const char *what; } refused[] = {
+      {SQLSIM_SEL_WITH, "WITH"}, {SQLSIM_SEL_WINDOW, "WINDOW"}, {SQLSIM_SEL_VALUES, "VALUES"},
+      {SQLSIM_SEL_DISTINCT_ON, "DISTINCT ON"}};
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
     if (sel->kids[refused[i].slot]) return out_of_subset(e, "%s", refused[i].what);
   const sqlsim_node *fl = sel->kids[SQLSIM_SEL_FROM], *targets = sel->kids[SQLSIM_SEL_TARGETS];
   if (!fl || !fl->nkids || !targets) return out_of_subset(e, "a SELECT without FROM%s", "");
   from fr = {0};
+  fr.sc.outer = outer;
   for (uint32_t i = 0; i < fl->nkids; i++)
     if (from_items(e, &fr, fl->kids[i], 0)) return -1;
-  int m = fr.sc.nitems, k = e->k;
+  int m = fr.sc.nitems, k = e->k, rad[MAX_ITEMS], nullable[MAX_ITEMS] = {0};
+  for (int o = 0; o < fr.nouter; o++) nullable[fr.outer[o].item] = 1;
   long n = 1;
-  for (int i = 0; i < m; i++)
-    if ((n *= k) > MAX_TUPLES) return out_of_subset(e, "more than %s combinations of rows", "4096");
+  for (int i = 0; i < m; i++) {
+    rad[i] = k + nullable[i];
+    if ((n *= rad[i]) > MAX_TUPLES) return too_big(e, "more than 4096 combinations of rows");
+  }
+  if ((e->work += n) > MAX_WORK) return too_big(e, "more than 65536 combinations of rows in all (correlated subqueries)");
+  /* LIMIT and OFFSET, under an ORDER BY */
+  const sqlsim_node *order = sel->kids[SQLSIM_SEL_ORDER];
+  long limit = -1, offset = 0;
+  int nk = 0;
+  if (sel->kids[SQLSIM_SEL_LIMIT] || sel->kids[SQLSIM_SEL_OFFSET]) {
+    if ((sel->kids[SQLSIM_SEL_LIMIT] && limit_value(sel->kids[SQLSIM_SEL_LIMIT], &limit)) ||
+        (sel->kids[SQLSIM_SEL_OFFSET] && limit_value(sel->kids[SQLSIM_SEL_OFFSET], &offset)))
+      return out_of_subset(e, "LIMIT or OFFSET of an expression%s", "");
+    if (offset < 0) offset = 0;
+    if (!order || !order->nkids) return out_of_subset(e, "LIMIT without ORDER BY (any rows)%s", "");
+    if (order->nkids > 8) return out_of_subset(e, "more than %s ORDER BY keys", "8");
+    if (sel->flags & SQLSIM_F_DISTINCT) return out_of_subset(e, "DISTINCT with LIMIT%s", "");
+    nk = (int)order->nkids;
+  }
   /* the targets, * expanded */
   const sqlsim_node *cols[256];
   int ncols = 0;
@@ -769,6 +1274,7 @@ static int encode_select(enc *e, const sqlsim_node *sel, answer *out) {
     const sqlsim_node *x = t && t->kind == SQLSIM_N_TARGET && t->nkids ? t->kids[0] : t;
     if (x && x->kind == SQLSIM_N_STAR) {
       if (x->text || x->alias) return out_of_subset(e, "a qualified *%s", "");
+      if (fr.neq) return out_of_subset(e, "* over USING or NATURAL (their columns merge)%s", "");
       for (int it = 0; it < m; it++) {
         const sqlsim_table *tab = &e->s->tables[fr.sc.table[it]];
         for (int c = 0; c < tab->ncolumns && ncols < 256; c++) cols[ncols++] = NULL; /* placeholders below */
@@ -787,37 +1293,23 @@ static int encode_select(enc *e, const sqlsim_node *sel, answer *out) {
   if (star && agg) return out_of_subset(e, "* with GROUP BY%s", "");
   if (groupby)
     for (uint32_t i = 0; i < groupby->nkids; i++)
-      if (!groupby->kids[i] || groupby->kids[i]->kind != SQLSIM_N_COLUMN)
+      if (!groupby->kids[i] || groupby->kids[i]->kind != SQLSIM_N_COLUMN || (groupby->kids[i]->flags & SQLSIM_F_ALIASREF))
         return out_of_subset(e, "GROUP BY an expression%s", "");
-  int *rows = malloc(sizeof *rows * (size_t)n * (size_t)(m ? m : 1));
-  Z3_ast *q = calloc((size_t)n, sizeof *q), *same = calloc((size_t)n, sizeof *same);
-  int rc = rows && q && same ? 0 : out_of_subset(e, "out of memory%s", "");
-  for (long t = 0; t < n && !rc; t++) { /* combination t: item i's row is digit i of t in base k */
-    long x = t;
-    for (int i = 0; i < m; i++, x /= k) rows[t * m + i] = (int)(x % k);
-    scope sc = fr.sc;
-    sc.rows = &rows[t * m];
-    Z3_ast c = mk_true(e);
-    for (int i = 0; i < m; i++) c = mk_and2(e, c, e->present[sc.table[i] * k + sc.rows[i]]);
-    for (int j = 0; j < fr.neq && !rc; j++) {
-      const val *a = &e->cells[(size_t)sc.rows[fr.eq[j].li] * (size_t)e->s->ncolumns + (size_t)fr.eq[j].lc];
-      const val *b = &e->cells[(size_t)sc.rows[fr.eq[j].ri] * (size_t)e->s->ncolumns + (size_t)fr.eq[j].rc];
-      pred p;
-      if ((rc = compare(e, SQLSIM_OP_EQ, a, b, &p))) break;
-      c = mk_and2(e, c, p.t);
-    }
-    for (int j = 0; j < fr.non && !rc; j++) {
-      pred p;
-      if ((rc = cond(e, &sc, fr.on[j], &p))) break;
-      c = mk_and2(e, c, p.t);
-    }
-    if (!rc && where) {
-      pred p;
-      if (!(rc = cond(e, &sc, where, &p))) c = mk_and2(e, c, p.t);
-    }
-    q[t] = c;
-  }
   long nout = agg && !groupby ? 1 : n;
+  if (nk && nout > 64) return too_big(e, "LIMIT over more than 64 candidate rows");
+  int *rows = malloc(sizeof *rows * (size_t)n * (size_t)(m ? m : 1));
+  int *alt = malloc(sizeof *alt * (size_t)(m ? m : 1));
+  Z3_ast *q = calloc((size_t)n, sizeof *q), *same = calloc((size_t)n, sizeof *same);
+  val *keys = nk ? calloc((size_t)nout * (size_t)nk, sizeof *keys) : NULL;
+  int rc = rows && alt && q && same && (keys || !nk) ? 0 : out_of_subset(e, "out of memory%s", "");
+  for (long t = 0; t < n && !rc; t++) { /* combination t: item i's row is digit i of t (radix rad[i]) */
+    long x = t;
+    for (int i = 0; i < m; i++) {
+      rows[t * m + i] = (int)(x % rad[i]);
+      x /= rad[i];
+    }
+    rc = combination(e, &fr, nullable, &rows[t * m], alt, where, &q[t]);
+  }
   out->nrows = (int)nout;
   if (!rc && star) { /* every column of every item, in order */
     ncols = 0;
@@ -863,26 +1355,29 @@ static int encode_select(enc *e, const sqlsim_node *sel, answer *out) {
           out->cells[(size_t)i * (size_t)ncols + (size_t)c++] =
               e->cells[(size_t)sc.rows[it] * (size_t)e->s->ncolumns + (size_t)(tab->first_column + j)];
       }
-      continue;
-    }
-    for (int c = 0; c < ncols && !rc; c++) rc = expr(e, &sc, cols[c], &out->cells[(size_t)i * (size_t)ncols + (size_t)c]);
+    } else
+      for (int c = 0; c < ncols && !rc; c++)
+        rc = expr(e, &sc, cols[c], &out->cells[(size_t)i * (size_t)ncols + (size_t)c]);
+    if (!rc && nk) rc = order_keys(e, &sc, order, out, (int)i, &keys[(size_t)i * (size_t)nk]);
   }
-  if (!rc && (sel->flags & SQLSIM_F_DISTINCT)) { /* a row only where it first occurs */
-    Z3_ast *in = calloc((size_t)nout, sizeof *in);
-    for (long i = 0; in && i < nout; i++) {
-      in[i] = out->in[i];
-      for (long j = 0; j < i; j++) in[i] = mk_and2(e, in[i], mk_not(e, mk_and2(e, out->in[j], rows_same(e, out, (int)i, out, (int)j))));
-    }
-    if (in) {
-      free(out->in);
-      out->in = in;
-    } else rc = out_of_subset(e, "out of memory%s", "");
-  }
+  if (!rc && (sel->flags & SQLSIM_F_DISTINCT)) rc = first_occurrences(e, out);
+  if (!rc && (limit >= 0 || offset > 0)) rc = apply_limit(e, out, keys, nk, order, limit, offset);
+  out->one = !rc && ((agg && !groupby) || ((limit == 0 || limit == 1) && nk));
   free(rows);
+  free(alt);
   free(q);
   free(same);
+  free(keys);
   if (rc) answer_free(out);
   return rc;
+}
+
+/* A query's answer; outer: the enclosing query's scope (a correlated subquery). */
+static int encode_select(enc *e, const sqlsim_node *sel, const scope *outer, answer *out) {
+  memset(out, 0, sizeof *out);
+  if (!sel || sel->kind != SQLSIM_N_SELECT) return out_of_subset(e, "a statement that is no SELECT%s", "");
+  if (sel->op != SQLSIM_SET_NONE) return set_operation(e, sel, outer, out);
+  return plain_select(e, sel, outer, out);
 }
 
 /* Times row i of a occurs in b (b's columns through perm). */
@@ -1050,9 +1545,11 @@ static void enc_free(enc *e) {
 }
 
 /* One bound k: 1 refuted (*data), 0 no counterexample, -1 outside the
- * subset or undecided (e->why, *unknown set when it was the budget). */
+ * subset or undecided (e->why, *unknown set when it was the budget, *size
+ * when the encoding at k would be too large). */
 static int solve_k(const sqlsim_schema *s, const sqlsim_query *g, const sqlsim_query *p, int k, int sets,
-                   int any_order, int no_nulls, double budget_s, synth_data **data, char *why, size_t wn, int *unknown) {
+                   int any_order, int no_nulls, double budget_s, synth_data **data, char *why, size_t wn, int *unknown,
+                   int *size) {
   enc e = {.s = s, .k = k, .no_nulls = no_nulls};
   int rc = -1;
   answer a = {0}, b = {0};
@@ -1079,7 +1576,8 @@ static int solve_k(const sqlsim_schema *s, const sqlsim_query *g, const sqlsim_q
   char check_why[160];
   snprintf(check_why, sizeof check_why, "%s", e.why);
   e.why[0] = '\0';
-  if (!e.present || !e.cells || encode_select(&e, g->root, &a) || encode_select(&e, p->root, &b)) {
+  if (!e.present || !e.cells || encode_select(&e, g->root, NULL, &a) || encode_select(&e, p->root, NULL, &b)) {
+    *size = e.size;
     snprintf(why, wn, "outside the solver's subset: %s", e.why[0] ? e.why : "out of memory");
     goto done;
   }
@@ -1159,10 +1657,10 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
       break;
     }
     synth_data *d = NULL;
-    int unknown = 0;
+    int unknown = 0, size = 0;
     char why[200] = "";
     int r = solve_k(s, g, p, k, sets, (flags & SYNTH_SOLVE_ANY_ORDER) != 0, (flags & SYNTH_SOLVE_NO_NULLS) != 0, left,
-                    &d, why, sizeof why, &unknown);
+                    &d, why, sizeof why, &unknown, &size);
     out->k = k;
     if (r == 1) {
       out->status = SYNTH_SOLVE_REFUTED;
@@ -1176,7 +1674,7 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
       snprintf(out->why, sizeof out->why, "no counterexample up to %d rows per table", k);
       continue;
     }
-    if (out->bound && unknown) { /* the bound reached stands */
+    if (out->bound && (unknown || size)) { /* the bound reached stands */
       out->status = SYNTH_SOLVE_BOUNDED;
       snprintf(out->why, sizeof out->why, "no counterexample up to %d rows per table (%.120s)", out->bound, why);
     } else {

@@ -87,9 +87,29 @@ static void strict_bench(const char *tables, const sqlsim_itemset *gold, sqlsim_
     sqlsim_evaluator_free(ev);
     long ran = 0, bounded = 0, budget = 0, outside = 0, refuted = 0, defects = 0, passes = 0, pass_bound = 0;
     double *ref_s = malloc(sizeof *ref_s * (np ? np : 1));
+    struct { char why[64]; long n; } unbounded[64]; /* strict passes without a bound, by the solver's reason */
+    int nunb = 0;
     for (size_t i = 0; i < np; i++) {
       const sqlsim_synth *y = &sv[i].synth;
-      if (!sv[i].has_synth || !y->solver[0]) continue;
+      if (!sv[i].has_synth) continue;
+      if (y->strict == 1) { /* every pass, whether the solver checked it or not */
+        passes++;
+        pass_bound += y->bound > 0;
+        if (y->bound <= 0) {
+          char why[64];
+          const char *w = strstr(y->solver, "subset: ");
+          snprintf(why, sizeof why, "%s", w ? w + 8 : y->solver[0] ? y->solver : "(no solver field)");
+          why[strcspn(why, "(0123456789")] = 0;
+          int j = 0;
+          while (j < nunb && strcmp(unbounded[j].why, why)) j++;
+          if (j == nunb && nunb < 64) {
+            snprintf(unbounded[nunb].why, sizeof why, "%s", why);
+            unbounded[nunb++].n = 0;
+          }
+          if (j < nunb) unbounded[j].n++;
+        }
+      }
+      if (!y->solver[0]) continue;
       solver_s += y->solver_s;
       if (!strncmp(y->solver, "not checked", 11)) {
         outside += !strstr(y->solver, "budget");
@@ -100,7 +120,6 @@ static void strict_bench(const char *tables, const sqlsim_itemset *gold, sqlsim_
       if (y->by_solver && ref_s) ref_s[refuted++] = y->solver_s;
       defects += !strncmp(y->solver, "defect", 6);
       bounded += y->bound > 0;
-      if (y->strict == 1) passes++, pass_bound += y->bound > 0;
     }
     qsort(ref_s, (size_t)refuted, sizeof *ref_s, cmp_double);
     (void)solver_s; /* a repeated pair's record carries its first run's seconds: the difference of the runs is the cost */
@@ -109,6 +128,14 @@ static void strict_bench(const char *tables, const sqlsim_itemset *gold, sqlsim_
            "    not checked: outside the subset %ld, budget spent before k = 1 %ld; strict passes with a bound %ld of %ld\n",
            s2, np / s2, s2 > secs ? 100 * (s2 - secs) / s2 : 0.0, ran, bounded, refuted, refuted ? ref_s[refuted / 2] : 0.0,
            defects, outside, budget, pass_bound, passes);
+    for (int pass = 0; pass < 8; pass++) { /* the commonest reasons a pass has no bound */
+      int best = -1;
+      for (int j = 0; j < nunb; j++)
+        if (unbounded[j].n > 0 && (best < 0 || unbounded[j].n > unbounded[best].n)) best = j;
+      if (best < 0) break;
+      printf("      %5ld passes without a bound: %s\n", unbounded[best].n, unbounded[best].why);
+      unbounded[best].n = -unbounded[best].n;
+    }
     free(ref_s);
     for (size_t i = 0; i < np; i++) sqlsim_record_clear(&sv[i]);
   }

@@ -51,7 +51,7 @@
 
 #define MAX_ITEMS 6        /* FROM items of one query */
 #define MAX_TUPLES 4096    /* combinations of their rows */
-#define MAX_K 6            /* rows per table at most */
+#define MAX_K SYNTH_SOLVER_MAX_K
 #define MAX_TEXTS 256      /* text literals */
 
 /* K_NUMTEXT: a text column the queries equate with a number column (Spider's
@@ -65,6 +65,7 @@ typedef struct val {       /* an expression's value: number or text code, NULL f
   int lit;                 /* a literal (no column affinity) */
   int nul;                 /* the literal NULL (of any kind) */
   int num;                 /* K_REAL that may be stored as an integer (NUMERIC affinity): / is undecided */
+  const char *text;        /* a literal's text as written (its affinity may convert it) */
 } val;
 
 typedef struct pred {      /* a condition: true, false (unknown when neither) */
@@ -347,6 +348,7 @@ static const answer *subquery(enc *e, const scope *sc, const sqlsim_node *sel, a
 
 static int constant(enc *e, const sqlsim_node *n, val *out) {
   *out = (val){0};
+  out->text = n->text;
   out->n = mk_false(e);
   out->lit = 1;
   switch (n->op) {
@@ -533,6 +535,7 @@ static int expr(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
       if (expr(e, sc, n->kids[0], out)) return -1;
       if (out->kind == K_TEXT) return out_of_subset(e, "a sign on text%s", "");
       if (n->op == SQLSIM_OP_NEG) out->v = Z3_mk_unary_minus(e->z, out->v);
+      out->text = NULL;
       return 0;
     }
     break;
@@ -640,6 +643,64 @@ static pred truth(enc *e, Z3_ast c) { /* a two-valued condition */
   return (pred){c, mk_not(e, c)};
 }
 
+/* op with its operands swapped: a op b is b swapped(op) a */
+static int swapped(int op) {
+  switch (op) {
+  case SQLSIM_OP_LT: return SQLSIM_OP_GT;
+  case SQLSIM_OP_LE: return SQLSIM_OP_GE;
+  case SQLSIM_OP_GT: return SQLSIM_OP_LT;
+  case SQLSIM_OP_GE: return SQLSIM_OP_LE;
+  default: return op;
+  }
+}
+
+static int compare(enc *e, int op, const val *a, const val *b, pred *out);
+
+/* A number column's value (x) compared with a text literal (t), x op t:
+ * SQLite applies the column's NUMERIC affinity to the literal, which becomes
+ * the number it spells ('2014' = 2014) or stays text, which every number
+ * sorts before. A text column's value (x) against an integer literal, by =
+ * or <>: TEXT affinity makes the literal its text (5 = '5'). 1 when neither
+ * applies. */
+static int text_and_number(enc *e, int op, const val *x, const val *t, pred *out) {
+  if (t->lit && t->kind == K_TEXT && t->text && !x->lit && (x->kind == K_INT || x->kind == K_REAL)) {
+    const char *p = t->text;
+    int digits = 0, dots = 0, other = 0;
+    for (const char *q = p + (*p == '-' || *p == '+'); *q; q++) {
+      if (*q >= '0' && *q <= '9') digits++;
+      else if (*q == '.') dots++;
+      else other++;
+    }
+    if (!other && digits && dots <= 1 && strlen(p) < 19) { /* spells a number */
+      val conv = {.n = mk_false(e), .lit = 1};
+      if (dots) conv.kind = K_REAL, conv.v = Z3_mk_numeral(e->z, *p == '+' ? p + 1 : p, Z3_mk_real_sort(e->z));
+      else conv.kind = K_INT, conv.v = mk_int(e, strtoll(p, NULL, 10));
+      return compare(e, op, x, &conv, out);
+    }
+    if (digits || strchr(p, 'e') || strchr(p, 'E') || strchr(p, ' ') || strchr(p, '.'))
+      return out_of_subset(e, "a text literal that may spell a number (%s)", p); /* ' 12', '1e3', '0x1': SQLite's reading */
+    Z3_ast known = mk_not(e, x->n); /* a number sorts before any text */
+    int c = op == SQLSIM_OP_LT || op == SQLSIM_OP_LE || op == SQLSIM_OP_NE;
+    if (op != SQLSIM_OP_EQ && op != SQLSIM_OP_NE && op != SQLSIM_OP_LT && op != SQLSIM_OP_LE && op != SQLSIM_OP_GT &&
+        op != SQLSIM_OP_GE)
+      return out_of_subset(e, "a comparison of its kind%s", "");
+    *out = (pred){c ? known : mk_false(e), c ? mk_false(e) : known};
+    return 0;
+  }
+  if (!x->lit && x->kind == K_TEXT && t->lit && t->kind == K_INT && t->text && (op == SQLSIM_OP_EQ || op == SQLSIM_OP_NE)) {
+    char *end;
+    long long i = strtoll(t->text, &end, 10);
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", i);
+    if (*end || strcmp(buf, t->text)) return 1; /* 007, 1e3: SQLite's rendering differs */
+    int code = text_code(e, buf);
+    if (code < 0) return -1;
+    val conv = {.v = mk_int(e, code), .n = mk_false(e), .kind = K_TEXT, .lit = 1, .text = NULL};
+    return compare(e, op, x, &conv, out);
+  }
+  return 1;
+}
+
 static int compare(enc *e, int op, const val *a, const val *b, pred *out) {
   if (op == SQLSIM_OP_IS || op == SQLSIM_OP_ISNOT) {
     if ((a->kind == K_NUMTEXT) != (b->kind == K_NUMTEXT))
@@ -648,7 +709,18 @@ static int compare(enc *e, int op, const val *a, const val *b, pred *out) {
     *out = truth(e, op == SQLSIM_OP_IS ? same : mk_not(e, same));
     return 0;
   }
-  if ((a->kind == K_TEXT) != (b->kind == K_TEXT)) return out_of_subset(e, "text compared with a number%s", "");
+  if (a->nul || b->nul) { /* NULL compared: unknown */
+    *out = (pred){mk_false(e), mk_false(e)};
+    return 0;
+  }
+  if ((a->kind == K_TEXT) != (b->kind == K_TEXT)) {
+    int rc = text_and_number(e, op, a, b, out);
+    if (rc == 1) {
+      rc = text_and_number(e, swapped(op), b, a, out);
+      if (rc == 1) return out_of_subset(e, "text compared with a number%s", "");
+    }
+    return rc;
+  }
   if (a->kind == K_TEXT && op != SQLSIM_OP_EQ && op != SQLSIM_OP_NE)
     return out_of_subset(e, "text compared by order%s", "");
   int nt = (a->kind == K_NUMTEXT) + (b->kind == K_NUMTEXT);
@@ -1392,8 +1464,9 @@ static Z3_ast occurrences(enc *e, const answer *a, int i, const answer *b, const
 
 /* The answers differ with b's columns through perm (a's column c is b's
  * perm[c]): a row occurring more often in one (a multiset), or, for BIRD's
- * comparison (sets), in one and not the other. */
-static Z3_ast differ(enc *e, const answer *a, const answer *b, int sets, const int *perm) {
+ * comparison (sets), in one and not the other. Every pair of candidate rows
+ * compared: the form for columns mixing text and numbers. */
+static Z3_ast differ_pairwise(enc *e, const answer *a, const answer *b, int sets, const int *perm) {
   int n = a->nrows + b->nrows, inv[8];
   for (int c = 0; perm && c < a->ncols && c < 8; c++) inv[perm[c]] = c;
   Z3_ast *d = malloc(sizeof *d * (size_t)(n ? n : 1));
@@ -1410,6 +1483,56 @@ static Z3_ast differ(enc *e, const answer *a, const answer *b, int sets, const i
   Z3_ast r = n ? Z3_mk_or(e->z, (unsigned)n, d) : mk_false(e);
   free(d);
   return r;
+}
+
+/* The same question through one row w of fresh values: it occurs a
+ * different number of times in the two answers (sets: in one and not the
+ * other). A count per candidate row, where comparing every pair of
+ * candidates costs their product. */
+static Z3_ast differ(enc *e, const answer *a, const answer *b, int sets, const int *perm) {
+  int nc = a->ncols;
+  val *w = calloc((size_t)nc + 1, sizeof *w);
+  Z3_ast *t = malloc(sizeof *t * (size_t)(a->nrows + b->nrows + 1)), *x = malloc(sizeof *x * (size_t)(nc + 1));
+  Z3_ast r = NULL;
+  for (int c = 0; w && t && x && c < nc && !r; c++) { /* w's column c: the kind its cells share (numbers: real when mixed) */
+    int kind = 0;
+    for (int side = 0; side < 2; side++) {
+      const answer *y = side ? b : a;
+      int col = side && perm ? perm[c] : c;
+      for (int i = 0; i < y->nrows; i++) {
+        int k = y->cells[(size_t)i * (size_t)y->ncols + (size_t)col].kind;
+        if (!kind) kind = k;
+        else if (k != kind) kind = (k == K_INT || k == K_REAL) && (kind == K_INT || kind == K_REAL) ? K_REAL : -1;
+        if (kind < 0) break;
+      }
+      if (kind < 0) break;
+    }
+    if (kind < 0) r = differ_pairwise(e, a, b, sets, perm);
+    w[c].kind = kind ? kind : K_INT;
+    w[c].v = fresh(e, "w", w[c].kind == K_REAL ? Z3_mk_real_sort(e->z) : Z3_mk_int_sort(e->z));
+    w[c].n = fresh(e, "wn", Z3_mk_bool_sort(e->z));
+  }
+  if (!r && w && t && x) {
+    Z3_ast count[2];
+    for (int side = 0; side < 2; side++) {
+      const answer *y = side ? b : a;
+      for (int i = 0; i < y->nrows; i++) {
+        for (int c = 0; c < nc; c++)
+          x[c] = same_value(e, &y->cells[(size_t)i * (size_t)y->ncols + (size_t)(side && perm ? perm[c] : c)], &w[c]);
+        t[i] = mk_ite01(e, mk_and2(e, y->in[i], nc ? Z3_mk_and(e->z, (unsigned)nc, x) : mk_true(e)));
+      }
+      count[side] = sum(e, t, y->nrows, 0);
+    }
+    if (sets) {
+      Z3_ast zero = mk_int(e, 0);
+      r = Z3_mk_xor(e->z, Z3_mk_gt(e->z, count[0], zero), Z3_mk_gt(e->z, count[1], zero));
+    } else
+      r = mk_not(e, Z3_mk_eq(e->z, count[0], count[1]));
+  }
+  free(w);
+  free(t);
+  free(x);
+  return r ? r : mk_false(e);
 }
 
 /* ---------------------------------------------------------------- the model */
@@ -1549,7 +1672,7 @@ static void enc_free(enc *e) {
  * when the encoding at k would be too large). */
 static int solve_k(const sqlsim_schema *s, const sqlsim_query *g, const sqlsim_query *p, int k, int sets,
                    int any_order, int no_nulls, double budget_s, synth_data **data, char *why, size_t wn, int *unknown,
-                   int *size) {
+                   int *size, int *one_row) {
   enc e = {.s = s, .k = k, .no_nulls = no_nulls};
   int rc = -1;
   answer a = {0}, b = {0};
@@ -1585,6 +1708,7 @@ static int solve_k(const sqlsim_schema *s, const sqlsim_query *g, const sqlsim_q
     snprintf(why, wn, "outside the solver's subset: answers of %d and %d columns", a.ncols, b.ncols);
     goto done;
   }
+  *one_row = a.one && b.one;
   /* Spider's comparison (and the audit's) takes the columns in any order:
    * the answers must differ under every order of b's columns (up to 4
    * columns; past that in order, which still proves a bound: equal in
@@ -1660,7 +1784,7 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
     int unknown = 0, size = 0;
     char why[200] = "";
     int r = solve_k(s, g, p, k, sets, (flags & SYNTH_SOLVE_ANY_ORDER) != 0, (flags & SYNTH_SOLVE_NO_NULLS) != 0, left,
-                    &d, why, sizeof why, &unknown, &size);
+                    &d, why, sizeof why, &unknown, &size, &out->one_row);
     out->k = k;
     if (r == 1) {
       out->status = SYNTH_SOLVE_REFUTED;

@@ -388,6 +388,7 @@ typedef struct synth_solved {
                               a construct outside the subset, the budget spent before any bound */
   int bound;               /* the largest k with no counterexample (0: none) */
   int k;                   /* the last k tried */
+  int one_row;             /* both answers hold at most one row (their order cannot count) */
   synth_data *data;        /* REFUTED: the model as a database (the caller replays and owns it) */
   char why[200];
   double seconds;
@@ -398,6 +399,7 @@ typedef struct synth_solved {
  * out filled. */
 enum { SYNTH_SOLVE_SETS = 1, SYNTH_SOLVE_NO_NULLS = 2, SYNTH_SOLVE_ANY_ORDER = 4 };
 #define SYNTH_SOLVER_BUDGET 0.1 /* seconds a pair, by default */
+#define SYNTH_SOLVER_MAX_K 6    /* rows per table the solver grows to */
 int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_text, int flags, double budget_s,
                 synth_solved *out);
 

@@ -122,6 +122,8 @@ typedef struct group {
   const Z3_ast *q;
   const Z3_ast *same;      /* [j]: j in the group of i */
   const sqlsim_node *keys; /* GROUP BY's LIST, or NULL */
+  int nfixed;              /* columns holding one value in a group: GROUP BY's, and those */
+  struct { const void *source; int column; } fixed[64]; /* an inner join or WHERE equates with them */
 } group;
 
 static double now_seconds(void) {
@@ -190,13 +192,25 @@ static int text_code(enc *e, const char *t) {
   return e->ntexts;
 }
 
+/* The column x IN (SELECT y ..) tests against, y, or NULL. */
+static const sqlsim_node *in_column(const sqlsim_node *n) {
+  const sqlsim_node *sel = n->nkids > 1 ? n->kids[1] : NULL;
+  const sqlsim_node *t = sel && sel->kind == SQLSIM_N_SELECT && sel->op == SQLSIM_SET_NONE ? sel->kids[SQLSIM_SEL_TARGETS] : NULL;
+  const sqlsim_node *x = t && t->nkids == 1 && t->kids[0] && t->kids[0]->kind == SQLSIM_N_TARGET && t->kids[0]->nkids
+                             ? t->kids[0]->kids[0]
+                             : NULL;
+  return x && x->kind == SQLSIM_N_COLUMN ? x : NULL;
+}
+
 static void mark_tables(enc *e, const sqlsim_node *n, int depth) {
   if (!n || depth > 64) return;
   if (n->kind == SQLSIM_N_TABLE && n->table >= 0 && n->table < e->s->ntables) e->used[n->table] = 1;
-  if (n->kind == SQLSIM_N_BINOP && n->op == SQLSIM_OP_EQ && n->nkids >= 2 && n->kids[0] && n->kids[1] &&
-      n->kids[0]->kind == SQLSIM_N_COLUMN && n->kids[1]->kind == SQLSIM_N_COLUMN && n->kids[0]->column >= 0 &&
-      n->kids[1]->column >= 0 && e->numtext) { /* a text column equated with a number column */
-    int a = n->kids[0]->column, b = n->kids[1]->column;
+  const sqlsim_node *l = NULL, *r = NULL; /* two columns equated: a = b, a IN (SELECT b ..) */
+  if (n->kind == SQLSIM_N_BINOP && n->op == SQLSIM_OP_EQ && n->nkids >= 2) l = n->kids[0], r = n->kids[1];
+  if (n->kind == SQLSIM_N_SUBLINK && n->op == SQLSIM_SUB_IN && n->nkids > 1) l = n->kids[0], r = in_column(n);
+  if (l && r && l->kind == SQLSIM_N_COLUMN && r->kind == SQLSIM_N_COLUMN && l->column >= 0 && r->column >= 0 &&
+      e->numtext) { /* a text column equated with a number column */
+    int a = l->column, b = r->column;
     int na = synth_numeric_column(&e->s->columns[a]), nb = synth_numeric_column(&e->s->columns[b]);
     if (na != nb) e->numtext[na ? b : a] = 1;
   }
@@ -386,11 +400,63 @@ static int constant(enc *e, const sqlsim_node *n, val *out) {
 }
 
 static int grouped_column(const group *g, const void *source, int column) {
+  for (int i = 0; i < g->nfixed; i++)
+    if (g->fixed[i].source == source && g->fixed[i].column == column) return 1;
+  return 0;
+}
+
+static void fix_column(group *g, const void *source, int column) {
+  if (!grouped_column(g, source, column) && g->nfixed < 64) {
+    g->fixed[g->nfixed].source = source;
+    g->fixed[g->nfixed++].column = column;
+  }
+}
+
+/* An equality of two columns of one kind (numbers, or text that no
+ * affinity converts) in an inner join's ON or WHERE, as a conjunct. */
+static void equalities(const enc *e, const sqlsim_node *c, const sqlsim_node **eq, int *neq, int depth) {
+  if (!c || depth > 16) return;
+  if (c->kind == SQLSIM_N_AND) {
+    for (uint32_t i = 0; i < c->nkids; i++) equalities(e, c->kids[i], eq, neq, depth + 1);
+    return;
+  }
+  if (c->kind != SQLSIM_N_BINOP || c->op != SQLSIM_OP_EQ || c->nkids < 2 || *neq >= 32) return;
+  const sqlsim_node *a = c->kids[0], *b = c->kids[1];
+  if (!a || !b || a->kind != SQLSIM_N_COLUMN || b->kind != SQLSIM_N_COLUMN || a->column < 0 || b->column < 0 ||
+      ((a->flags | b->flags) & (SQLSIM_F_OUTER | SQLSIM_F_ALIASREF | SQLSIM_F_UNRESOLVED | SQLSIM_F_AMBIGUOUS)))
+    return;
+  int ka = column_kind(e, a->column), kb = column_kind(e, b->column);
+  int same = ka == kb ? ka != K_NUMTEXT : (ka == K_INT || ka == K_REAL) && (kb == K_INT || kb == K_REAL);
+  if (same) eq[(*neq)++] = c;
+}
+
+/* The columns holding one value in each group: GROUP BY's, then, in turn,
+ * those an equality (ON of an inner join, WHERE, USING) ties to one. */
+static void fixed_columns(const enc *e, group *g, const sqlsim_node *const *on, int non, const sqlsim_node *where,
+                          const int (*using)[4], int nusing, const sqlsim_node *const *item) {
   for (uint32_t i = 0; g->keys && i < g->keys->nkids; i++) {
     const sqlsim_node *k = g->keys->kids[i];
-    if (k && k->kind == SQLSIM_N_COLUMN && k->source == source && k->column == column) return 1;
+    if (k && k->kind == SQLSIM_N_COLUMN) fix_column(g, k->source, k->column);
   }
-  return 0;
+  const sqlsim_node *eq[32];
+  int neq = 0;
+  for (int i = 0; i < non; i++) equalities(e, on[i], eq, &neq, 0);
+  equalities(e, where, eq, &neq, 0);
+  for (int changed = 1, rounds = 0; changed && rounds < 8; rounds++) {
+    changed = 0;
+    int before = g->nfixed;
+    for (int i = 0; i < neq; i++) {
+      const sqlsim_node *a = eq[i]->kids[0], *b = eq[i]->kids[1];
+      if (grouped_column(g, a->source, a->column)) fix_column(g, b->source, b->column);
+      if (grouped_column(g, b->source, b->column)) fix_column(g, a->source, a->column);
+    }
+    for (int i = 0; i < nusing; i++) {
+      const int *u = using[i];
+      if (grouped_column(g, item[u[0]], u[1])) fix_column(g, item[u[2]], u[3]);
+      if (grouped_column(g, item[u[2]], u[3])) fix_column(g, item[u[0]], u[1]);
+    }
+    changed = g->nfixed != before;
+  }
 }
 
 /* Whether column n holds one value in a group: GROUP BY names it, or every
@@ -1391,10 +1457,18 @@ static int plain_select(enc *e, const sqlsim_node *sel, const scope *outer, answ
   out->in = calloc((size_t)nout, sizeof *out->in);
   out->cells = calloc((size_t)nout * (size_t)(ncols ? ncols : 1), sizeof *out->cells);
   if (!rc && !(out->in && out->cells)) rc = out_of_subset(e, "out of memory%s", "");
+  group g0 = {.n = (int)n, .rows = rows, .q = q, .same = same, .keys = groupby};
+  if (agg) {
+    int using_pairs[32][4];
+    for (int j = 0; j < fr.neq; j++)
+      using_pairs[j][0] = fr.eq[j].li, using_pairs[j][1] = fr.eq[j].lc, using_pairs[j][2] = fr.eq[j].ri,
+      using_pairs[j][3] = fr.eq[j].rc;
+    fixed_columns(e, &g0, fr.on, fr.non, where, (const int(*)[4])using_pairs, fr.neq, fr.sc.item);
+  }
   for (long i = 0; i < nout && !rc; i++) {
     scope sc = fr.sc;
     sc.rows = &rows[i * m];
-    group g = {.n = (int)n, .rows = rows, .q = q, .same = same, .keys = groupby};
+    group g = g0;
     Z3_ast in = q[i];
     if (agg) {
       sc.g = &g;

@@ -270,6 +270,9 @@ static void test_bounded_wider(void **state) {
        "SELECT name FROM emp WHERE salary = 50"},
       {"a text column against a number", "SELECT id FROM emp WHERE name = 5", "SELECT id FROM emp WHERE name = '5'"},
       {"every number sorts before text", "SELECT count(*) FROM emp WHERE salary < 'abc'", "SELECT count(salary) FROM emp"},
+      {"a parent's name grouped by the child's key the join equates with the parent's",
+       "SELECT dept.name, count(*) FROM emp JOIN dept ON emp.dept_id = dept.id GROUP BY emp.dept_id",
+       "SELECT dept.name, count(*) FROM emp JOIN dept ON emp.dept_id = dept.id GROUP BY dept.id"},
       {"a real ratio and its multiple", "SELECT dept_id FROM emp GROUP BY dept_id HAVING CAST(count(bonus) AS REAL) / count(*) >= 0.5",
        "SELECT dept_id FROM emp GROUP BY dept_id HAVING 2 * count(bonus) >= count(*)"},
   };
@@ -292,6 +295,8 @@ static void test_outside(void **state) {
       {"a function", "SELECT upper(name) FROM emp", "SELECT name FROM emp"},
       {"text compared by order", "SELECT id FROM emp WHERE name > 'b'", "SELECT id FROM emp WHERE name >= 'b'"},
       {"division of a NUMERIC column", "SELECT salary / 2 FROM emp", "SELECT salary FROM emp"},
+      {"a column neither grouped nor aggregated", "SELECT name, count(*) FROM emp GROUP BY dept_id",
+       "SELECT name, count(id) FROM emp GROUP BY dept_id"},
       {"a subquery in FROM", "SELECT id FROM (SELECT id FROM emp)", "SELECT id FROM emp"},
   };
   for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {

@@ -33,6 +33,9 @@
  *              summing to exactly 100, each under 75
  *   avg_bound  HAVING AVG(n) > 30 AND COUNT(*) = 3 against >= 30
  *   agg_nogrp  an aggregate without GROUP BY: HAVING COUNT(*) = 4 against >= 4
+ *   chain2..4  a chain of 2 to 4 foreign-key joins (child, parent, grandparent
+ *              .., the child's key not unique), GROUP BY the last table's key, HAVING COUNT(*) > n-1 against
+ *              > n, n from 3 to 6: a group of exactly n rows through the joins
  *   eq_having  HAVING COUNT(*) >= 3 against NOT COUNT(*) < 3 (equivalent)
  *   gold_rows  a join with a literal on each side against another literal:
  *              a database where the gold returns rows at all
@@ -83,12 +86,12 @@
 
 enum { DUP_JOIN, DUP_FILTER, TIE_LT, TIE_TEXT, BOUNDARY, ARITH, ARITH_BETWEEN, NEGATIVE, ZERO, COINCIDE,
        COINCIDE_TEXT, EMPTY, NULLS, HAVING, GOLD_ROWS, GOLD_ROWS_LIKE, GROUP4, GROUP5, GROUP6, SUM_BOUND, AVG_BOUND,
-       AGG_NOGROUP, LEFT_NULL, LEFT_ON, UNION_DUP, EXCEPT_NULL, CASE_GROUP, LIMIT_AGG, CORR_COUNT, CORR_DUP, EQ_CHECK,
+       AGG_NOGROUP, CHAIN2, CHAIN3, CHAIN4, LEFT_NULL, LEFT_ON, UNION_DUP, EXCEPT_NULL, CASE_GROUP, LIMIT_AGG, CORR_COUNT, CORR_DUP, EQ_CHECK,
        EQ_INTEGER, EQ_FLOAT, EQ_HAVING, EQ_LEFT, EQ_UNION, EQ_CASE, EQ_EXISTS, NCLASSES };
 static const char *class_names[NCLASSES] = {
     "dup_join", "dup_filter", "tie_lt", "tie_text", "boundary", "arith", "arith_betw", "negative", "zero", "coincide",
     "coinc_text", "empty", "null", "having", "gold_rows", "rows_like", "group4", "group5", "group6", "sum_bound",
-    "avg_bound", "agg_nogrp", "left_null", "left_on", "union_dup", "except_nul", "case_group", "limit_agg",
+    "avg_bound", "agg_nogrp", "chain2", "chain3", "chain4", "left_null", "left_on", "union_dup", "except_nul", "case_group", "limit_agg",
     "corr_count", "corr_dup", "eq_check", "eq_integer", "eq_float", "eq_having", "eq_left", "eq_union", "eq_case",
     "eq_exists"};
 static const int equivalent[NCLASSES] = {[EQ_CHECK] = 1, [EQ_INTEGER] = 1, [EQ_FLOAT] = 1, [EQ_HAVING] = 1,
@@ -161,6 +164,46 @@ static int single_pk(const sqlsim_schema *s, int t) {
   for (int i = 0; i < s->tables[t].ncolumns; i++)
     if (s->columns[s->tables[t].first_column + i].pk) pk = s->tables[t].first_column + i, n++;
   return n == 1 ? pk : -1;
+}
+
+/* Chains of foreign keys: table t0 -> t1 -> .. (each link a child's key to
+ * its parent's single-column primary key), joined, grouped by the last
+ * table's key: a group of exactly n rows through the joins. */
+static void chain_pairs(const sqlsim_schema *s, int declaring, int *count, int per) {
+  for (int f0 = 0; f0 < s->nfkeys; f0++) {
+    if (s->columns[s->fkeys[f0].column].pk || s->columns[s->fkeys[f0].column].unique)
+      continue; /* the first child's key repeats: many rows to one parent (else no group grows) */
+    int link[4], nl = 0, t = s->columns[s->fkeys[f0].column].table;
+    int seen[8] = {t}, nseen = 1;
+    for (int f = f0; f >= 0 && nl < 4;) {
+      int ct = s->columns[s->fkeys[f].column].table, pt = s->columns[s->fkeys[f].ref_column].table;
+      if (single_pk(s, pt) != s->fkeys[f].ref_column) break;
+      int dup = 0;
+      for (int i = 0; i < nseen; i++) dup |= seen[i] == pt;
+      if (dup || ct != seen[nseen - 1]) break;
+      seen[nseen++] = pt;
+      link[nl++] = f;
+      int next = -1; /* the parent's own foreign key, if any */
+      for (int g = 0; g < s->nfkeys && next < 0; g++)
+        if (s->columns[s->fkeys[g].column].table == pt) next = g;
+      f = next;
+      if (nl >= 2) {
+        int cls = CHAIN2 + nl - 2;
+        if (count[cls] >= per) continue;
+        count[cls]++;
+        int n = 3 + (count[cls] + nl) % 4;
+        char from[2048];
+        int o = snprintf(from, sizeof from, "%s AS T0", q(s->tables[seen[0]].name));
+        for (int i = 0; i < nl; i++)
+          o += snprintf(from + o, sizeof from - (size_t)o, " JOIN %s AS T%d ON T%d.%s = T%d.%s",
+                        q(s->tables[seen[i + 1]].name), i + 1, i, q(s->columns[s->fkeys[link[i]].column].name), i + 1,
+                        q(s->columns[s->fkeys[link[i]].ref_column].name));
+        const char *key = q(s->columns[s->fkeys[link[nl - 1]].ref_column].name);
+        add(cls, declaring, s, fmt("SELECT T%d.%s FROM %s GROUP BY T%d.%s HAVING count(*) > %d", nl, key, from, nl, key, n - 1),
+            fmt("SELECT T%d.%s FROM %s GROUP BY T%d.%s HAVING count(*) > %d", nl, key, from, nl, key, n));
+      }
+    }
+  }
 }
 
 /* The pairs of one schema: at most `per` of each class. */
@@ -398,6 +441,7 @@ static void make_pairs(const sqlsim_schema *s, int declaring, int per) {
     }
   }
 #undef ROOM
+  chain_pairs(s, declaring, count, per);
 }
 
 /* The declaring copy of schema s as a SQLite file in dir: number columns

@@ -83,7 +83,8 @@ typedef struct enc {
   Z3_context z;
   Z3_solver sol;
   const sqlsim_schema *s;
-  int k;
+  int k;                   /* slots per table at most; slot k is an outer join's NULL row */
+  int *kt;                 /* per table: its slots in use (k, or fewer in a skewed shape) */
   unsigned char *used;     /* tables encoded */
   Z3_ast *present;         /* [t * k + r] */
   val *cells;              /* [r * ncolumns + column] */
@@ -112,6 +113,7 @@ typedef struct scope {
   const int *rows;         /* row slot of each item (k: the NULL row of an outer join) */
   const struct group *g;
   const struct scope *outer; /* the enclosing query's scope (a correlated subquery) */
+  const struct from *fr;   /* its FROM clause (USING and NATURAL's merged columns) */
 } scope;
 
 /* A grouped query at one of its combinations, i: every combination j's rows,
@@ -239,6 +241,7 @@ static void make_tables(enc *e) {
     for (int r = 0; r < k; r++) {
       Z3_ast p = e->present[t * k + r] = fresh(e, "p", bs);
       if (r) Z3_solver_assert(e->z, e->sol, Z3_mk_implies(e->z, p, e->present[t * k + r - 1]));
+      if (r >= e->kt[t]) Z3_solver_assert(e->z, e->sol, mk_not(e, p)); /* beyond the shape's slots */
       for (int i = 0; i < tab->ncolumns; i++) {
         int c = tab->first_column + i;
         const sqlsim_column *col = &s->columns[c];
@@ -477,6 +480,8 @@ static int grouped(const sqlsim_schema *s, const group *g, const sqlsim_node *n)
 
 static int aggregate(enc *e, const scope *sc, const sqlsim_node *n, val *out);
 
+static int merged(const scope *s, int item, int column);
+
 /* A column: of a FROM item of this query or, correlated, of an enclosing
  * one (at the enclosing query's combination); a select-list alias: its
  * expression. */
@@ -490,11 +495,12 @@ static int column(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
     e->depth--;
     return rc;
   }
-  if (n->flags & (SQLSIM_F_UNRESOLVED | SQLSIM_F_AMBIGUOUS) || n->column < 0)
-    return out_of_subset(e, "the column %s (unresolved or ambiguous)", n->text);
+  if (n->flags & SQLSIM_F_UNRESOLVED || n->column < 0) return out_of_subset(e, "the column %s (unresolved)", n->text);
   for (const scope *s = sc; s; s = s->outer)
     for (int i = 0; i < s->nitems; i++)
       if (s->item[i] == n->source) {
+        if ((n->flags & SQLSIM_F_AMBIGUOUS) && !merged(s, i, n->column))
+          return out_of_subset(e, "the column %s (ambiguous)", n->text);
         if (s->g && !grouped(e->s, s->g, n))
           return out_of_subset(e, "the column %s, neither grouped nor aggregated", n->text);
         *out = e->cells[(size_t)s->rows[i] * (size_t)e->s->ncolumns + (size_t)n->column];
@@ -1123,6 +1129,15 @@ static int from_items(enc *e, from *fr, const sqlsim_node *n, int depth) {
   return 0;
 }
 
+/* Whether item's column is one USING or NATURAL merges (an unqualified
+ * name several tables have, which the join equates). */
+static int merged(const scope *s, int item, int column) {
+  for (int j = 0; s->fr && j < s->fr->neq; j++)
+    if ((s->fr->eq[j].li == item && s->fr->eq[j].lc == column) || (s->fr->eq[j].ri == item && s->fr->eq[j].rc == column))
+      return 1;
+  return 0;
+}
+
 static int has_aggregate(const sqlsim_node *n, int depth) {
   if (!n || depth > 64 || n->kind == SQLSIM_N_SELECT) return 0;
   if (is_aggregate(n)) return 1;
@@ -1351,7 +1366,7 @@ static int combination(enc *e, const from *fr, const int *nullable, const int *r
     memcpy(alt, sc.rows, sizeof *alt * (size_t)m);
     scope other = sc;
     other.rows = alt;
-    for (int r = 0; r < k && !rc; r++) {
+    for (int r = 0; r < e->kt[tab] && !rc; r++) {
       alt[it] = r;
       if ((rc = cond(e, &other, fr->outer[o].on, &p))) break;
       c = mk_and2(e, c, mk_not(e, mk_and2(e, e->present[tab * k + r], p.t)));
@@ -1380,13 +1395,14 @@ static int plain_select(enc *e, const sqlsim_node *sel, const scope *outer, answ
   if (!fl || !fl->nkids || !targets) return out_of_subset(e, "a SELECT without FROM%s", "");
   from fr = {0};
   fr.sc.outer = outer;
+  fr.sc.fr = &fr;
   for (uint32_t i = 0; i < fl->nkids; i++)
     if (from_items(e, &fr, fl->kids[i], 0)) return -1;
   int m = fr.sc.nitems, k = e->k, rad[MAX_ITEMS], nullable[MAX_ITEMS] = {0};
   for (int o = 0; o < fr.nouter; o++) nullable[fr.outer[o].item] = 1;
   long n = 1;
   for (int i = 0; i < m; i++) {
-    rad[i] = k + nullable[i];
+    rad[i] = e->kt[fr.sc.table[i]] + nullable[i]; /* digit kt: the NULL row, slot k */
     if ((n *= rad[i]) > MAX_TUPLES) return too_big(e, "more than 4096 combinations of rows");
   }
   if ((e->work += n) > MAX_WORK) return too_big(e, "more than 65536 combinations of rows in all (correlated subqueries)");
@@ -1443,7 +1459,8 @@ static int plain_select(enc *e, const sqlsim_node *sel, const scope *outer, answ
   for (long t = 0; t < n && !rc; t++) { /* combination t: item i's row is digit i of t (radix rad[i]) */
     long x = t;
     for (int i = 0; i < m; i++) {
-      rows[t * m + i] = (int)(x % rad[i]);
+      int d = (int)(x % rad[i]);
+      rows[t * m + i] = d < e->kt[fr.sc.table[i]] ? d : k;
       x /= rad[i];
     }
     rc = combination(e, &fr, nullable, &rows[t * m], alt, where, &q[t]);
@@ -1736,6 +1753,7 @@ static void enc_free(enc *e) {
   sqlsim_arena_free(e->arena);
   if (e->sol) Z3_solver_dec_ref(e->z, e->sol);
   free(e->used);
+  free(e->kt);
   free(e->numtext);
   free(e->present);
   free(e->cells);
@@ -1744,10 +1762,18 @@ static void enc_free(enc *e) {
 /* One bound k: 1 refuted (*data), 0 no counterexample, -1 outside the
  * subset or undecided (e->why, *unknown set when it was the budget, *size
  * when the encoding at k would be too large). */
-static int solve_k(const sqlsim_schema *s, const sqlsim_query *g, const sqlsim_query *p, int k, int sets,
-                   int any_order, int no_nulls, double budget_s, synth_data **data, char *why, size_t wn, int *unknown,
-                   int *size, int *one_row) {
-  enc e = {.s = s, .k = k, .no_nulls = no_nulls};
+typedef struct ask {       /* what every solving of a pair asks */
+  const sqlsim_schema *s;
+  const sqlsim_query *g, *p;
+  int sets, any_order, no_nulls;
+} ask;
+
+static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth_data **data, char *why, size_t wn,
+                   int *unknown, int *size, int *one_row) {
+  const sqlsim_schema *s = q->s;
+  const sqlsim_query *g = q->g, *p = q->p;
+  int sets = q->sets, any_order = q->any_order;
+  enc e = {.s = s, .k = k, .no_nulls = q->no_nulls};
   int rc = -1;
   answer a = {0}, b = {0};
   if (!(e.z = thread_context())) {
@@ -1763,9 +1789,11 @@ static int solve_k(const sqlsim_schema *s, const sqlsim_query *g, const sqlsim_q
   Z3_solver_set_params(e.z, e.sol, prm);
   Z3_params_dec_ref(e.z, prm);
   e.used = calloc((size_t)s->ntables + 1, 1);
+  e.kt = calloc((size_t)s->ntables + 1, sizeof *e.kt);
   e.numtext = calloc((size_t)s->ncolumns + 1, 1);
   e.arena = sqlsim_arena_new();
-  if (!e.used || !e.numtext || !e.arena) goto done;
+  if (!e.used || !e.kt || !e.numtext || !e.arena) goto done;
+  for (int t = 0; t < s->ntables; t++) e.kt[t] = shape ? shape[t] : k;
   mark_tables(&e, g->root, 0);
   mark_tables(&e, p->root, 0);
   make_tables(&e);
@@ -1828,9 +1856,58 @@ done:
   return rc;
 }
 
+/* The tables the queries name in FROM (in[t] set). */
+static void query_tables(const sqlsim_node *n, unsigned char *in, int ntables, int depth) {
+  if (!n || depth > 64) return;
+  if (n->kind == SQLSIM_N_TABLE && n->table >= 0 && n->table < ntables) in[n->table] = 1;
+  for (uint32_t i = 0; i < n->nkids; i++) query_tables(n->kids[i], in, ntables, depth + 1);
+}
+
+/* Skewed shapes, for counterexamples only: one table of the queries at
+ * MAX_K slots, every other at `others` (a group of exactly five rows of one
+ * table through a join of five: 5 x 1 x 1 x 1 x 1 combinations, where five
+ * slots for every table make 3,125). 1 when one refutes (out filled). */
+static int try_shapes(const ask *q, int others, double budget_s, double t0, synth_solved *out) {
+  int nt = q->s->ntables, rc = 0, n = 0;
+  unsigned char *in = calloc((size_t)nt + 1, 1);
+  int *shape = calloc((size_t)nt + 1, sizeof *shape);
+  if (in && shape) {
+    query_tables(q->g->root, in, nt, 0);
+    query_tables(q->p->root, in, nt, 0);
+    for (int t = 0; t < nt; t++) n += in[t];
+  }
+  /* children first (a table no other table of the queries references: the
+   * many side, where groups of rows sit), then their parents */
+  unsigned char *parent = calloc((size_t)nt + 1, 1);
+  for (int f = 0; parent && in && f < q->s->nfkeys; f++) {
+    int ct = q->s->columns[q->s->fkeys[f].column].table, pt = q->s->columns[q->s->fkeys[f].ref_column].table;
+    if (ct != pt && in[ct] && in[pt]) parent[pt] = 1;
+  }
+  for (int i = 0; n > 1 && parent && i < 2 * nt && !rc; i++) {
+    int big = i % nt;
+    if (!in[big] || parent[big] != (i >= nt)) continue;
+    double left = budget_s - (now_seconds() - t0);
+    if (left <= 0.001) break;
+    for (int t = 0; t < nt; t++) shape[t] = t == big ? MAX_K : others;
+    synth_data *d = NULL;
+    int unknown = 0, size = 0, one = 0;
+    char why[200] = "";
+    if (solve_k(q, MAX_K, shape, left, &d, why, sizeof why, &unknown, &size, &one) == 1) {
+      out->status = SYNTH_SOLVE_REFUTED;
+      out->data = d;
+      snprintf(out->why, sizeof out->why, "the solver found a database of at most %d rows in %s and %d in each other table",
+               MAX_K, q->s->tables[big].name, others);
+      rc = 1;
+    }
+  }
+  free(in);
+  free(parent);
+  free(shape);
+  return rc;
+}
+
 int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_text, int flags, double budget_s,
                 synth_solved *out) {
-  int sets = flags & SYNTH_SOLVE_SETS;
   memset(out, 0, sizeof *out);
   double t0 = now_seconds();
   sqlsim_query *g = NULL, *p = NULL;
@@ -1843,7 +1920,11 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
     out->status = SYNTH_SOLVE_OUTSIDE;
     return 0;
   }
+  ask q = {.s = s, .g = g, .p = p, .sets = (flags & SYNTH_SOLVE_SETS) != 0,
+           .any_order = (flags & SYNTH_SOLVE_ANY_ORDER) != 0, .no_nulls = (flags & SYNTH_SOLVE_NO_NULLS) != 0};
   out->status = SYNTH_SOLVE_OUTSIDE;
+  /* k = 1, 2, .. rows in every table (the bound), with skewed shapes tried
+   * after k = 1: one table large, the others small */
   for (int k = 1; k <= MAX_K; k++) {
     double left = budget_s - (now_seconds() - t0);
     if (left <= 0.001) {
@@ -1857,8 +1938,7 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
     synth_data *d = NULL;
     int unknown = 0, size = 0;
     char why[200] = "";
-    int r = solve_k(s, g, p, k, sets, (flags & SYNTH_SOLVE_ANY_ORDER) != 0, (flags & SYNTH_SOLVE_NO_NULLS) != 0, left,
-                    &d, why, sizeof why, &unknown, &size, &out->one_row);
+    int r = solve_k(&q, k, NULL, left, &d, why, sizeof why, &unknown, &size, &out->one_row);
     out->k = k;
     if (r == 1) {
       out->status = SYNTH_SOLVE_REFUTED;
@@ -1870,6 +1950,7 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
       out->bound = k;
       out->status = SYNTH_SOLVE_BOUNDED;
       snprintf(out->why, sizeof out->why, "no counterexample up to %d rows per table", k);
+      if (k == 1 && try_shapes(&q, 1, budget_s, t0, out)) break;
       continue;
     }
     if (out->bound && (unknown || size)) { /* the bound reached stands */

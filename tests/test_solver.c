@@ -284,6 +284,44 @@ static void test_bounded_wider(void **state) {
   }
 }
 
+/* A group of exactly five rows through a chain of five tables joined
+ * NATURALly: five rows in every table make 3,125 combinations (beyond any
+ * budget); a skewed shape (six slots in the child, one in each other table)
+ * makes six. */
+static const char *FIVE =
+    "[{\"db_id\":\"five\",\"table_names_original\":[\"a\",\"b\",\"c\",\"d\",\"e\"],"
+    "\"table_names\":[\"a\",\"b\",\"c\",\"d\",\"e\"],"
+    "\"column_names_original\":[[-1,\"*\"],[0,\"aid\"],[0,\"x\"],[1,\"bid\"],[1,\"aid\"],[2,\"cid\"],[2,\"bid\"],"
+    "[3,\"did\"],[3,\"cid\"],[4,\"eid\"],[4,\"did\"],[4,\"v\"]],"
+    "\"column_names\":[[-1,\"*\"],[0,\"aid\"],[0,\"x\"],[1,\"bid\"],[1,\"aid\"],[2,\"cid\"],[2,\"bid\"],"
+    "[3,\"did\"],[3,\"cid\"],[4,\"eid\"],[4,\"did\"],[4,\"v\"]],"
+    "\"column_types\":[\"text\",\"number\",\"number\",\"number\",\"number\",\"number\",\"number\",\"number\","
+    "\"number\",\"number\",\"number\",\"number\"],"
+    "\"primary_keys\":[1,3,5,7,9],\"foreign_keys\":[[4,1],[6,3],[8,5],[10,7]]}]";
+
+static void test_skewed(void **state) {
+  (void)state;
+  sqlsim_catalog *c = NULL;
+  assert_int_equal(sqlsim_catalog_parse_tables_json(FIVE, strlen(FIVE), "five", &c, NULL), 0);
+  const sqlsim_schema *five = sqlsim_catalog_find(c, "five");
+  assert_non_null(five);
+  static const char *pairs[][2] = {
+      {"SELECT aid FROM a NATURAL JOIN b NATURAL JOIN c NATURAL JOIN d NATURAL JOIN e GROUP BY aid HAVING count(v) > 4",
+       "SELECT aid FROM a NATURAL JOIN b NATURAL JOIN c NATURAL JOIN d NATURAL JOIN e GROUP BY aid HAVING count(v) > 5"},
+      {"SELECT x FROM a NATURAL JOIN b NATURAL JOIN c NATURAL JOIN d NATURAL JOIN e GROUP BY x HAVING count(*) = 5",
+       "SELECT x FROM a NATURAL JOIN b NATURAL JOIN c NATURAL JOIN d NATURAL JOIN e GROUP BY x HAVING count(*) >= 5"},
+  };
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    synth_solved r;
+    assert_int_equal(synth_solve(five, pairs[i][0], pairs[i][1], 0, 5.0, &r), 0);
+    if (r.status != SYNTH_SOLVE_REFUTED || !strstr(r.why, "rows in e"))
+      fail_msg("pair %zu: status %d: %s", i, r.status, r.why);
+    check_model(r.data, pairs[i][0], pairs[i][1], "five");
+    synth_data_free(r.data);
+  }
+  sqlsim_catalog_free(c);
+}
+
 /* Outside the subset: said, no verdict, no bound. */
 static void test_outside(void **state) {
   (void)state;
@@ -345,7 +383,7 @@ static void test_in_strict(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_refuted), cmocka_unit_test(test_bounded), cmocka_unit_test(test_comparisons),
-      cmocka_unit_test(test_refuted_wider), cmocka_unit_test(test_bounded_wider),
+      cmocka_unit_test(test_refuted_wider), cmocka_unit_test(test_bounded_wider), cmocka_unit_test(test_skewed),
       cmocka_unit_test(test_outside), cmocka_unit_test(test_in_strict),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -97,6 +97,8 @@ typedef struct enc {
   int nsubs;
   unsigned char *numtext;  /* per column: text holding integers (K_NUMTEXT) */
   int fresh;
+  struct extreme { int is_min, n; Z3_ast *cx; Z3_ast m; } ext[32]; /* MIN/MAX encoded, by their terms */
+  int next;
   int size;                /* the why is a size: the bound reached below it stands */
   long work;               /* row combinations encoded, all queries */
   int depth;               /* nesting: subqueries, aliases */
@@ -651,6 +653,36 @@ static int is_aggregate(const sqlsim_node *n) {
           !strcmp(n->text, "min") || !strcmp(n->text, "max"));
 }
 
+/* MIN (MAX) of the values x[j] where c[j]: a fresh value that is one of
+ * them and below (above) none. Encoded once per distinct terms: the gold's
+ * and the prediction's same MAX are then one value, not two the solver must
+ * prove equal. */
+static Z3_ast extreme(enc *e, int is_min, const Z3_ast *c, const val *x, int n, int kind) {
+  for (int i = 0; i < e->next; i++) {
+    struct extreme *m = &e->ext[i];
+    int same = m->is_min == is_min && m->n == n;
+    for (int j = 0; same && j < n; j++) same = m->cx[2 * j] == c[j] && m->cx[2 * j + 1] == x[j].v;
+    if (same) return m->m;
+  }
+  Z3_ast m = fresh(e, "m", kind == K_REAL ? Z3_mk_real_sort(e->z) : Z3_mk_int_sort(e->z));
+  size_t nn = n > 0 ? (size_t)n : 1;
+  Z3_ast *terms = malloc(sizeof *terms * nn);
+  if (!terms) return m;
+  for (int j = 0; j < n; j++) {
+    terms[j] = mk_and2(e, c[j], Z3_mk_eq(e->z, m, x[j].v));
+    Z3_ast bound = is_min ? Z3_mk_le(e->z, m, x[j].v) : Z3_mk_ge(e->z, m, x[j].v);
+    Z3_solver_assert(e->z, e->sol, Z3_mk_implies(e->z, c[j], bound));
+  }
+  Z3_solver_assert(e->z, e->sol, Z3_mk_implies(e->z, Z3_mk_or(e->z, (unsigned)n, c), Z3_mk_or(e->z, (unsigned)n, terms)));
+  free(terms);
+  Z3_ast *cx = e->next < 32 ? malloc(sizeof *cx * 2 * nn) : NULL;
+  if (cx) {
+    for (int j = 0; j < n; j++) cx[2 * j] = c[j], cx[2 * j + 1] = x[j].v;
+    e->ext[e->next++] = (struct extreme){is_min, n, cx, m};
+  }
+  return m;
+}
+
 /* COUNT, SUM, AVG, MIN, MAX over the group (sc->g), DISTINCT inside them too. */
 static int aggregate(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
   const group *g = sc->g;
@@ -691,19 +723,17 @@ static int aggregate(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
         for (int j = 0; j < g->n; j++) terms[j] = mk_ite01(e, c[j]);
         Z3_ast cnt = sum(e, terms, g->n, 0);
         Z3_ast real_total = kind == K_REAL ? total : Z3_mk_int2real(e->z, total);
-        *out = (val){.v = Z3_mk_div(e->z, real_total, Z3_mk_int2real(e->z, cnt)), .n = mk_not(e, any), .kind = K_REAL};
+        /* the count is 1 .. n: a division by each constant (linear), not by the count (nonlinear) */
+        Z3_ast avg = Z3_mk_div(e->z, real_total, Z3_mk_int2real(e->z, cnt));
+        if (g->n <= 64) {
+          avg = Z3_mk_real(e->z, 0, 1);
+          for (int i = g->n; i >= 1; i--)
+            avg = Z3_mk_ite(e->z, Z3_mk_eq(e->z, cnt, mk_int(e, i)), Z3_mk_div(e->z, real_total, Z3_mk_real(e->z, i, 1)), avg);
+        }
+        *out = (val){.v = avg, .n = mk_not(e, any), .kind = K_REAL};
       }
-    } else { /* min, max: a value of the group below (above) none of the others */
-      Z3_ast m = fresh(e, "m", kind == K_REAL ? Z3_mk_real_sort(e->z) : Z3_mk_int_sort(e->z));
-      int is_min = !strcmp(f, "min");
-      for (int j = 0; j < g->n; j++) {
-        terms[j] = mk_and2(e, c[j], Z3_mk_eq(e->z, m, x[j].v));
-        Z3_ast bound = is_min ? Z3_mk_le(e->z, m, x[j].v) : Z3_mk_ge(e->z, m, x[j].v);
-        Z3_solver_assert(e->z, e->sol, Z3_mk_implies(e->z, c[j], bound));
-      }
-      Z3_solver_assert(e->z, e->sol, Z3_mk_implies(e->z, any, Z3_mk_or(e->z, (unsigned)g->n, terms)));
-      *out = (val){.v = m, .n = mk_not(e, any), .kind = kind, .num = x[0].num};
-    }
+    } else
+      *out = (val){.v = extreme(e, !strcmp(f, "min"), c, x, g->n, kind), .n = mk_not(e, any), .kind = kind, .num = x[0].num};
   }
   free(x);
   free(c);
@@ -1701,10 +1731,15 @@ static synth_data *decode(enc *e, Z3_model m) {
 
 /* ---------------------------------------------------------------- solving */
 
-/* One z3 context per thread, kept across pairs (making one costs about as
- * much as a small pair's whole solving) and made again every CTX_USES
- * solvings, so that what it keeps of old formulas stays bounded. */
-#define CTX_USES 16
+/* One z3 context per thread, kept across pairs and made again every
+ * CTX_USES solvings or once z3 holds CTX_BYTES, so that what it keeps of old
+ * formulas (a context frees no term before it goes) stays bounded. Making
+ * one costs 0.6 ms where its memory is reused, and about 55 ms where its
+ * pages must be faulted in again (z3 maps large tables; measured on this
+ * project's 2-core VM): every 16 solvings, that was most of the solver's
+ * time. */
+#define CTX_USES 2048
+#define CTX_BYTES ((size_t)64 << 20)
 typedef struct tls_ctx {
   Z3_context z;
   int uses;
@@ -1725,7 +1760,7 @@ static Z3_context thread_context(void) {
     if (!(c = calloc(1, sizeof *c))) return NULL;
     pthread_setspecific(ctx_key, c);
   }
-  if (c->z && c->uses >= CTX_USES) {
+  if (c->z && (c->uses >= CTX_USES || Z3_get_estimated_alloc_size() > CTX_BYTES)) {
     Z3_del_context(c->z);
     c->z = NULL;
   }
@@ -1749,6 +1784,7 @@ void synth_solver_thread_cleanup(void) {
 }
 
 static void enc_free(enc *e) {
+  for (int i = 0; i < e->next; i++) free(e->ext[i].cx);
   for (int i = 0; i < e->nsubs; i++) answer_free(&e->subs[i].a);
   sqlsim_arena_free(e->arena);
   if (e->sol) Z3_solver_dec_ref(e->z, e->sol);
@@ -1762,6 +1798,19 @@ static void enc_free(enc *e) {
 /* One bound k: 1 refuted (*data), 0 no counterexample, -1 outside the
  * subset or undecided (e->why, *unknown set when it was the budget, *size
  * when the encoding at k would be too large). */
+/* The kind of an answer's column c, as comparisons class it: text, integers
+ * held as text, numbers; -1 when its cells mix them or it has none. */
+static int kind_class(const answer *a, int c) {
+  int cls = -1;
+  for (int i = 0; i < a->nrows; i++) {
+    int k = a->cells[(size_t)i * (size_t)a->ncols + (size_t)c].kind, x = k == K_REAL ? K_INT : k;
+    if (a->cells[(size_t)i * (size_t)a->ncols + (size_t)c].nul) continue;
+    if (cls >= 0 && cls != x) return -1;
+    cls = x;
+  }
+  return cls;
+}
+
 typedef struct ask {       /* what every solving of a pair asks */
   const sqlsim_schema *s;
   const sqlsim_query *g, *p;
@@ -1814,21 +1863,35 @@ static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth
   /* Spider's comparison (and the audit's) takes the columns in any order:
    * the answers must differ under every order of b's columns (up to 4
    * columns; past that in order, which still proves a bound: equal in
-   * order is equal in any) */
+   * order is equal in any). Orders that pair a text column with a number
+   * column are left out when another order pairs kinds alike (their rows
+   * can be equal only where both cells are NULL): fewer conditions prove the
+   * same bound, and a model is replayed before it refutes. */
   if (!any_order || a.ncols < 2 || a.ncols > 4) {
     Z3_solver_assert(e.z, e.sol, differ(&e, &a, &b, sets, NULL));
   } else {
-    int perm[4] = {0, 1, 2, 3}, n = a.ncols;
-    for (;;) {
-      Z3_solver_assert(e.z, e.sol, differ(&e, &a, &b, sets, perm));
-      int i = n - 2; /* the next permutation, lexicographic */
-      while (i >= 0 && perm[i] > perm[i + 1]) i--;
-      if (i < 0) break;
-      int j = n - 1;
-      while (perm[j] < perm[i]) j--;
-      int t = perm[i];
-      perm[i] = perm[j], perm[j] = t;
-      for (int l = i + 1, r = n - 1; l < r; l++, r--) t = perm[l], perm[l] = perm[r], perm[r] = t;
+    int perm[4] = {0, 1, 2, 3}, n = a.ncols, ka[4], kb[4];
+    for (int c = 0; c < n; c++) ka[c] = kind_class(&a, c), kb[c] = kind_class(&b, c);
+    for (int pass = 0; pass < 2; pass++) { /* pass 0: the orders pairing kinds alike; 1: all, when there is none */
+      int asserted = 0;
+      for (;;) {
+        int alike = 1;
+        for (int c = 0; c < n; c++) alike &= ka[c] < 0 || kb[perm[c]] < 0 || ka[c] == kb[perm[c]];
+        if (alike || pass) {
+          Z3_solver_assert(e.z, e.sol, differ(&e, &a, &b, sets, perm));
+          asserted++;
+        }
+        int i = n - 2; /* the next permutation, lexicographic */
+        while (i >= 0 && perm[i] > perm[i + 1]) i--;
+        if (i < 0) break;
+        int j = n - 1;
+        while (perm[j] < perm[i]) j--;
+        int t = perm[i];
+        perm[i] = perm[j], perm[j] = t;
+        for (int l = i + 1, r = n - 1; l < r; l++, r--) t = perm[l], perm[l] = perm[r], perm[r] = t;
+      }
+      for (int c = 0; c < n; c++) perm[c] = c;
+      if (asserted) break;
     }
   }
   switch (Z3_solver_check(e.z, e.sol)) {
@@ -1863,8 +1926,8 @@ static void query_tables(const sqlsim_node *n, unsigned char *in, int ntables, i
   for (uint32_t i = 0; i < n->nkids; i++) query_tables(n->kids[i], in, ntables, depth + 1);
 }
 
-/* Skewed shapes, for counterexamples only: one table of the queries at
- * MAX_K slots, every other at `others` (a group of exactly five rows of one
+/* Skewed shapes, for counterexamples only, when the queries name three
+ * tables or more: one table at MAX_K slots, every other at `others` (a group of exactly five rows of one
  * table through a join of five: 5 x 1 x 1 x 1 x 1 combinations, where five
  * slots for every table make 3,125). 1 when one refutes (out filled). */
 static int try_shapes(const ask *q, int others, double budget_s, double t0, synth_solved *out) {
@@ -1883,7 +1946,7 @@ static int try_shapes(const ask *q, int others, double budget_s, double t0, synt
     int ct = q->s->columns[q->s->fkeys[f].column].table, pt = q->s->columns[q->s->fkeys[f].ref_column].table;
     if (ct != pt && in[ct] && in[pt]) parent[pt] = 1;
   }
-  for (int i = 0; n > 1 && parent && i < 2 * nt && !rc; i++) {
+  for (int i = 0; n > 2 && parent && i < 2 * nt && !rc; i++) { /* two tables: uniform k reaches six slots anyway */
     int big = i % nt;
     if (!in[big] || parent[big] != (i >= nt)) continue;
     double left = budget_s - (now_seconds() - t0);

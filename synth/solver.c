@@ -77,6 +77,9 @@ typedef struct answer {    /* a query's candidate rows */
   Z3_ast *in;              /* the row is in the answer */
   val *cells;              /* nrows x ncols */
   int one;                 /* at most one row: an aggregate without GROUP BY, LIMIT 1 */
+  val *keys;               /* the top query's ORDER BY keys, nrows x nk (kept when its order counts) */
+  int nk;
+  const sqlsim_node *order;
 } answer;
 
 typedef struct enc {
@@ -99,6 +102,7 @@ typedef struct enc {
   int fresh;
   struct extreme { int is_min, n; Z3_ast *cx; Z3_ast m; } ext[32]; /* MIN/MAX encoded, by their terms */
   int next;
+  int keep_keys;           /* keep the top query's ORDER BY keys on its answer */
   int size;                /* the why is a size: the bound reached below it stands */
   long work;               /* row combinations encoded, all queries */
   int depth;               /* nesting: subqueries, aliases */
@@ -1196,6 +1200,7 @@ static Z3_ast rows_same(enc *e, const answer *a, int i, const answer *b, int j) 
 static void answer_free(answer *a) {
   free(a->in);
   free(a->cells);
+  free(a->keys);
   memset(a, 0, sizeof *a);
 }
 
@@ -1263,6 +1268,9 @@ static int set_operation(enc *e, const sqlsim_node *sel, const scope *outer, ans
   }
   answer_free(&a);
   answer_free(&b);
+  free(out->keys); /* a branch's (the compound's own ORDER BY is not kept) */
+  out->keys = NULL;
+  out->nk = 0;
   if (rc) answer_free(out);
   return rc;
 }
@@ -1410,6 +1418,50 @@ static int combination(enc *e, const from *fr, const int *nullable, const int *r
   return rc;
 }
 
+/* The select list's expressions into cols (at most 256); * stands for
+ * every column of every FROM item, as NULL placeholders. Their count, or -1. */
+static int target_list(enc *e, const from *fr, const sqlsim_node *targets, const sqlsim_node **cols) {
+  int ncols = 0;
+  for (uint32_t i = 0; i < targets->nkids; i++) {
+    const sqlsim_node *t = targets->kids[i];
+    const sqlsim_node *x = t && t->kind == SQLSIM_N_TARGET && t->nkids ? t->kids[0] : t;
+    if (x && x->kind == SQLSIM_N_STAR) {
+      if (x->text || x->alias) return out_of_subset(e, "a qualified *%s", "");
+      if (fr->neq) return out_of_subset(e, "* over USING or NATURAL (their columns merge)%s", "");
+      if (targets->nkids != 1) return out_of_subset(e, "* beside other targets%s", "");
+      for (int it = 0; it < fr->sc.nitems; it++) {
+        const sqlsim_table *tab = &e->s->tables[fr->sc.table[it]];
+        for (int c = 0; c < tab->ncolumns && ncols < 256; c++) cols[ncols++] = NULL;
+      }
+      return ncols;
+    }
+    if (ncols == 256) return out_of_subset(e, "more than %s targets", "256");
+    cols[ncols++] = x;
+  }
+  return ncols;
+}
+
+/* LIMIT and OFFSET, under an ORDER BY of *nk keys; without them, the top
+ * query's keys are kept (*keep) when the comparison counts the order (and
+ * dropped, not refused, where they cannot be encoded). */
+static int limits(enc *e, const sqlsim_node *sel, long *limit, long *offset, int *nk, int *keep) {
+  const sqlsim_node *order = sel->kids[SQLSIM_SEL_ORDER];
+  if (sel->kids[SQLSIM_SEL_LIMIT] || sel->kids[SQLSIM_SEL_OFFSET]) {
+    if ((sel->kids[SQLSIM_SEL_LIMIT] && limit_value(sel->kids[SQLSIM_SEL_LIMIT], limit)) ||
+        (sel->kids[SQLSIM_SEL_OFFSET] && limit_value(sel->kids[SQLSIM_SEL_OFFSET], offset)))
+      return out_of_subset(e, "LIMIT or OFFSET of an expression%s", "");
+    if (*offset < 0) *offset = 0;
+    if (!order || !order->nkids) return out_of_subset(e, "LIMIT without ORDER BY (any rows)%s", "");
+    if (order->nkids > 8) return out_of_subset(e, "more than %s ORDER BY keys", "8");
+    if (sel->flags & SQLSIM_F_DISTINCT) return out_of_subset(e, "DISTINCT with LIMIT%s", "");
+    *nk = (int)order->nkids;
+    return 0;
+  }
+  *keep = e->keep_keys && e->depth == 0 && order && order->nkids && order->nkids <= 8 && !(sel->flags & SQLSIM_F_DISTINCT);
+  if (*keep) *nk = (int)order->nkids;
+  return 0;
+}
+
 #define MAX_WORK 65536 /* row combinations encoded for one pair at one k */
 
 /* The answer of a plain SELECT: its candidate rows over the combinations of
@@ -1436,39 +1488,14 @@ static int plain_select(enc *e, const sqlsim_node *sel, const scope *outer, answ
     if ((n *= rad[i]) > MAX_TUPLES) return too_big(e, "more than 4096 combinations of rows");
   }
   if ((e->work += n) > MAX_WORK) return too_big(e, "more than 65536 combinations of rows in all (correlated subqueries)");
-  /* LIMIT and OFFSET, under an ORDER BY */
   const sqlsim_node *order = sel->kids[SQLSIM_SEL_ORDER];
   long limit = -1, offset = 0;
-  int nk = 0;
-  if (sel->kids[SQLSIM_SEL_LIMIT] || sel->kids[SQLSIM_SEL_OFFSET]) {
-    if ((sel->kids[SQLSIM_SEL_LIMIT] && limit_value(sel->kids[SQLSIM_SEL_LIMIT], &limit)) ||
-        (sel->kids[SQLSIM_SEL_OFFSET] && limit_value(sel->kids[SQLSIM_SEL_OFFSET], &offset)))
-      return out_of_subset(e, "LIMIT or OFFSET of an expression%s", "");
-    if (offset < 0) offset = 0;
-    if (!order || !order->nkids) return out_of_subset(e, "LIMIT without ORDER BY (any rows)%s", "");
-    if (order->nkids > 8) return out_of_subset(e, "more than %s ORDER BY keys", "8");
-    if (sel->flags & SQLSIM_F_DISTINCT) return out_of_subset(e, "DISTINCT with LIMIT%s", "");
-    nk = (int)order->nkids;
-  }
+  int nk = 0, keep = 0;
+  if (limits(e, sel, &limit, &offset, &nk, &keep)) return -1;
   /* the targets, * expanded */
   const sqlsim_node *cols[256];
-  int ncols = 0;
-  for (uint32_t i = 0; i < targets->nkids; i++) {
-    const sqlsim_node *t = targets->kids[i];
-    const sqlsim_node *x = t && t->kind == SQLSIM_N_TARGET && t->nkids ? t->kids[0] : t;
-    if (x && x->kind == SQLSIM_N_STAR) {
-      if (x->text || x->alias) return out_of_subset(e, "a qualified *%s", "");
-      if (fr.neq) return out_of_subset(e, "* over USING or NATURAL (their columns merge)%s", "");
-      for (int it = 0; it < m; it++) {
-        const sqlsim_table *tab = &e->s->tables[fr.sc.table[it]];
-        for (int c = 0; c < tab->ncolumns && ncols < 256; c++) cols[ncols++] = NULL; /* placeholders below */
-      }
-      if (targets->nkids != 1) return out_of_subset(e, "* beside other targets%s", "");
-      break;
-    }
-    if (ncols == 256) return out_of_subset(e, "more than %s targets", "256");
-    cols[ncols++] = x;
-  }
+  int ncols = target_list(e, &fr, targets, cols);
+  if (ncols < 0) return -1;
   int star = ncols && !cols[0];
   const sqlsim_node *where = sel->kids[SQLSIM_SEL_WHERE], *groupby = sel->kids[SQLSIM_SEL_GROUP],
                     *having = sel->kids[SQLSIM_SEL_HAVING];
@@ -1480,7 +1507,10 @@ static int plain_select(enc *e, const sqlsim_node *sel, const scope *outer, answ
       if (!groupby->kids[i] || groupby->kids[i]->kind != SQLSIM_N_COLUMN || (groupby->kids[i]->flags & SQLSIM_F_ALIASREF))
         return out_of_subset(e, "GROUP BY an expression%s", "");
   long nout = agg && !groupby ? 1 : n;
-  if (nk && nout > 64) return too_big(e, "LIMIT over more than 64 candidate rows");
+  if (nk && nout > 64) {
+    if (!keep) return too_big(e, "LIMIT over more than 64 candidate rows");
+    keep = 0, nk = 0; /* the order stays unchecked */
+  }
   int *rows = malloc(sizeof *rows * (size_t)n * (size_t)(m ? m : 1));
   int *alt = malloc(sizeof *alt * (size_t)(m ? m : 1));
   Z3_ast *q = calloc((size_t)n, sizeof *q), *same = calloc((size_t)n, sizeof *same);
@@ -1551,11 +1581,26 @@ static int plain_select(enc *e, const sqlsim_node *sel, const scope *outer, answ
     } else
       for (int c = 0; c < ncols && !rc; c++)
         rc = expr(e, &sc, cols[c], &out->cells[(size_t)i * (size_t)ncols + (size_t)c]);
-    if (!rc && nk) rc = order_keys(e, &sc, order, out, (int)i, &keys[(size_t)i * (size_t)nk]);
+    if (!rc && nk && keys) {
+      char why0 = e->why[0];
+      int size0 = e->size;
+      int r = order_keys(e, &sc, order, out, (int)i, &keys[(size_t)i * (size_t)nk]);
+      if (r && keep) { /* the order stays unchecked; the rest is encoded */
+        if (!why0) e->why[0] = '\0';
+        e->size = size0;
+        free(keys);
+        keys = NULL;
+      } else
+        rc = r;
+    }
   }
   if (!rc && (sel->flags & SQLSIM_F_DISTINCT)) rc = first_occurrences(e, out);
   if (!rc && (limit >= 0 || offset > 0)) rc = apply_limit(e, out, keys, nk, order, limit, offset);
   out->one = !rc && ((agg && !groupby) || ((limit == 0 || limit == 1) && nk));
+  if (!rc && keys && e->keep_keys && e->depth == 0 && !(sel->flags & SQLSIM_F_DISTINCT)) { /* the answer keeps its keys */
+    out->keys = keys, out->nk = nk, out->order = order;
+    keys = NULL;
+  }
   free(rows);
   free(alt);
   free(q);
@@ -1654,6 +1699,48 @@ static Z3_ast differ(enc *e, const answer *a, const answer *b, int sets, const i
   free(t);
   free(x);
   return r ? r : mk_false(e);
+}
+
+/* Where rows sit in an answer ordered by its keys: pos[i], the number of
+ * rows of the answer before row i (a tie broken by the candidate's place);
+ * *tie, whether two rows of the answer that differ share their keys (their
+ * order is then SQLite's choice). */
+static int positions(enc *e, const answer *a, Z3_ast *pos, Z3_ast *tie) {
+  int n = a->nrows, nk = a->nk;
+  Z3_ast *t = malloc(sizeof *t * (size_t)(n + 1));
+  if (!t) return -1;
+  *tie = mk_false(e);
+  for (int i = 0; i < n; i++) {
+    int w = 0;
+    for (int j = 0; j < n; j++) {
+      if (j == i) continue;
+      Z3_ast tied = keys_tie(e, &a->keys[(size_t)j * (size_t)nk], &a->keys[(size_t)i * (size_t)nk], nk);
+      Z3_ast before = sorts_before(e, a->order, &a->keys[(size_t)j * (size_t)nk], &a->keys[(size_t)i * (size_t)nk], nk);
+      if (j < i) {
+        before = mk_or2(e, before, tied);
+        Z3_ast x[4] = {a->in[i], a->in[j], tied, mk_not(e, rows_same(e, a, i, a, j))};
+        *tie = mk_or2(e, *tie, Z3_mk_and(e->z, 4, x));
+      }
+      t[w++] = mk_ite01(e, mk_and2(e, a->in[j], before));
+    }
+    pos[i] = sum(e, t, w, 0);
+  }
+  free(t);
+  return 0;
+}
+
+/* Spider's comparison when the gold's order counts: the answers differ as
+ * multisets, or, the gold holding no tie, in order: a place where their rows
+ * differ, or a tie in the prediction (SQLite then orders it as it may). */
+static Z3_ast differ_ordered(enc *e, const answer *a, const answer *b, const int *perm, const Z3_ast *pa,
+                             const Z3_ast *pb, Z3_ast tie_a, Z3_ast tie_b) {
+  Z3_ast place = mk_false(e);
+  for (int i = 0; i < a->nrows; i++)
+    for (int j = 0; j < b->nrows; j++) {
+      Z3_ast x[4] = {a->in[i], b->in[j], Z3_mk_eq(e->z, pa[i], pb[j]), mk_not(e, rows_same_perm(e, a, i, b, j, perm))};
+      place = mk_or2(e, place, Z3_mk_and(e->z, 4, x));
+    }
+  return mk_or2(e, differ(e, a, b, 0, perm), mk_and2(e, mk_not(e, tie_a), mk_or2(e, tie_b, place)));
 }
 
 /* ---------------------------------------------------------------- the model */
@@ -1814,17 +1901,18 @@ static int kind_class(const answer *a, int c) {
 typedef struct ask {       /* what every solving of a pair asks */
   const sqlsim_schema *s;
   const sqlsim_query *g, *p;
-  int sets, any_order, no_nulls;
+  int sets, any_order, no_nulls, ordered;
 } ask;
 
 static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth_data **data, char *why, size_t wn,
-                   int *unknown, int *size, int *one_row) {
+                   int *unknown, int *size, int *one_row, int *order_checked) {
   const sqlsim_schema *s = q->s;
   const sqlsim_query *g = q->g, *p = q->p;
   int sets = q->sets, any_order = q->any_order;
-  enc e = {.s = s, .k = k, .no_nulls = q->no_nulls};
+  enc e = {.s = s, .k = k, .no_nulls = q->no_nulls, .keep_keys = q->ordered};
   int rc = -1;
   answer a = {0}, b = {0};
+  Z3_ast *pa = NULL, *pb = NULL, tie_a = NULL, tie_b = NULL; /* places in an ordered answer */
   if (!(e.z = thread_context())) {
     snprintf(why, wn, "z3 could not make a context");
     return -1;
@@ -1860,6 +1948,12 @@ static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth
     goto done;
   }
   *one_row = a.one && b.one;
+  /* the order, when it counts: both answers ordered by number keys */
+  *order_checked = 0;
+  if (q->ordered && !sets && a.nk && b.nk && a.nrows <= 64 && b.nrows <= 64 &&
+      (pa = calloc((size_t)a.nrows + 1, sizeof *pa)) && (pb = calloc((size_t)b.nrows + 1, sizeof *pb)) &&
+      !positions(&e, &a, pa, &tie_a) && !positions(&e, &b, pb, &tie_b))
+    *order_checked = 1;
   /* Spider's comparison (and the audit's) takes the columns in any order:
    * the answers must differ under every order of b's columns (up to 4
    * columns; past that in order, which still proves a bound: equal in
@@ -1868,7 +1962,8 @@ static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth
    * can be equal only where both cells are NULL): fewer conditions prove the
    * same bound, and a model is replayed before it refutes. */
   if (!any_order || a.ncols < 2 || a.ncols > 4) {
-    Z3_solver_assert(e.z, e.sol, differ(&e, &a, &b, sets, NULL));
+    Z3_solver_assert(e.z, e.sol, *order_checked ? differ_ordered(&e, &a, &b, NULL, pa, pb, tie_a, tie_b)
+                                                : differ(&e, &a, &b, sets, NULL));
   } else {
     int perm[4] = {0, 1, 2, 3}, n = a.ncols, ka[4], kb[4];
     for (int c = 0; c < n; c++) ka[c] = kind_class(&a, c), kb[c] = kind_class(&b, c);
@@ -1878,7 +1973,8 @@ static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth
         int alike = 1;
         for (int c = 0; c < n; c++) alike &= ka[c] < 0 || kb[perm[c]] < 0 || ka[c] == kb[perm[c]];
         if (alike || pass) {
-          Z3_solver_assert(e.z, e.sol, differ(&e, &a, &b, sets, perm));
+          Z3_solver_assert(e.z, e.sol, *order_checked ? differ_ordered(&e, &a, &b, perm, pa, pb, tie_a, tie_b)
+                                                      : differ(&e, &a, &b, sets, perm));
           asserted++;
         }
         int i = n - 2; /* the next permutation, lexicographic */
@@ -1913,6 +2009,8 @@ static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth
     snprintf(why, wn, "the solver's budget ran out at %d rows per table (%s)", k, Z3_solver_get_reason_unknown(e.z, e.sol));
   }
 done:
+  free(pa);
+  free(pb);
   answer_free(&a);
   answer_free(&b);
   enc_free(&e);
@@ -1953,9 +2051,9 @@ static int try_shapes(const ask *q, int others, double budget_s, double t0, synt
     if (left <= 0.001) break;
     for (int t = 0; t < nt; t++) shape[t] = t == big ? MAX_K : others;
     synth_data *d = NULL;
-    int unknown = 0, size = 0, one = 0;
+    int unknown = 0, size = 0, one = 0, ordered = 0;
     char why[200] = "";
-    if (solve_k(q, MAX_K, shape, left, &d, why, sizeof why, &unknown, &size, &one) == 1) {
+    if (solve_k(q, MAX_K, shape, left, &d, why, sizeof why, &unknown, &size, &one, &ordered) == 1) {
       out->status = SYNTH_SOLVE_REFUTED;
       out->data = d;
       snprintf(out->why, sizeof out->why, "the solver found a database of at most %d rows in %s and %d in each other table",
@@ -1984,7 +2082,8 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
     return 0;
   }
   ask q = {.s = s, .g = g, .p = p, .sets = (flags & SYNTH_SOLVE_SETS) != 0,
-           .any_order = (flags & SYNTH_SOLVE_ANY_ORDER) != 0, .no_nulls = (flags & SYNTH_SOLVE_NO_NULLS) != 0};
+           .any_order = (flags & SYNTH_SOLVE_ANY_ORDER) != 0, .no_nulls = (flags & SYNTH_SOLVE_NO_NULLS) != 0,
+           .ordered = (flags & SYNTH_SOLVE_ORDERED) != 0};
   out->status = SYNTH_SOLVE_OUTSIDE;
   /* k = 1, 2, .. rows in every table (the bound), with skewed shapes tried
    * after k = 1: one table large, the others small */
@@ -1999,9 +2098,9 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
       break;
     }
     synth_data *d = NULL;
-    int unknown = 0, size = 0;
+    int unknown = 0, size = 0, ordered = 0;
     char why[200] = "";
-    int r = solve_k(&q, k, NULL, left, &d, why, sizeof why, &unknown, &size, &out->one_row);
+    int r = solve_k(&q, k, NULL, left, &d, why, sizeof why, &unknown, &size, &out->one_row, &ordered);
     out->k = k;
     if (r == 1) {
       out->status = SYNTH_SOLVE_REFUTED;
@@ -2010,6 +2109,7 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
       break;
     }
     if (r == 0) {
+      if (ordered && out->order_bound == out->bound) out->order_bound = k; /* the order compared at every k so far */
       out->bound = k;
       out->status = SYNTH_SOLVE_BOUNDED;
       snprintf(out->why, sizeof out->why, "no counterexample up to %d rows per table", k);

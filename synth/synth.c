@@ -782,7 +782,7 @@ static void solver_stage(pair_run *pr) {
   synth_solved sv;
   synth_solve(pr->s, pr->gtext, pr->ptext,
               (pr->bird ? SYNTH_SOLVE_SETS : 0) | (pr->bird != 1 ? SYNTH_SOLVE_ANY_ORDER : 0) |
-                  (o->assume_not_null ? SYNTH_SOLVE_NO_NULLS : 0),
+                  (o->assume_not_null ? SYNTH_SOLVE_NO_NULLS : 0) | (pr->ordered ? SYNTH_SOLVE_ORDERED : 0),
               o->solver_budget_s > 0 ? o->solver_budget_s : SYNTH_SOLVER_BUDGET, &sv);
   out->solver_s = sv.seconds;
   if (sv.status == SYNTH_SOLVE_REFUTED) {
@@ -804,9 +804,14 @@ static void solver_stage(pair_run *pr) {
     if (sv.bound) out->bound = sv.bound;
     return;
   }
-  if (sv.status == SYNTH_SOLVE_BOUNDED && pr->ordered && !sv.one_row) { /* equal as multisets, the order unchecked */
-    snprintf(out->solver, sizeof out->solver,
-             "not checked by the solver: the answers' order counts (ORDER BY); as multisets %.100s", sv.why);
+  if (sv.status == SYNTH_SOLVE_BOUNDED && pr->ordered && !sv.one_row) { /* the order counts */
+    if (sv.order_bound > 0) {
+      out->bound = sv.order_bound;
+      snprintf(out->solver, sizeof out->solver, "no counterexample up to %d rows per table, rows compared in order",
+               sv.order_bound);
+    } else
+      snprintf(out->solver, sizeof out->solver,
+               "not checked by the solver: the answers' order counts (ORDER BY); as multisets %.100s", sv.why);
     return;
   }
   if (sv.status == SYNTH_SOLVE_BOUNDED) out->bound = sv.bound;

@@ -389,15 +389,18 @@ typedef struct synth_solved {
   int bound;               /* the largest k with no counterexample (0: none) */
   int k;                   /* the last k tried */
   int one_row;             /* both answers hold at most one row (their order cannot count) */
+  int order_bound;         /* SYNTH_SOLVE_ORDERED: the largest k up to which the rows were also compared
+                              in order (both queries ordered by number keys), 0 when none */
   synth_data *data;        /* REFUTED: the model as a database (the caller replays and owns it) */
   char why[200];
   double seconds;
 } synth_solved;
 /* flags: SYNTH_SOLVE_SETS, BIRD's comparison (sets of rows; else
  * multisets), SYNTH_SOLVE_ANY_ORDER (the columns in any order: Spider's
- * comparison, the audit's), SYNTH_SOLVE_NO_NULLS (assume_not_null). 0 with
- * out filled. */
-enum { SYNTH_SOLVE_SETS = 1, SYNTH_SOLVE_NO_NULLS = 2, SYNTH_SOLVE_ANY_ORDER = 4 };
+ * comparison, the audit's), SYNTH_SOLVE_NO_NULLS (assume_not_null),
+ * SYNTH_SOLVE_ORDERED (the gold's order counts: the rows compared in order
+ * where both queries order by number keys). 0 with out filled. */
+enum { SYNTH_SOLVE_SETS = 1, SYNTH_SOLVE_NO_NULLS = 2, SYNTH_SOLVE_ANY_ORDER = 4, SYNTH_SOLVE_ORDERED = 8 };
 #define SYNTH_SOLVER_BUDGET 0.1 /* seconds a pair, by default */
 #define SYNTH_SOLVER_MAX_K 6    /* rows per table the solver grows to */
 int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_text, int flags, double budget_s,

@@ -284,6 +284,56 @@ static void test_bounded_wider(void **state) {
   }
 }
 
+/* The answer of sql on db as row texts in its order. */
+static char *answer_in_order(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
+  char *out = calloc(1, 256 * 520);
+  for (int n = 0; sqlite3_step(st) == SQLITE_ROW && n < 256; n++) {
+    for (int i = 0; i < sqlite3_column_count(st); i++) {
+      strcat(out, "|");
+      strcat(out, sqlite3_column_type(st, i) == SQLITE_NULL ? "NULL" : (const char *)sqlite3_column_text(st, i));
+    }
+    strcat(out, "\n");
+  }
+  sqlite3_finalize(st);
+  return out;
+}
+
+/* When the gold's order counts (Spider, ORDER BY): the rows compared in
+ * order where both queries order by number keys; a bound stated then. */
+static void test_ordered(void **state) {
+  (void)state;
+  const char *g = "SELECT name FROM emp ORDER BY salary", *p = "SELECT name FROM emp ORDER BY salary DESC";
+  synth_solved r;
+  solve(g, p, SYNTH_SOLVE_ORDERED, &r);
+  assert_int_equal(r.status, SYNTH_SOLVE_REFUTED); /* the same rows, in another order */
+  char *sql = synth_data_sql(r.data);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+  char *a = answer_in_order(db, g), *b = answer_in_order(db, p);
+  if (!strcmp(a, b)) fail_msg("the model does not tell the orders apart:\n%s", sql);
+  free(a), free(b), free(sql);
+  sqlite3_close(db);
+  synth_data_free(r.data);
+  static const char *bounded[][2] = {
+      {"SELECT name FROM emp ORDER BY salary", "SELECT name FROM emp ORDER BY salary ASC"},
+      {"SELECT name, salary FROM emp WHERE salary > 3 ORDER BY salary DESC",
+       "SELECT name, salary FROM emp WHERE NOT salary <= 3 ORDER BY 2 DESC"},
+      {"SELECT dept.name FROM dept JOIN emp ON emp.dept_id = dept.id ORDER BY emp.salary",
+       "SELECT d.name FROM emp AS e JOIN dept AS d ON d.id = e.dept_id ORDER BY e.salary"},
+  };
+  for (size_t i = 0; i < sizeof bounded / sizeof bounded[0]; i++) {
+    solve(bounded[i][0], bounded[i][1], SYNTH_SOLVE_ORDERED, &r);
+    if (r.status != SYNTH_SOLVE_BOUNDED || r.order_bound < 2) fail_msg("%zu: status %d order bound %d: %s", i, r.status, r.order_bound, r.why);
+  }
+  /* ordered by text: the order is not compared (no order bound), the rest still is */
+  solve("SELECT id FROM emp ORDER BY name", "SELECT id FROM emp ORDER BY name ASC", SYNTH_SOLVE_ORDERED, &r);
+  assert_int_equal(r.status, SYNTH_SOLVE_BOUNDED);
+  assert_int_equal(r.order_bound, 0);
+}
+
 /* A group of exactly five rows through a chain of five tables joined
  * NATURALly: five rows in every table make 3,125 combinations (beyond any
  * budget); a skewed shape (six slots in the child, one in each other table)
@@ -384,6 +434,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_refuted), cmocka_unit_test(test_bounded), cmocka_unit_test(test_comparisons),
       cmocka_unit_test(test_refuted_wider), cmocka_unit_test(test_bounded_wider), cmocka_unit_test(test_skewed),
+      cmocka_unit_test(test_ordered),
       cmocka_unit_test(test_outside), cmocka_unit_test(test_in_strict),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -92,6 +92,7 @@ typedef struct enc {
   Z3_ast *present;         /* [t * k + r] */
   val *cells;              /* [r * ncolumns + column] */
   const char *texts[MAX_TEXTS];
+  Z3_ast codes[MAX_TEXTS]; /* each literal's code: ordered as the texts are */
   int ntexts;
   char why[160];           /* the first construct outside the subset */
   int no_nulls;            /* assume_not_null: no cell is NULL */
@@ -192,12 +193,26 @@ static int column_kind(const enc *e, int col) {
   return core_type_affinity(c->type) == 'I' ? K_INT : K_REAL;
 }
 
-static int text_code(enc *e, const char *t) {
+static Z3_ast fresh(enc *e, const char *what, Z3_sort sort);
+
+/* A text literal's code: an Int whose order among the literals' codes is
+ * the texts' own (SQLite's BINARY order, bytes compared), so that codes
+ * compare as the texts do; NULL when there are too many. */
+static Z3_ast text_code(enc *e, const char *t) {
   for (int i = 0; i < e->ntexts; i++)
-    if (!strcmp(e->texts[i], t)) return i + 1;
-  if (e->ntexts == MAX_TEXTS) return out_of_subset(e, "more than %s text literals", "256");
-  e->texts[e->ntexts++] = sqlsim_arena_strdup(e->arena, t);
-  return e->ntexts;
+    if (!strcmp(e->texts[i], t)) return e->codes[i];
+  if (e->ntexts == MAX_TEXTS) {
+    out_of_subset(e, "more than %s text literals", "256");
+    return NULL;
+  }
+  Z3_ast c = fresh(e, "lit", Z3_mk_int_sort(e->z));
+  for (int i = 0; i < e->ntexts; i++) {
+    int order = strcmp(t, e->texts[i]);
+    Z3_solver_assert(e->z, e->sol, order < 0 ? Z3_mk_lt(e->z, c, e->codes[i]) : Z3_mk_gt(e->z, c, e->codes[i]));
+  }
+  e->texts[e->ntexts] = sqlsim_arena_strdup(e->arena, t);
+  e->codes[e->ntexts++] = c;
+  return c;
 }
 
 /* The column x IN (SELECT y ..) tests against, y, or NULL. */
@@ -398,10 +413,10 @@ static int constant(enc *e, const sqlsim_node *n, val *out) {
     return 0;
   }
   case SQLSIM_CONST_STRING: {
-    int code = text_code(e, n->text ? n->text : "");
-    if (code < 0) return -1;
+    Z3_ast code = text_code(e, n->text ? n->text : "");
+    if (!code) return -1;
     out->kind = K_TEXT;
-    out->v = mk_int(e, code);
+    out->v = code;
     return 0;
   }
   default: return out_of_subset(e, "a literal of its kind%s", "");
@@ -712,7 +727,8 @@ static int aggregate(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
       for (int l = 0; l < j; l++) c[j] = mk_and2(e, c[j], mk_not(e, mk_and2(e, c[l], same_value(e, &x[l], &x[j]))));
   }
   int kind = star ? K_INT : x[0].kind;
-  if (!rc && !star && (kind == K_TEXT || kind == K_NUMTEXT) && strcmp(f, "count")) rc = out_of_subset(e, "%s() of text", f);
+  int text_ok = !strcmp(f, "count") || (kind == K_TEXT && (!strcmp(f, "min") || !strcmp(f, "max"))); /* codes ordered as texts */
+  if (!rc && !star && (kind == K_TEXT || kind == K_NUMTEXT) && !text_ok) rc = out_of_subset(e, "%s() of text", f);
   if (!rc) {
     Z3_ast any = Z3_mk_or(e->z, (unsigned)g->n, c);
     if (!strcmp(f, "count")) {
@@ -799,9 +815,9 @@ static int text_and_number(enc *e, int op, const val *x, const val *t, pred *out
     char buf[32];
     snprintf(buf, sizeof buf, "%lld", i);
     if (*end || strcmp(buf, t->text)) return 1; /* 007, 1e3: SQLite's rendering differs */
-    int code = text_code(e, buf);
-    if (code < 0) return -1;
-    val conv = {.v = mk_int(e, code), .n = mk_false(e), .kind = K_TEXT, .lit = 1, .text = NULL};
+    Z3_ast code = text_code(e, buf);
+    if (!code) return -1;
+    val conv = {.v = code, .n = mk_false(e), .kind = K_TEXT, .lit = 1, .text = NULL};
     return compare(e, op, x, &conv, out);
   }
   return 1;
@@ -827,8 +843,7 @@ static int compare(enc *e, int op, const val *a, const val *b, pred *out) {
     }
     return rc;
   }
-  if (a->kind == K_TEXT && op != SQLSIM_OP_EQ && op != SQLSIM_OP_NE)
-    return out_of_subset(e, "text compared by order%s", "");
+  /* text by order: codes are ordered as the texts (BINARY collation) */
   int nt = (a->kind == K_NUMTEXT) + (b->kind == K_NUMTEXT);
   /* integers held as text: against a number column SQLite compares them as
    * numbers; against a literal or another text column, as text: = only */
@@ -1364,7 +1379,7 @@ static int order_keys(enc *e, const scope *sc, const sqlsim_node *order, const a
       *v = out->cells[(size_t)i * (size_t)out->ncols + (size_t)(place - 1)];
     else if (expr(e, sc, x, v))
       return -1;
-    if (v->kind == K_TEXT || v->kind == K_NUMTEXT) return out_of_subset(e, "ORDER BY text with LIMIT%s", "");
+    if (v->kind == K_NUMTEXT) return out_of_subset(e, "ORDER BY integers held as text%s", "");
   }
   return 0;
 }
@@ -1770,23 +1785,99 @@ static int model_true(Z3_context z, Z3_model m, Z3_ast a) {
   return Z3_model_eval(z, m, a, true, &v) && Z3_get_bool_value(z, v) == Z3_L_TRUE;
 }
 
-/* A text for a code: the literal it stands for, else a text no literal is. */
-static const char *decode_text(enc *e, synth_data *d, long long code) {
-  if (code >= 1 && code <= e->ntexts) return sqlsim_arena_strdup(d->a, e->texts[code - 1]); /* the query's arena goes */
-  char buf[48];
-  snprintf(buf, sizeof buf, "t%lld", code < 0 ? -code * 2 + 1 : code * 2);
-  for (int clash = 1; clash;) {
-    clash = 0;
-    for (int i = 0; i < e->ntexts && !clash; i++) clash = !strcmp(e->texts[i], buf);
-    if (clash && strlen(buf) + 2 < sizeof buf) strcat(buf, "_");
+/* Texts for the codes a model gives: a literal's code its text; other
+ * codes, in their order, texts strictly between the literals around them
+ * (BINARY order), so that every comparison the model made holds of the
+ * texts. NULL where no text fits (the model then does not replay: a defect,
+ * never a verdict). */
+typedef struct text_map {
+  long long *v;            /* the codes, sorted, distinct */
+  const char **t;
+  int n;
+} text_map;
+
+static int cmp_ll(const void *a, const void *b) {
+  long long x = *(const long long *)a, y = *(const long long *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The r-th (1..) of texts strictly between lo and hi (NULL: unbounded). */
+static char *text_between(synth_data *d, const char *lo, const char *hi, int r) {
+  if (!lo && !hi) return sqlsim_arena_printf(d->a, "t%04d", r);
+  if (!lo) { /* below hi: its first byte less one */
+    unsigned char c = (unsigned char)hi[0];
+    return c > 0x21 ? sqlsim_arena_printf(d->a, "%c%04d", c - 1, r) : NULL;
   }
-  return sqlsim_arena_strdup(d->a, buf);
+  size_t n = strlen(lo);
+  if (!hi || strncmp(hi, lo, n)) return sqlsim_arena_printf(d->a, "%s%04d", lo, r); /* any extension of lo is below hi */
+  unsigned char c = (unsigned char)hi[n]; /* hi extends lo: stay below its next byte */
+  return c > 0x21 ? sqlsim_arena_printf(d->a, "%s%c%04d", lo, c - 1, r) : NULL;
+}
+
+static const char *decode_text(const text_map *tm, long long code) {
+  for (int i = 0; i < tm->n; i++)
+    if (tm->v[i] == code) return tm->t[i];
+  return NULL;
+}
+
+static int text_map_build(enc *e, Z3_model m, synth_data *d, text_map *tm) {
+  const sqlsim_schema *s = e->s;
+  size_t cap = (size_t)e->ntexts + (size_t)s->ncolumns * (size_t)e->k + 1;
+  long long *lit = calloc((size_t)e->ntexts + 1, sizeof *lit);
+  tm->v = calloc(cap, sizeof *tm->v);
+  tm->t = calloc(cap, sizeof *tm->t);
+  tm->n = 0;
+  if (!lit || !tm->v || !tm->t) {
+    free(lit);
+    return -1;
+  }
+  int nv = 0;
+  for (int i = 0; i < e->ntexts; i++) {
+    if (model_int(e->z, m, e->codes[i], &lit[i])) lit[i] = 0;
+    tm->v[nv++] = lit[i];
+  }
+  for (int t = 0; t < s->ntables; t++)
+    for (int r = 0; e->used[t] && r < e->k; r++)
+      for (int i = 0; i < s->tables[t].ncolumns; i++) {
+        const val *v = &e->cells[(size_t)r * (size_t)s->ncolumns + (size_t)(s->tables[t].first_column + i)];
+        long long x;
+        if (v->kind == K_TEXT && !model_int(e->z, m, v->v, &x)) tm->v[nv++] = x;
+      }
+  qsort(tm->v, (size_t)nv, sizeof *tm->v, cmp_ll);
+  for (int i = 0; i < nv; i++)
+    if (!tm->n || tm->v[tm->n - 1] != tm->v[i]) tm->v[tm->n++] = tm->v[i];
+  const char *lo = NULL;
+  for (int i = 0, run = 0; i < tm->n; i++) {
+    int l = -1;
+    for (int j = 0; j < e->ntexts && l < 0; j++)
+      if (lit[j] == tm->v[i]) l = j;
+    if (l >= 0) {
+      tm->t[i] = sqlsim_arena_strdup(d->a, e->texts[l]); /* the query's arena goes */
+      lo = e->texts[l];
+      run = 0;
+      continue;
+    }
+    const char *hi = NULL; /* the next literal above */
+    for (int j = i + 1; j < tm->n && !hi; j++)
+      for (int q = 0; q < e->ntexts && !hi; q++)
+        if (lit[q] == tm->v[j]) hi = e->texts[q];
+    tm->t[i] = text_between(d, lo, hi, ++run);
+  }
+  free(lit);
+  return 0;
 }
 
 static synth_data *decode(enc *e, Z3_model m) {
   const sqlsim_schema *s = e->s;
   synth_data *d = synth_data_new(s);
   if (!d) return NULL;
+  text_map tm = {0};
+  if (text_map_build(e, m, d, &tm)) {
+    free(tm.v);
+    free(tm.t);
+    synth_data_free(d);
+    return NULL;
+  }
   for (int t = 0; t < s->ntables; t++) {
     if (!e->used[t]) continue;
     d->on[t] = 1;
@@ -1795,6 +1886,8 @@ static synth_data *decode(enc *e, Z3_model m) {
       if (!model_true(e->z, m, e->present[t * e->k + r])) continue;
       synth_val *row = synth_data_add_row(d, t);
       if (!row) {
+        free(tm.v);
+        free(tm.t);
         synth_data_free(d);
         return NULL;
       }
@@ -1806,13 +1899,18 @@ static synth_data *decode(enc *e, Z3_model m) {
         if (model_true(e->z, m, v->n)) x->kind = 'n';
         else if (v->kind == K_REAL && !model_real(e->z, m, v->v, &rv)) x->kind = 'r', x->r = rv;
         else if (v->kind != K_REAL && !model_int(e->z, m, v->v, &iv)) {
-          if (v->kind == K_TEXT) x->kind = 't', x->t = decode_text(e, d, iv);
+          if (v->kind == K_TEXT) {
+            x->t = decode_text(&tm, iv);
+            x->kind = x->t ? 't' : 'n'; /* no text fits: the model will not replay */
+          }
           else if (v->kind == K_NUMTEXT) x->kind = 't', x->t = sqlsim_arena_printf(d->a, "%lld", iv);
           else x->kind = 'i', x->i = iv;
         } else x->kind = 'n'; /* a value the model leaves open: any, NULL included (never for a NOT NULL column) */
       }
     }
   }
+  free(tm.v);
+  free(tm.t);
   return d;
 }
 

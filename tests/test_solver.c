@@ -218,6 +218,11 @@ static void test_refuted_wider(void **state) {
        "SELECT dept_id FROM emp GROUP BY dept_id HAVING count(bonus) / count(*) >= 0.5"},
       {"a number written as text, another number", "SELECT name FROM emp WHERE salary = '50'",
        "SELECT name FROM emp WHERE salary = '5'"},
+      {"text by order at its boundary", "SELECT id FROM emp WHERE name > 'b'", "SELECT id FROM emp WHERE name >= 'b'"},
+      {"text between two literals", "SELECT id FROM emp WHERE name > 'ab' AND name < 'b'",
+       "SELECT id FROM emp WHERE name > 'ab' AND name < 'ab0'"},
+      {"the first name against the last", "SELECT id FROM emp ORDER BY name LIMIT 1",
+       "SELECT id FROM emp ORDER BY name DESC LIMIT 1"},
       {"the top row against the top two", "SELECT name FROM emp ORDER BY salary DESC LIMIT 1",
        "SELECT name FROM emp ORDER BY salary DESC LIMIT 2"},
       {"the most employees against the largest payroll",
@@ -273,6 +278,9 @@ static void test_bounded_wider(void **state) {
       {"a parent's name grouped by the child's key the join equates with the parent's",
        "SELECT dept.name, count(*) FROM emp JOIN dept ON emp.dept_id = dept.id GROUP BY emp.dept_id",
        "SELECT dept.name, count(*) FROM emp JOIN dept ON emp.dept_id = dept.id GROUP BY dept.id"},
+      {"text by order, written both ways", "SELECT id FROM emp WHERE name > 'b'", "SELECT id FROM emp WHERE 'b' < name"},
+      {"MIN of text and the first by ORDER BY", "SELECT min(name) FROM emp HAVING count(name) > 0",
+       "SELECT name FROM emp WHERE name IS NOT NULL ORDER BY name LIMIT 1"},
       {"a real ratio and its multiple", "SELECT dept_id FROM emp GROUP BY dept_id HAVING CAST(count(bonus) AS REAL) / count(*) >= 0.5",
        "SELECT dept_id FROM emp GROUP BY dept_id HAVING 2 * count(bonus) >= count(*)"},
   };
@@ -328,8 +336,12 @@ static void test_ordered(void **state) {
     solve(bounded[i][0], bounded[i][1], SYNTH_SOLVE_ORDERED, &r);
     if (r.status != SYNTH_SOLVE_BOUNDED || r.order_bound < 2) fail_msg("%zu: status %d order bound %d: %s", i, r.status, r.order_bound, r.why);
   }
-  /* ordered by text: the order is not compared (no order bound), the rest still is */
+  /* ordered by text: codes are ordered as texts, the order compared */
   solve("SELECT id FROM emp ORDER BY name", "SELECT id FROM emp ORDER BY name ASC", SYNTH_SOLVE_ORDERED, &r);
+  assert_int_equal(r.status, SYNTH_SOLVE_BOUNDED);
+  assert_true(r.order_bound >= 2);
+  /* a prediction without ORDER BY: SQLite's order is its own, not compared (no order bound), the rest still is */
+  solve("SELECT id FROM emp ORDER BY name", "SELECT id FROM emp", SYNTH_SOLVE_ORDERED, &r);
   assert_int_equal(r.status, SYNTH_SOLVE_BOUNDED);
   assert_int_equal(r.order_bound, 0);
 }
@@ -377,11 +389,10 @@ static void test_outside(void **state) {
   (void)state;
   static const char *pairs[][3] = {
       {"LIMIT without ORDER BY", "SELECT name FROM emp LIMIT 1", "SELECT name FROM emp LIMIT 2"},
-      {"LIMIT over text", "SELECT id FROM emp ORDER BY name LIMIT 1", "SELECT id FROM emp ORDER BY name LIMIT 2"},
       {"a FULL join", "SELECT emp.name FROM emp FULL JOIN dept ON emp.dept_id = dept.id", "SELECT name FROM emp"},
       {"a CTE", "WITH x AS (SELECT id FROM emp) SELECT id FROM x", "SELECT id FROM emp"},
       {"a function", "SELECT upper(name) FROM emp", "SELECT name FROM emp"},
-      {"text compared by order", "SELECT id FROM emp WHERE name > 'b'", "SELECT id FROM emp WHERE name >= 'b'"},
+      {"LIKE", "SELECT id FROM emp WHERE name LIKE 'b%'", "SELECT id FROM emp WHERE name >= 'b'"},
       {"division of a NUMERIC column", "SELECT salary / 2 FROM emp", "SELECT salary FROM emp"},
       {"a column neither grouped nor aggregated", "SELECT name, count(*) FROM emp GROUP BY dept_id",
        "SELECT name, count(id) FROM emp GROUP BY dept_id"},

@@ -42,6 +42,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,8 @@ typedef struct enc {
   const char *texts[MAX_TEXTS];
   Z3_ast codes[MAX_TEXTS]; /* each literal's code: ordered as the texts are */
   int ntexts;
+  struct { const char *pat; Z3_func_decl f; } likes[16]; /* x LIKE pat: f(x's code), SQLite's LIKE on literals */
+  int nlikes;
   char why[160];           /* the first construct outside the subset */
   int no_nulls;            /* assume_not_null: no cell is NULL */
   struct { const sqlsim_node *sel; answer a; } subs[8]; /* uncorrelated subqueries, encoded once */
@@ -210,9 +213,41 @@ static Z3_ast text_code(enc *e, const char *t) {
     int order = strcmp(t, e->texts[i]);
     Z3_solver_assert(e->z, e->sol, order < 0 ? Z3_mk_lt(e->z, c, e->codes[i]) : Z3_mk_gt(e->z, c, e->codes[i]));
   }
+  for (int l = 0; l < e->nlikes; l++) { /* the patterns met so far hold of it as SQLite's LIKE says */
+    Z3_ast at = Z3_mk_app(e->z, e->likes[l].f, 1, &c);
+    Z3_solver_assert(e->z, e->sol, sqlite3_strlike(e->likes[l].pat, t, 0) == 0 ? at : Z3_mk_not(e->z, at));
+  }
   e->texts[e->ntexts] = sqlsim_arena_strdup(e->arena, t);
   e->codes[e->ntexts++] = c;
   return c;
+}
+
+/* The predicate x LIKE pat over codes: a function the solver chooses, held
+ * to SQLite's own LIKE (sqlite3_strlike: % and _, ASCII case folded) on
+ * every literal; a model's other codes get texts that meet what it chose
+ * (text_map_build), or the model does not replay. Two patterns are two
+ * functions, tied only on the literals (and one when they differ in case
+ * alone): a bound proved over such free choices holds of SQLite's LIKE, and
+ * a model no text realises is a defect, never a verdict. NULL past 16. */
+static Z3_func_decl like_pattern(enc *e, const char *pattern) {
+  char *pat = sqlsim_arena_strdup(e->arena, pattern); /* LIKE folds ASCII case: 'B%' is 'b%' */
+  for (char *p = pat; p && *p; p++)
+    if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
+  if (!pat) return NULL;
+  for (int l = 0; l < e->nlikes; l++)
+    if (!strcmp(e->likes[l].pat, pat)) return e->likes[l].f;
+  if (e->nlikes == 16) return NULL;
+  char name[32];
+  snprintf(name, sizeof name, "like%d", e->nlikes);
+  Z3_sort is = Z3_mk_int_sort(e->z);
+  Z3_func_decl f = Z3_mk_func_decl(e->z, Z3_mk_string_symbol(e->z, name), 1, &is, Z3_mk_bool_sort(e->z));
+  e->likes[e->nlikes].pat = pat;
+  e->likes[e->nlikes++].f = f;
+  for (int i = 0; i < e->ntexts; i++) {
+    Z3_ast at = Z3_mk_app(e->z, f, 1, &e->codes[i]);
+    Z3_solver_assert(e->z, e->sol, sqlite3_strlike(pat, e->texts[i], 0) == 0 ? at : Z3_mk_not(e->z, at));
+  }
+  return f;
 }
 
 /* The column x IN (SELECT y ..) tests against, y, or NULL. */
@@ -922,6 +957,19 @@ static int cond(enc *e, const scope *sc, const sqlsim_node *n, pred *out) {
     *out = p_not(*out);
     return 0;
   case SQLSIM_N_BINOP:
+    if ((n->op == SQLSIM_OP_LIKE || n->op == SQLSIM_OP_NOTLIKE) && n->nkids >= 2) {
+      const sqlsim_node *pat = n->kids[1];
+      if ((n->nkids > 2 && n->kids[2]) || !pat || pat->kind != SQLSIM_N_CONST || pat->op != SQLSIM_CONST_STRING || !pat->text)
+        return out_of_subset(e, "LIKE of its form (a pattern that is no literal, ESCAPE)%s", "");
+      if (expr(e, sc, n->kids[0], &a)) return -1;
+      if (a.kind != K_TEXT || a.nul) return out_of_subset(e, "LIKE on a value that is no text%s", "");
+      Z3_func_decl f = like_pattern(e, pat->text);
+      if (!f) return out_of_subset(e, "more than %s LIKE patterns", "16");
+      Z3_ast known = mk_not(e, a.n), at = Z3_mk_app(e->z, f, 1, &a.v);
+      *out = (pred){mk_and2(e, known, at), mk_and2(e, known, mk_not(e, at))};
+      if (n->op == SQLSIM_OP_NOTLIKE) *out = p_not(*out);
+      return 0;
+    }
     if (n->op >= SQLSIM_OP_EQ && n->op <= SQLSIM_OP_ISNOT) {
       if (expr(e, sc, n->kids[0], &a) || expr(e, sc, n->kids[1], &b)) return -1;
       return compare(e, n->op, &a, &b, out);
@@ -1814,6 +1862,43 @@ static char *text_between(synth_data *d, const char *lo, const char *hi, int r) 
   return c > 0x21 ? sqlsim_arena_printf(d->a, "%s%c%04d", lo, c - 1, r) : NULL;
 }
 
+/* Whether text t meets every LIKE pattern as the model chose for code v. */
+static int likes_hold(enc *e, Z3_model m, long long v, const char *t) {
+  for (int l = 0; l < e->nlikes; l++) {
+    Z3_ast code = mk_int(e, v), at = Z3_mk_app(e->z, e->likes[l].f, 1, &code);
+    if (model_true(e->z, m, at) != (sqlite3_strlike(e->likes[l].pat, t, 0) == 0)) return 0;
+  }
+  return 1;
+}
+
+/* A text for code v after prev and before hi (either NULL: open) meeting
+ * the patterns the model chose for it: from the patterns' own letters (%
+ * dropped, _ made x). NULL when none of the tries fits. */
+static const char *like_fit(enc *e, Z3_model m, synth_data *d, long long v, const char *prev, const char *hi,
+                            const char *dflt) {
+  char skel[256];
+  size_t n = 0;
+  for (int l = 0; l < e->nlikes; l++) {
+    Z3_ast code = mk_int(e, v), at = Z3_mk_app(e->z, e->likes[l].f, 1, &code);
+    if (!model_true(e->z, m, at)) continue;
+    for (const char *p = e->likes[l].pat; *p && n + 1 < sizeof skel; p++)
+      if (*p != '%') skel[n++] = *p == '_' ? 'x' : *p;
+  }
+  skel[n] = '\0';
+  const char *tries[6] = {skel, NULL, NULL, NULL, NULL, NULL};
+  tries[1] = prev ? sqlsim_arena_printf(d->a, "%s%s", prev, skel) : NULL;
+  tries[2] = prev ? sqlsim_arena_printf(d->a, "%s0%s", prev, skel) : NULL;
+  tries[3] = sqlsim_arena_printf(d->a, "%s0001", skel);
+  tries[4] = dflt ? sqlsim_arena_printf(d->a, "%s%s", dflt, skel) : NULL; /* the letters inside, not first */
+  tries[5] = sqlsim_arena_printf(d->a, "t%s", skel);
+  for (int i = 0; i < 6; i++) {
+    const char *t = tries[i];
+    if (t && (!prev || strcmp(t, prev) > 0) && (!hi || strcmp(t, hi) < 0) && likes_hold(e, m, v, t))
+      return sqlsim_arena_strdup(d->a, t);
+  }
+  return NULL;
+}
+
 static const char *decode_text(const text_map *tm, long long code) {
   for (int i = 0; i < tm->n; i++)
     if (tm->v[i] == code) return tm->t[i];
@@ -1846,14 +1931,14 @@ static int text_map_build(enc *e, Z3_model m, synth_data *d, text_map *tm) {
   qsort(tm->v, (size_t)nv, sizeof *tm->v, cmp_ll);
   for (int i = 0; i < nv; i++)
     if (!tm->n || tm->v[tm->n - 1] != tm->v[i]) tm->v[tm->n++] = tm->v[i];
-  const char *lo = NULL;
+  const char *lo = NULL, *prev = NULL;
   for (int i = 0, run = 0; i < tm->n; i++) {
     int l = -1;
     for (int j = 0; j < e->ntexts && l < 0; j++)
       if (lit[j] == tm->v[i]) l = j;
     if (l >= 0) {
       tm->t[i] = sqlsim_arena_strdup(d->a, e->texts[l]); /* the query's arena goes */
-      lo = e->texts[l];
+      lo = prev = e->texts[l];
       run = 0;
       continue;
     }
@@ -1861,7 +1946,11 @@ static int text_map_build(enc *e, Z3_model m, synth_data *d, text_map *tm) {
     for (int j = i + 1; j < tm->n && !hi; j++)
       for (int q = 0; q < e->ntexts && !hi; q++)
         if (lit[q] == tm->v[j]) hi = e->texts[q];
-    tm->t[i] = text_between(d, lo, hi, ++run);
+    const char *dflt = text_between(d, lo, hi, ++run), *t = dflt;
+    if (t && prev && strcmp(t, prev) <= 0) t = NULL; /* below a text a pattern made */
+    if (!t || !likes_hold(e, m, tm->v[i], t)) t = like_fit(e, m, d, tm->v[i], prev, hi, dflt);
+    tm->t[i] = t;
+    if (t) prev = t;
   }
   free(lit);
   return 0;

@@ -62,6 +62,8 @@ static double best_of_3(const sqlsim_config *cfg, const sqlsim_pair *pairs, size
 
 /* Strict: speed, the cost of a gold's samples, agreement with EX, coverage,
  * the witness's cost. */
+static double solver_budget; /* --solver-budget: the solver's seconds a pair (0: the default) */
+
 static void strict_bench(const char *tables, const sqlsim_itemset *gold, sqlsim_itemset **pred, int npreds,
                          const sqlsim_pair *pairs, size_t np, int k, const char *ref_dir, const char **preds) {
   sqlsim_error err = {0};
@@ -79,13 +81,14 @@ static void strict_bench(const char *tables, const sqlsim_itemset *gold, sqlsim_
   /* the same with the solver (the default): how far it got, what it cost */
   sqlsim_config with = cfg;
   with.no_solver = 0;
+  with.solver_budget = solver_budget;
   sqlsim_record *sv = calloc(np, sizeof *sv);
   if (sv && !sqlsim_evaluator_new(&with, &ev, &err)) {
     t0 = now();
     sqlsim_evaluate_batch(ev, pairs, np, sv, &o);
     double s2 = now() - t0, solver_s = 0;
     sqlsim_evaluator_free(ev);
-    long ran = 0, bounded = 0, budget = 0, outside = 0, refuted = 0, defects = 0, passes = 0, pass_bound = 0;
+    long ran = 0, bounded = 0, budget = 0, outside = 0, refuted = 0, defects = 0, passes = 0, pass_bound = 0, at_k[8] = {0};
     double *ref_s = malloc(sizeof *ref_s * (np ? np : 1));
     struct { char why[64]; long n; } unbounded[64]; /* strict passes without a bound, by the solver's reason */
     int nunb = 0;
@@ -95,6 +98,7 @@ static void strict_bench(const char *tables, const sqlsim_itemset *gold, sqlsim_
       if (y->strict == 1) { /* every pass, whether the solver checked it or not */
         passes++;
         pass_bound += y->bound > 0;
+        if (y->bound > 0 && y->bound < 8) at_k[y->bound]++;
         if (y->bound <= 0) {
           char why[64];
           const char *w = strstr(y->solver, "subset: ");
@@ -128,6 +132,9 @@ static void strict_bench(const char *tables, const sqlsim_itemset *gold, sqlsim_
            "    not checked: outside the subset %ld, budget spent before k = 1 %ld; strict passes with a bound %ld of %ld\n",
            s2, np / s2, s2 > secs ? 100 * (s2 - secs) / s2 : 0.0, ran, bounded, refuted, refuted ? ref_s[refuted / 2] : 0.0,
            defects, outside, budget, pass_bound, passes);
+    printf("      passes bounded at k = 1..6:");
+    for (int b = 1; b <= 6; b++) printf(" %ld", at_k[b]);
+    printf("\n");
     for (int pass = 0; pass < 8; pass++) { /* the commonest reasons a pass has no bound */
       int best = -1;
       for (int j = 0; j < nunb; j++)
@@ -259,6 +266,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--ref-dir") && i + 1 < argc) ref_dir = argv[++i];
     else if (!strcmp(argv[i], "--db-dir") && i + 1 < argc) db_dir = argv[++i];
     else if (!strcmp(argv[i], "--databases") && i + 1 < argc) k = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--solver-budget") && i + 1 < argc) solver_budget = atof(argv[++i]);
     else if (npreds < 64) preds[npreds++] = argv[i];
   }
   if (!tables || !gold_path || !npreds) {

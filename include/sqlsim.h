@@ -670,7 +670,7 @@ typedef struct sqlsim_synth_opts {
   int assume_not_null;   /* judge as if every column were NOT NULL: no database holds a NULL
                             (for data known to have none) */
   int no_solver;         /* strict: no solver stage (z3) after the search */
-  double solver_budget_s; /* strict: the solver's seconds per pair; 0 = 0.1 s */
+  double solver_budget_s; /* strict: the solver's seconds per pair; 0 = 0.05 s */
 } sqlsim_synth_opts;
 
 /* The evidence for a verdict: the smallest database found on which the two
@@ -1231,7 +1231,7 @@ typedef struct sqlsim_config {
   int assume_not_null;     /* synth, strict: judge as if every column were NOT NULL (no generated
                               database holds a NULL), for users whose data has none */
   int no_solver;           /* strict: no solver stage (z3) after the search (bound then null) */
-  double solver_budget;    /* strict: the solver's seconds per pair; 0 = 0.1 */
+  double solver_budget;    /* strict: the solver's seconds per pair; 0 = 0.05 */
   int reward_bound;        /* the reward (sqlsim_reward) without a database, with strict: 1 only for
                               a pair strict passes with no counterexample up to this many rows per
                               table (0: any pass) */

@@ -401,7 +401,7 @@ typedef struct synth_solved {
  * SYNTH_SOLVE_ORDERED (the gold's order counts: the rows compared in order
  * where both queries order by number keys). 0 with out filled. */
 enum { SYNTH_SOLVE_SETS = 1, SYNTH_SOLVE_NO_NULLS = 2, SYNTH_SOLVE_ANY_ORDER = 4, SYNTH_SOLVE_ORDERED = 8 };
-#define SYNTH_SOLVER_BUDGET 0.1 /* seconds a pair, by default */
+#define SYNTH_SOLVER_BUDGET 0.05 /* seconds a pair, by default */
 #define SYNTH_SOLVER_MAX_K 6    /* rows per table the solver grows to */
 int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_text, int flags, double budget_s,
                 synth_solved *out);

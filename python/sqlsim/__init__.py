@@ -98,7 +98,7 @@ class Evaluator:
             a strict refutation's record says whether it needed a NULL ("needs_null").
         no_solver: ``strict`` without its solver stage (z3, after the search): records
             then have "bound" null and "solver" saying so.
-        solver_budget: the solver's seconds per pair (default 0.1): it looks for a
+        solver_budget: the solver's seconds per pair (default 0.05): it looks for a
             database of at most k rows per table telling the two apart, k = 1, 2, ..
             while the budget lasts; "bound" is the largest k with none.
         reward_bound: rewards without a database, with ``strict``: 1 only for a pass whose

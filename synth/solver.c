@@ -963,6 +963,15 @@ static int cond(enc *e, const scope *sc, const sqlsim_node *n, pred *out) {
         return out_of_subset(e, "LIKE of its form (a pattern that is no literal, ESCAPE)%s", "");
       if (expr(e, sc, n->kids[0], &a)) return -1;
       if (a.kind != K_TEXT || a.nul) return out_of_subset(e, "LIKE on a value that is no text%s", "");
+      if (!strpbrk(pat->text, "%_") && !strpbrk(pat->text, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")) {
+        /* no wildcard, no letter to fold: LIKE is equality with the pattern's text */
+        Z3_ast code = text_code(e, pat->text);
+        if (!code) return -1;
+        b = (val){.v = code, .n = mk_false(e), .kind = K_TEXT, .lit = 1};
+        if (compare(e, SQLSIM_OP_EQ, &a, &b, out)) return -1;
+        if (n->op == SQLSIM_OP_NOTLIKE) *out = p_not(*out);
+        return 0;
+      }
       Z3_func_decl f = like_pattern(e, pat->text);
       if (!f) return out_of_subset(e, "more than %s LIKE patterns", "16");
       Z3_ast known = mk_not(e, a.n), at = Z3_mk_app(e->z, f, 1, &a.v);

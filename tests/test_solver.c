@@ -287,6 +287,8 @@ static void test_bounded_wider(void **state) {
       {"MIN of text and the first by ORDER BY", "SELECT min(name) FROM emp HAVING count(name) > 0",
        "SELECT name FROM emp WHERE name IS NOT NULL ORDER BY name LIMIT 1"},
       {"LIKE folds ASCII case", "SELECT id FROM emp WHERE name LIKE 'b%'", "SELECT id FROM emp WHERE name LIKE 'B%'"},
+      {"LIKE with no wildcard and no letter is equality", "SELECT id FROM emp WHERE name LIKE '201202'",
+       "SELECT id FROM emp WHERE name = '201202'"},
       {"NOT LIKE and NOT (LIKE)", "SELECT id FROM emp WHERE name NOT LIKE '%x%'",
        "SELECT id FROM emp WHERE NOT (name LIKE '%x%')"},
       {"a real ratio and its multiple", "SELECT dept_id FROM emp GROUP BY dept_id HAVING CAST(count(bonus) AS REAL) / count(*) >= 0.5",

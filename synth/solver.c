@@ -557,6 +557,9 @@ static int column(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
       if (s->item[i] == n->source) {
         if ((n->flags & SQLSIM_F_AMBIGUOUS) && !merged(s, i, n->column))
           return out_of_subset(e, "the column %s (ambiguous)", n->text);
+        const char *coll = e->s->columns[n->column].collation; /* codes compare as BINARY texts do */
+        if (coll && strcasecmp(coll, "binary") && column_kind(e, n->column) == K_TEXT)
+          return out_of_subset(e, "the column %s (collation other than BINARY)", n->text);
         if (s->g && !grouped(e->s, s->g, n))
           return out_of_subset(e, "the column %s, neither grouped nor aggregated", n->text);
         *out = e->cells[(size_t)s->rows[i] * (size_t)e->s->ncolumns + (size_t)n->column];

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sqlsim.h"
 #include "synth/synth.h"
@@ -416,6 +417,30 @@ static void test_outside(void **state) {
   }
 }
 
+/* A text column declared COLLATE NOCASE: codes compare as BINARY texts do,
+ * so the column is outside the subset (no bound claimed). */
+static void test_collation(void **state) {
+  (void)state;
+  char path[] = "/tmp/test_solver_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  sqlite3 *db;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(db, "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT COLLATE NOCASE)", NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(db);
+  sqlsim_catalog *c = NULL;
+  assert_int_equal(sqlsim_catalog_load_sqlite(path, &c, NULL), 0);
+  synth_solved r;
+  assert_int_equal(synth_solve(sqlsim_catalog_at(c, 0), "SELECT id FROM t WHERE name = 'a'",
+                               "SELECT id FROM t WHERE name = 'A' OR name = 'a'", 0, 5.0, &r), 0);
+  assert_int_equal(r.status, SYNTH_SOLVE_OUTSIDE); /* equal under NOCASE, not under BINARY: no claim either way */
+  assert_non_null(strstr(r.why, "collation"));
+  sqlsim_catalog_free(c);
+  unlink(path);
+}
+
 /* Through the strict verdict: the search misses the pair, the solver refutes
  * it with a witness; an equivalent pair passes with its bound; --no-solver
  * says so. */
@@ -454,7 +479,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_refuted), cmocka_unit_test(test_bounded), cmocka_unit_test(test_comparisons),
       cmocka_unit_test(test_refuted_wider), cmocka_unit_test(test_bounded_wider), cmocka_unit_test(test_skewed),
-      cmocka_unit_test(test_ordered),
+      cmocka_unit_test(test_ordered), cmocka_unit_test(test_collation),
       cmocka_unit_test(test_outside), cmocka_unit_test(test_in_strict),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -32,6 +32,13 @@ int tree_lookup(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node *
  * LIMIT) returning one item: the operand tested in *x, that item's expression
  * in *item; 0 for anything else (parser/walk.c). */
 int tree_lookup_item(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_node **item);
+/* The columns a USING or NATURAL join equates: for each column of a right
+ * table (right[0..nr)) it names, the first left table (left[0..nl)) with a
+ * column of that name: fn(l, lc, r, rc, ctx), l and r indexes into the
+ * lists, lc and rc schema columns (parser/walk.c). */
+typedef void (*tree_pair_fn)(int l, int lc, int r, int rc, void *ctx);
+void tree_join_pairs(const sqlsim_schema *s, const sqlsim_node *join, const int *left, int nl, const int *right, int nr,
+                     tree_pair_fn fn, void *ctx);
 /* The comparison seen from the other side: a < b is b > a (parser/walk.c). */
 int tree_op_mirror(int op);
 

@@ -162,6 +162,27 @@ int tree_lookup_item(const sqlsim_node *n, const sqlsim_node **x, const sqlsim_n
   return *item != NULL;
 }
 
+void tree_join_pairs(const sqlsim_schema *s, const sqlsim_node *join, const int *left, int nl, const int *right, int nr,
+                     tree_pair_fn fn, void *ctx) {
+  const sqlsim_node *using = join->nkids > 3 ? join->kids[3] : NULL;
+  if (!s || (!using && !(join->flags & SQLSIM_F_NATURAL))) return;
+  for (int r = 0; r < nr; r++) {
+    const sqlsim_table *rt = &s->tables[right[r]];
+    for (int i = 0; i < rt->ncolumns; i++) {
+      int rc = rt->first_column + i, named = !using;
+      for (uint32_t u = 0; using && u < using->nkids && !named; u++)
+        named = using->kids[u] && using->kids[u]->text && !strcmp(using->kids[u]->text, s->columns[rc].key);
+      if (!named) continue;
+      for (int l = 0; l < nl; l++) {
+        int lc = sqlsim_schema_find_column(s, left[l], s->columns[rc].key);
+        if (lc < 0) continue;
+        fn(l, lc, r, rc, ctx);
+        break;
+      }
+    }
+  }
+}
+
 int tree_op_mirror(int op) {
   switch (op) {
   case SQLSIM_OP_LT: return SQLSIM_OP_GT;

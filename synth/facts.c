@@ -268,27 +268,23 @@ static int tables_under(const sqlsim_node *n, int *out, int k, int max, int dept
 /* JOIN .. USING (x, ..) and NATURAL JOIN: each named (or shared) column
  * joins the right side's table to the left side's table holding it, as ON
  * l.x = r.x does. */
+struct using_ctx {
+  synth_facts *f;
+  int is_gold;
+};
+
+static void link_pair(int l, int lc, int r, int rc, void *ctx) {
+  (void)l, (void)r;
+  struct using_ctx *u = ctx;
+  sqlsim_node a = {.kind = SQLSIM_N_COLUMN, .column = lc}, b = {.kind = SQLSIM_N_COLUMN, .column = rc};
+  add_link(u->f, &a, &b, u->is_gold);
+}
+
 static void add_using(synth_facts *f, const sqlsim_node *j, int is_gold) {
-  const sqlsim_schema *s = f->schema;
   int left[16], right[16];
   int nl = tables_under(j->kids[0], left, 0, 16, 0), nr = tables_under(j->kids[1], right, 0, 16, 0);
-  const sqlsim_node *using = j->nkids > 3 ? j->kids[3] : NULL;
-  for (int r = 0; r < nr; r++) {
-    const sqlsim_table *rt = &s->tables[right[r]];
-    for (int i = 0; i < rt->ncolumns; i++) {
-      int rc = rt->first_column + i, named = !using && (j->flags & SQLSIM_F_NATURAL);
-      for (uint32_t u = 0; using && u < using->nkids && !named; u++)
-        named = using->kids[u] && using->kids[u]->text && !strcmp(using->kids[u]->text, s->columns[rc].key);
-      if (!named) continue;
-      for (int l = 0; l < nl; l++) {
-        int lc = sqlsim_schema_find_column(s, left[l], s->columns[rc].key);
-        if (lc < 0) continue;
-        sqlsim_node a = {.kind = SQLSIM_N_COLUMN, .column = lc}, b = {.kind = SQLSIM_N_COLUMN, .column = rc};
-        add_link(f, &a, &b, is_gold);
-        break;
-      }
-    }
-  }
+  struct using_ctx u = {f, is_gold};
+  tree_join_pairs(f->schema, j, left, nl, right, nr, link_pair, &u);
 }
 
 /* Two columns compared with each other (a.t < b.t, first_name = last_name,

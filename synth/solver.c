@@ -40,6 +40,8 @@
  * the verdict to the search. Entry point: synth_solve. */
 #include "synth.h"
 
+#include "parser/tree.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <sqlite3.h>
@@ -397,14 +399,14 @@ static const answer *subquery(enc *e, const scope *sc, const sqlsim_node *sel, a
     out_of_subset(e, "subqueries nested more than %s deep", "3");
     return NULL;
   }
+  for (int i = 0; i < e->nsubs; i++) /* met before: uncorrelated, encoded once */
+    if (e->subs[i].sel == sel) return &e->subs[i].a;
   if (correlated(sel, 0)) {
     e->depth++;
     int rc = encode_select(e, sel, sc, own);
     e->depth--;
     return rc ? NULL : own;
   }
-  for (int i = 0; i < e->nsubs; i++)
-    if (e->subs[i].sel == sel) return &e->subs[i].a;
   if (e->nsubs == 8) {
     out_of_subset(e, "more than %s subqueries", "8");
     return NULL;
@@ -704,10 +706,10 @@ static int expr(enc *e, const scope *sc, const sqlsim_node *n, val *out) {
   return out_of_subset(e, "an expression of its kind (%s)", n->text ? n->text : "");
 }
 
+/* An aggregate the encoding reads: the parser's (tree_is_aggregate) but
+ * TOTAL and GROUP_CONCAT. */
 static int is_aggregate(const sqlsim_node *n) {
-  return n && n->kind == SQLSIM_N_FUNC && n->text &&
-         (!strcmp(n->text, "count") || !strcmp(n->text, "sum") || !strcmp(n->text, "avg") ||
-          !strcmp(n->text, "min") || !strcmp(n->text, "max"));
+  return tree_is_aggregate(n) && strcmp(n->text, "total") && strcmp(n->text, "group_concat");
 }
 
 /* MIN (MAX) of the values x[j] where c[j]: a fresh value that is one of
@@ -803,17 +805,6 @@ static pred truth(enc *e, Z3_ast c) { /* a two-valued condition */
   return (pred){c, mk_not(e, c)};
 }
 
-/* op with its operands swapped: a op b is b swapped(op) a */
-static int swapped(int op) {
-  switch (op) {
-  case SQLSIM_OP_LT: return SQLSIM_OP_GT;
-  case SQLSIM_OP_LE: return SQLSIM_OP_GE;
-  case SQLSIM_OP_GT: return SQLSIM_OP_LT;
-  case SQLSIM_OP_GE: return SQLSIM_OP_LE;
-  default: return op;
-  }
-}
-
 static int compare(enc *e, int op, const val *a, const val *b, pred *out);
 
 /* A number column's value (x) compared with a text literal (t), x op t:
@@ -876,7 +867,7 @@ static int compare(enc *e, int op, const val *a, const val *b, pred *out) {
   if ((a->kind == K_TEXT) != (b->kind == K_TEXT)) {
     int rc = text_and_number(e, op, a, b, out);
     if (rc == 1) {
-      rc = text_and_number(e, swapped(op), b, a, out);
+      rc = text_and_number(e, tree_op_mirror(op), b, a, out);
       if (rc == 1) return out_of_subset(e, "text compared with a number%s", "");
     }
     return rc;
@@ -1183,7 +1174,21 @@ typedef struct from {
   int neq;
   struct { int item; const sqlsim_node *on; } outer[MAX_ITEMS]; /* NULL where no row of it meets on */
   int nouter;
+  int first, overflow;     /* while USING/NATURAL's pairs are added */
 } from;
+
+/* A pair USING or NATURAL equates (tree_join_pairs): left table l of the
+ * join's left items, its column lc, the right item's column rc. */
+static void add_pair(int l, int lc, int r, int rc, void *ctx) {
+  from *fr = ctx;
+  if (fr->neq == 32) {
+    fr->overflow = 1;
+    return;
+  }
+  fr->eq[fr->neq].li = fr->first + l, fr->eq[fr->neq].lc = lc, fr->eq[fr->neq].ri = fr->sc.nitems - 1 + r,
+  fr->eq[fr->neq].rc = rc;
+  fr->neq++;
+}
 
 static int from_items(enc *e, from *fr, const sqlsim_node *n, int depth) {
   if (!n || depth > 16) return out_of_subset(e, "an empty FROM item%s", "");
@@ -1219,23 +1224,10 @@ static int from_items(enc *e, from *fr, const sqlsim_node *n, int depth) {
   }
   if (!using && !(n->flags & SQLSIM_F_NATURAL)) return 0;
   if (right != fr->sc.nitems - 1) return out_of_subset(e, "USING or NATURAL with a join on its right%s", "");
-  const sqlsim_schema *s = e->s;
-  const sqlsim_table *rt = &s->tables[fr->sc.table[right]];
-  for (int i = 0; i < rt->ncolumns; i++) {
-    int rc = rt->first_column + i, named = !using;
-    for (uint32_t u = 0; using && u < using->nkids && !named; u++)
-      named = using->kids[u] && using->kids[u]->text && !strcmp(using->kids[u]->text, s->columns[rc].key);
-    if (!named) continue;
-    for (int l = first; l < right; l++) {
-      int lc = sqlsim_schema_find_column(s, fr->sc.table[l], s->columns[rc].key);
-      if (lc < 0) continue;
-      if (fr->neq == 32) return out_of_subset(e, "too many joined columns%s", "");
-      fr->eq[fr->neq].li = l, fr->eq[fr->neq].lc = lc, fr->eq[fr->neq].ri = right, fr->eq[fr->neq].rc = rc;
-      fr->neq++;
-      break;
-    }
-  }
-  return 0;
+  fr->first = first; /* item indexes: the left tables start at first, the right one is right */
+  fr->overflow = 0;
+  tree_join_pairs(e->s, n, &fr->sc.table[first], right - first, &fr->sc.table[right], 1, add_pair, fr);
+  return fr->overflow ? out_of_subset(e, "too many joined columns%s", "") : 0;
 }
 
 /* Whether item's column is one USING or NATURAL merges (an unqualified
@@ -1387,6 +1379,38 @@ static Z3_ast keys_tie(enc *e, const val *a, const val *b, int nk) {
   return t;
 }
 
+/* Where the rows of answer a sit when ordered by keys (nk a row): pos[i],
+ * the number of rows of the answer before row i (a tie broken by the
+ * candidate's place); *tie (when asked), whether two rows of the answer that
+ * differ share their keys (their order is then SQLite's choice). */
+static int positions(enc *e, const answer *a, const sqlsim_node *order, const val *keys, int nk, Z3_ast *pos,
+                     Z3_ast *tie) {
+  int n = a->nrows;
+  Z3_ast *t = malloc(sizeof *t * (size_t)(n + 1));
+  if (!t) return -1;
+  if (tie) *tie = mk_false(e);
+  for (int i = 0; i < n; i++) {
+    int w = 0;
+    for (int j = 0; j < n; j++) {
+      if (j == i) continue;
+      const val *kj = &keys[(size_t)j * (size_t)nk], *ki = &keys[(size_t)i * (size_t)nk];
+      Z3_ast before = sorts_before(e, order, kj, ki, nk);
+      if (j < i) {
+        Z3_ast tied = keys_tie(e, kj, ki, nk);
+        before = mk_or2(e, before, tied);
+        if (tie) {
+          Z3_ast x[4] = {a->in[i], a->in[j], tied, mk_not(e, rows_same(e, a, i, a, j))};
+          *tie = mk_or2(e, *tie, Z3_mk_and(e->z, 4, x));
+        }
+      }
+      t[w++] = mk_ite01(e, mk_and2(e, a->in[j], before));
+    }
+    pos[i] = sum(e, t, w, 0);
+  }
+  free(t);
+  return 0;
+}
+
 /* ORDER BY .. LIMIT L OFFSET O: a row is in the answer when fewer than O + L
  * (and at least O) rows of the answer come before it, a tie broken by the
  * candidate's place. Only databases whose answer does not hinge on how ties
@@ -1394,23 +1418,15 @@ static Z3_ast keys_tie(enc *e, const val *a, const val *b, int nk) {
  * cut off that differs from it (strict's judge sets such databases aside). */
 static int apply_limit(enc *e, answer *out, const val *keys, int nk, const sqlsim_node *order, long limit, long offset) {
   int n = out->nrows;
-  Z3_ast *in = calloc((size_t)n + 1, sizeof *in), *terms = calloc((size_t)n + 1, sizeof *terms);
-  if (!in || !terms) {
+  Z3_ast *in = calloc((size_t)n + 1, sizeof *in), *pos = calloc((size_t)n + 1, sizeof *pos);
+  if (!in || !pos || positions(e, out, order, keys, nk, pos, NULL)) {
     free(in);
-    free(terms);
+    free(pos);
     return out_of_subset(e, "out of memory%s", "");
   }
   for (int i = 0; i < n; i++) {
-    int w = 0;
-    for (int j = 0; j < n; j++) {
-      if (j == i) continue;
-      Z3_ast before = sorts_before(e, order, &keys[(size_t)j * (size_t)nk], &keys[(size_t)i * (size_t)nk], nk);
-      if (j < i) before = mk_or2(e, before, keys_tie(e, &keys[(size_t)j * (size_t)nk], &keys[(size_t)i * (size_t)nk], nk));
-      terms[w++] = mk_ite01(e, mk_and2(e, out->in[j], before));
-    }
-    Z3_ast pos = sum(e, terms, w, 0);
-    in[i] = mk_and2(e, out->in[i], Z3_mk_ge(e->z, pos, mk_int(e, offset)));
-    if (limit >= 0) in[i] = mk_and2(e, in[i], Z3_mk_lt(e->z, pos, mk_int(e, offset + limit)));
+    in[i] = mk_and2(e, out->in[i], Z3_mk_ge(e->z, pos[i], mk_int(e, offset)));
+    if (limit >= 0) in[i] = mk_and2(e, in[i], Z3_mk_lt(e->z, pos[i], mk_int(e, offset + limit)));
   }
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {
@@ -1422,7 +1438,7 @@ static int apply_limit(enc *e, answer *out, const val *keys, int nk, const sqlsi
     }
   free(out->in);
   out->in = in;
-  free(terms);
+  free(pos);
   return 0;
 }
 
@@ -1726,6 +1742,25 @@ static Z3_ast differ_pairwise(enc *e, const answer *a, const answer *b, int sets
   return r;
 }
 
+/* Two kinds together (0: none yet): numbers mixed are real; -1 when text
+ * and numbers mix. */
+static int kind_merge(int a, int b) {
+  if (a < 0 || b < 0) return -1;
+  if (!a || !b || a == b) return a ? a : b;
+  return (a == K_INT || a == K_REAL) && (b == K_INT || b == K_REAL) ? K_REAL : -1;
+}
+
+/* The kind an answer's column c holds (kind_merge over its cells; the
+ * literal NULL's left out with skip_nul), 0 when it has none. */
+static int answer_kind(const answer *a, int c, int skip_nul) {
+  int kind = 0;
+  for (int i = 0; i < a->nrows && kind >= 0; i++) {
+    const val *v = &a->cells[(size_t)i * (size_t)a->ncols + (size_t)c];
+    if (!(skip_nul && v->nul)) kind = kind_merge(kind, v->kind);
+  }
+  return kind;
+}
+
 /* The same question through one row w of fresh values: it occurs a
  * different number of times in the two answers (sets: in one and not the
  * other). A count per candidate row, where comparing every pair of
@@ -1736,18 +1771,7 @@ static Z3_ast differ(enc *e, const answer *a, const answer *b, int sets, const i
   Z3_ast *t = malloc(sizeof *t * (size_t)(a->nrows + b->nrows + 1)), *x = malloc(sizeof *x * (size_t)(nc + 1));
   Z3_ast r = NULL;
   for (int c = 0; w && t && x && c < nc && !r; c++) { /* w's column c: the kind its cells share (numbers: real when mixed) */
-    int kind = 0;
-    for (int side = 0; side < 2; side++) {
-      const answer *y = side ? b : a;
-      int col = side && perm ? perm[c] : c;
-      for (int i = 0; i < y->nrows; i++) {
-        int k = y->cells[(size_t)i * (size_t)y->ncols + (size_t)col].kind;
-        if (!kind) kind = k;
-        else if (k != kind) kind = (k == K_INT || k == K_REAL) && (kind == K_INT || kind == K_REAL) ? K_REAL : -1;
-        if (kind < 0) break;
-      }
-      if (kind < 0) break;
-    }
+    int kind = kind_merge(answer_kind(a, c, 0), answer_kind(b, perm ? perm[c] : c, 0));
     if (kind < 0) r = differ_pairwise(e, a, b, sets, perm);
     w[c].kind = kind ? kind : K_INT;
     w[c].v = fresh(e, "w", w[c].kind == K_REAL ? Z3_mk_real_sort(e->z) : Z3_mk_int_sort(e->z));
@@ -1774,34 +1798,6 @@ static Z3_ast differ(enc *e, const answer *a, const answer *b, int sets, const i
   free(t);
   free(x);
   return r ? r : mk_false(e);
-}
-
-/* Where rows sit in an answer ordered by its keys: pos[i], the number of
- * rows of the answer before row i (a tie broken by the candidate's place);
- * *tie, whether two rows of the answer that differ share their keys (their
- * order is then SQLite's choice). */
-static int positions(enc *e, const answer *a, Z3_ast *pos, Z3_ast *tie) {
-  int n = a->nrows, nk = a->nk;
-  Z3_ast *t = malloc(sizeof *t * (size_t)(n + 1));
-  if (!t) return -1;
-  *tie = mk_false(e);
-  for (int i = 0; i < n; i++) {
-    int w = 0;
-    for (int j = 0; j < n; j++) {
-      if (j == i) continue;
-      Z3_ast tied = keys_tie(e, &a->keys[(size_t)j * (size_t)nk], &a->keys[(size_t)i * (size_t)nk], nk);
-      Z3_ast before = sorts_before(e, a->order, &a->keys[(size_t)j * (size_t)nk], &a->keys[(size_t)i * (size_t)nk], nk);
-      if (j < i) {
-        before = mk_or2(e, before, tied);
-        Z3_ast x[4] = {a->in[i], a->in[j], tied, mk_not(e, rows_same(e, a, i, a, j))};
-        *tie = mk_or2(e, *tie, Z3_mk_and(e->z, 4, x));
-      }
-      t[w++] = mk_ite01(e, mk_and2(e, a->in[j], before));
-    }
-    pos[i] = sum(e, t, w, 0);
-  }
-  free(t);
-  return 0;
 }
 
 /* Spider's comparison when the gold's order counts: the answers differ as
@@ -2087,14 +2083,8 @@ static void enc_free(enc *e) {
 /* The kind of an answer's column c, as comparisons class it: text, integers
  * held as text, numbers; -1 when its cells mix them or it has none. */
 static int kind_class(const answer *a, int c) {
-  int cls = -1;
-  for (int i = 0; i < a->nrows; i++) {
-    int k = a->cells[(size_t)i * (size_t)a->ncols + (size_t)c].kind, x = k == K_REAL ? K_INT : k;
-    if (a->cells[(size_t)i * (size_t)a->ncols + (size_t)c].nul) continue;
-    if (cls >= 0 && cls != x) return -1;
-    cls = x;
-  }
-  return cls;
+  int k = answer_kind(a, c, 1);
+  return k == K_REAL ? K_INT : k ? k : -1;
 }
 
 typedef struct ask {       /* what every solving of a pair asks */
@@ -2151,7 +2141,7 @@ static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth
   *order_checked = 0;
   if (q->ordered && !sets && a.nk && b.nk && a.nrows <= 64 && b.nrows <= 64 &&
       (pa = calloc((size_t)a.nrows + 1, sizeof *pa)) && (pb = calloc((size_t)b.nrows + 1, sizeof *pb)) &&
-      !positions(&e, &a, pa, &tie_a) && !positions(&e, &b, pb, &tie_b))
+      !positions(&e, &a, a.order, a.keys, a.nk, pa, &tie_a) && !positions(&e, &b, b.order, b.keys, b.nk, pb, &tie_b))
     *order_checked = 1;
   /* Spider's comparison (and the audit's) takes the columns in any order:
    * the answers must differ under every order of b's columns (up to 4

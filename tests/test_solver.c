@@ -90,6 +90,29 @@ static void solve(const char *gold, const char *pred, int flags, synth_solved *o
   assert_int_equal(synth_solve(schema, gold, pred, flags, 5.0, out), 0);
 }
 
+/* Each pair {what, gold, prediction} refuted by a model that loads and tells
+ * the two apart. */
+static void expect_refuted(const char *const (*pairs)[3], size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    synth_solved r;
+    solve(pairs[i][1], pairs[i][2], 0, &r);
+    if (r.status != SYNTH_SOLVE_REFUTED) fail_msg("%s: status %d: %s", pairs[i][0], r.status, r.why);
+    check_model(r.data, pairs[i][1], pairs[i][2], pairs[i][0]);
+    synth_data_free(r.data);
+  }
+}
+
+/* Each pair bounded: no counterexample up to 2 rows per table or more. */
+static void expect_bounded(const char *const (*pairs)[3], size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    synth_solved r;
+    solve(pairs[i][1], pairs[i][2], 0, &r);
+    if (r.status != SYNTH_SOLVE_BOUNDED || r.bound < 2)
+      fail_msg("%s: status %d bound %d: %s", pairs[i][0], r.status, r.bound, r.why);
+    assert_null(r.data);
+  }
+}
+
 static void test_refuted(void **state) {
   (void)state;
   static const char *pairs[][3] = {
@@ -122,13 +145,7 @@ static void test_refuted(void **state) {
        "SELECT name FROM dept WHERE (id, budget) IN (SELECT max(dept_id), count(*) FROM emp)",
        "SELECT name FROM dept WHERE id IN (SELECT max(dept_id) FROM emp)"},
   };
-  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-    synth_solved r;
-    solve(pairs[i][1], pairs[i][2], 0, &r);
-    if (r.status != SYNTH_SOLVE_REFUTED) fail_msg("%s: status %d: %s", pairs[i][0], r.status, r.why);
-    check_model(r.data, pairs[i][1], pairs[i][2], pairs[i][0]);
-    synth_data_free(r.data);
-  }
+  expect_refuted(pairs, sizeof pairs / sizeof pairs[0]);
 }
 
 static void test_bounded(void **state) {
@@ -153,12 +170,7 @@ static void test_bounded(void **state) {
       {"EXISTS uncorrelated and a count", "SELECT name FROM dept WHERE EXISTS (SELECT 1 FROM emp)",
        "SELECT name FROM dept WHERE (SELECT count(*) FROM emp) > 0"},
   };
-  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-    synth_solved r;
-    solve(pairs[i][1], pairs[i][2], 0, &r);
-    if (r.status != SYNTH_SOLVE_BOUNDED || r.bound < 2) fail_msg("%s: status %d bound %d: %s", pairs[i][0], r.status, r.bound, r.why);
-    assert_null(r.data);
-  }
+  expect_bounded(pairs, sizeof pairs / sizeof pairs[0]);
 }
 
 /* The comparison's rules: BIRD's sets, Spider's columns in any order. */
@@ -244,13 +256,7 @@ static void test_refuted_wider(void **state) {
        "SELECT name FROM emp AS e WHERE salary = (SELECT max(salary) FROM emp WHERE dept_id = e.dept_id)",
        "SELECT name FROM emp WHERE salary = (SELECT max(salary) FROM emp)"},
   };
-  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-    synth_solved r;
-    solve(pairs[i][1], pairs[i][2], 0, &r);
-    if (r.status != SYNTH_SOLVE_REFUTED) fail_msg("%s: status %d: %s", pairs[i][0], r.status, r.why);
-    check_model(r.data, pairs[i][1], pairs[i][2], pairs[i][0]);
-    synth_data_free(r.data);
-  }
+  expect_refuted(pairs, sizeof pairs / sizeof pairs[0]);
 }
 
 static void test_bounded_wider(void **state) {
@@ -295,12 +301,7 @@ static void test_bounded_wider(void **state) {
       {"a real ratio and its multiple", "SELECT dept_id FROM emp GROUP BY dept_id HAVING CAST(count(bonus) AS REAL) / count(*) >= 0.5",
        "SELECT dept_id FROM emp GROUP BY dept_id HAVING 2 * count(bonus) >= count(*)"},
   };
-  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-    synth_solved r;
-    solve(pairs[i][1], pairs[i][2], 0, &r);
-    if (r.status != SYNTH_SOLVE_BOUNDED || r.bound < 2) fail_msg("%s: status %d bound %d: %s", pairs[i][0], r.status, r.bound, r.why);
-    assert_null(r.data);
-  }
+  expect_bounded(pairs, sizeof pairs / sizeof pairs[0]);
 }
 
 /* The answer of sql on db as row texts in its order. */

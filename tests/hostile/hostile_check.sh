@@ -5,10 +5,12 @@
 #   hostile_check.sh SQLSIM MEASURE WORKDIR [CASES_TSV]
 #
 # Every case must end with a clear error or a 0 score (never a crash), within
-# 2.5 s of CPU time for a 2 s time limit (sqlsim's deadlines are on the
-# monotonic clock, so a stopped item has used at most that much CPU however
-# loaded the machine; the wall time, which the load stretches, within 10 s: a
-# hang is caught either way) and 1 GB of memory; the databases it ran on
+# 1.5 s of CPU time for a 1 s time limit (2 s in a sanitizer build, see
+# ITEM_CPU; sqlsim's deadlines are on the monotonic clock, so a stopped item
+# has used at most the limit's CPU however loaded the machine, plus what the
+# process spends before the clock starts and after it stops; the wall time,
+# which the load stretches, within 4 times that: a hang is caught either way)
+# and 1 GB of memory; the databases it ran on
 # must be byte-identical afterwards; no file may appear outside $TMPDIR (set to
 # a fresh directory here), and $TMPDIR must be empty after a normal exit and
 # after SIGINT. Prints one line per case and a summary; exits 1 on any failure.
@@ -50,6 +52,26 @@ if [ -n "${SQLSIM_SANITIZER:-}" ]; then
 fi
 MEM_SAY="$((MEM_KB / 1024)) MB$([ -n "${SQLSIM_SANITIZER:-}" ] && echo ', a sanitizer build')"
 
+# The time limit given to the runs (--timeout; sqlsim's default is 30 s: the
+# limits are what is tested, not their default length, which would only cost
+# CI minutes), and the CPU an item: the limit and 0.5 s for what is outside
+# the clock (starting the process and the run, stopping SQLite, freeing,
+# exiting). A sanitizer build does that part about twice as slowly (ASan
+# poisons and unpoisons what is allocated and freed): the prediction that
+# sorts blobs of 1 MB (sql 19, then with a 2 s limit) took 2.08 s in the
+# release build and 2.27 s under ASan on an idle machine, and 2.51 s under
+# ASan in CI beside the other sanitizer tests, which failed a bound of the
+# limit and 0.5 s that the release build keeps with room. So 1 s there.
+# Synthetic execution has its own limit, 2 s a prediction over all its
+# generated databases (docs/hostile-input.md): SYNTH_CPU an item.
+LIMIT_S=1
+MARGIN=0.5
+[ -n "${SQLSIM_SANITIZER:-}" ] && MARGIN=1
+ITEM_CPU=$(awk -v l=$LIMIT_S -v m=$MARGIN 'BEGIN { print l + m }')
+ITEM_SAY="limits $ITEM_CPU s and $(awk -v l=$ITEM_CPU 'BEGIN { print 4 * l }') s"
+SYNTH_CPU=$(awk -v m=$MARGIN 'BEGIN { print 2 + m }')
+SYNTH_SAY="limits $SYNTH_CPU s and $(awk -v l=$SYNTH_CPU 'BEGIN { print 4 * l }') s"
+
 # Runs a command under measure; sets WALL RSS CODE CPU; stdout/stderr to files.
 run() {
   local out=$1 err=$2
@@ -69,7 +91,7 @@ run() {
 within() { awk -v c="$CPU" -v w="$WALL" -v l="$1" 'BEGIN { exit !(c <= l && w <= 4 * l) }'; }
 
 bounded() { # name
-  within 2.5 || fail "$1: took ${CPU} s CPU, ${WALL} s wall (limits 2.5 s, 10 s)"
+  within "$ITEM_CPU" || fail "$1: took ${CPU} s CPU, ${WALL} s wall ($ITEM_SAY)"
   [ "$RSS" -lt "$MEM_KB" ] || fail "$1: peak RSS ${RSS} KB (limit $MEM_SAY)"
   [ "$CODE" -lt 128 ] || fail "$1: killed by signal $((CODE - 128))"
 }
@@ -105,7 +127,7 @@ echo "SELECT 1" >gold.sql
 sql_case() { # name expected-substring sql
   local name=$1 want=$2 sql=$3
   printf '%s\n' "$sql" >pred.sql
-  run out/stdout out/stderr "$SQLSIM" eval --metrics exec,bis --timeout 2 --sqlite "$DB" \
+  run out/stdout out/stderr "$SQLSIM" eval --metrics exec,bis --timeout $LIMIT_S --sqlite "$DB" \
     --gold gold.sql --pred pred.sql --per-item out/item.jsonl
   bounded "$name"
   [ "$CODE" = 0 ] || { fail "$name: exit $CODE: $(head -c 300 out/stderr)"; return; }
@@ -126,7 +148,7 @@ done <"$CASES"
 # The same predictions through synthetic execution (databases generated from
 # the schema of $DB, filled by sqlsim, then the prediction run under the same
 # rules): in one eval run, each item scored as failing, the whole run bounded by
-# 2.5 s of CPU an item (a prediction past its limits is not run on the next generated
+# SYNTH_CPU an item (a prediction past its limits is not run on the next generated
 # database), and $DB untouched (checked at the end with the others).
 grep -v '^#' "$CASES" | grep -v '^$' | cut -f2- >synth_pred.sql
 nsynth=$(wc -l <synth_pred.sql)
@@ -139,8 +161,8 @@ if [ "$CODE" != 0 ]; then
   fail "synth: exit $CODE: $(head -c 300 out/stderr)"
 elif [ "$(grep -c '"synth_pass":false' out/synth.jsonl)" != "$nsynth" ]; then
   fail "synth: not every hostile prediction failed: $(grep -v '"synth_pass":false' out/synth.jsonl | head -c 300)"
-elif ! within "$(awk -v n="$nsynth" 'BEGIN { print 2.5 * n }')"; then
-  fail "synth: $nsynth items took ${CPU} s CPU, ${WALL} s wall (limits 2.5 s and 10 s an item)"
+elif ! within "$(awk -v n="$nsynth" -v l="$SYNTH_CPU" 'BEGIN { print l * n }')"; then
+  fail "synth: $nsynth items took ${CPU} s CPU, ${WALL} s wall ($SYNTH_SAY an item)"
 elif [ "$RSS" -ge "$MEM_KB" ]; then
   fail "synth: peak RSS ${RSS} KB (limit $MEM_SAY)"
 else
@@ -156,8 +178,8 @@ if [ "$CODE" != 0 ]; then
   fail "strict: exit $CODE: $(head -c 300 out/stderr)"
 elif [ "$(grep -c '"strict":false' out/strict.jsonl)" != "$nsynth" ]; then
   fail "strict: not every hostile prediction failed: $(grep -v '"strict":false' out/strict.jsonl | head -c 300)"
-elif ! within "$(awk -v n="$nsynth" 'BEGIN { print 2.5 * n }')"; then
-  fail "strict: $nsynth items took ${CPU} s CPU, ${WALL} s wall (limits 2.5 s and 10 s an item)"
+elif ! within "$(awk -v n="$nsynth" -v l="$SYNTH_CPU" 'BEGIN { print l * n }')"; then
+  fail "strict: $nsynth items took ${CPU} s CPU, ${WALL} s wall ($SYNTH_SAY an item)"
 elif [ "$RSS" -ge "$MEM_KB" ]; then
   fail "strict: peak RSS ${RSS} KB (limit $MEM_SAY)"
 elif ! python3 -c "
@@ -183,8 +205,8 @@ for how in "${hows[@]}"; do
     --sqlite "$DB" --pred synth_pred.sql --per-item out/repair-$how.jsonl
   if [ "$CODE" != 0 ]; then
     fail "repair ($how): exit $CODE: $(head -c 300 out/stderr)"
-  elif ! within "$(awk -v n="$nsynth" 'BEGIN { print 2.5 * n }')"; then
-    fail "repair ($how): $nsynth items took ${CPU} s CPU, ${WALL} s wall (limits 2.5 s and 10 s an item)"
+  elif ! within "$(awk -v n="$nsynth" -v l="$SYNTH_CPU" 'BEGIN { print l * n }')"; then
+    fail "repair ($how): $nsynth items took ${CPU} s CPU, ${WALL} s wall ($SYNTH_SAY an item)"
   elif [ "$RSS" -ge "$MEM_KB" ]; then
     fail "repair ($how): peak RSS ${RSS} KB (limit $MEM_SAY)"
   elif [ "$(wc -l <out/repair-$how.jsonl)" != "$nsynth" ]; then
@@ -236,7 +258,7 @@ gen g_union.sql 100000 "SELECT 1" " UNION SELECT 1" ""
 gen g_long.sql 2000000 "SELECT '" "x" "'"
 for f in g_parens g_plus g_concat g_eq g_join g_collate g_not g_between g_union g_long; do
   cp $f.sql pred.sql
-  run out/stdout out/stderr "$SQLSIM" eval --metrics exec,bis --timeout 2 --sqlite "$DB" \
+  run out/stdout out/stderr "$SQLSIM" eval --metrics exec,bis --timeout $LIMIT_S --sqlite "$DB" \
     --gold gold.sql --pred pred.sql --per-item out/item.jsonl
   bounded "$f (eval)"
   [ "$CODE" = 0 ] || fail "$f (eval): exit $CODE: $(head -c 300 out/stderr)"
@@ -331,7 +353,7 @@ fi
 
 # ---------------------------------------------------------------- databases as input
 # Case 1: the crafted schema, through every reader of a user's schema.
-run out/stdout out/stderr "$SQLSIM" rewrite --sqlite "$CRAFTED" --timeout 2 "SELECT count(b) FROM u"
+run out/stdout out/stderr "$SQLSIM" rewrite --sqlite "$CRAFTED" --timeout $LIMIT_S "SELECT count(b) FROM u"
 bounded "crafted schema (rewrite)"
 [ -e owned.db ] && fail "crafted schema: rewrite ran the schema text (owned.db created)"
 echo "SELECT count(b) FROM u" >cq.sql
@@ -358,7 +380,7 @@ fi
 # Functions in a view and a generated column of the database itself.
 for q in "SELECT g FROM s" "SELECT m FROM v"; do
   printf '%s\n' "$q" >pred.sql
-  run out/stdout out/stderr "$SQLSIM" eval --metrics exec --timeout 2 --sqlite "$SLOWSCHEMA" \
+  run out/stdout out/stderr "$SQLSIM" eval --metrics exec --timeout $LIMIT_S --sqlite "$SLOWSCHEMA" \
     --gold gold.sql --pred pred.sql --per-item out/item.jsonl
   bounded "schema functions: $q"
   echo "ok   schema functions: $q (${CPU} s CPU): $(grep -o '"error":{"message":"[^"]*' out/item.jsonl | cut -c21-100)"

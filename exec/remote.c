@@ -239,7 +239,8 @@ void exec_server_each(sqlsim_db *d, const char *sql, srv_row_fn row, void (*rese
 
 static void server_run(sqlsim_db *d, const char *sql, unsigned flags, collect *k0, sqlsim_result *r) {
   memset(r, 0, sizeof *r);
-  double t0 = sbx_clock(), c0 = cpu_now();
+  int cpu = !(flags & SQLSIM_EXEC_NO_CPU_TIME);
+  double t0 = sbx_clock(), c0 = cpu ? cpu_now() : 0;
   int st = srv_guard(d->srv, sql, r->reason, sizeof r->reason);
   if (st) {
     r->status = st;
@@ -279,7 +280,7 @@ static void server_run(sqlsim_db *d, const char *sql, unsigned flags, collect *k
     if (r->status != SQLSIM_EXEC_TOO_BIG) r->nrows = 0;
   }
   r->total_s = sbx_clock() - t0;
-  r->cpu_s = cpu_now() - c0;
+  r->cpu_s = cpu ? cpu_now() - c0 : 0;
   if (r->first_row_s == 0) r->first_row_s = r->total_s;
 }
 

@@ -257,6 +257,7 @@ static sqlsim_db *target(sqlsim_db *scratch, synth_mirror **out, int *failed) {
 void synth_exec(sqlsim_db *scratch, const char *sql, unsigned flags, sqlsim_result *r) {
   synth_mirror *m;
   int failed;
+  flags |= SQLSIM_EXEC_NO_CPU_TIME; /* no run on a generated database is timed */
   sqlsim_db *e = target(scratch, &m, &failed);
   if (!e) {
     sqlsim_exec_flags(scratch, sql, flags, r);

@@ -97,8 +97,9 @@ int cli_now(const char *opt, const char *v);
                            "the rows each query returned that the other did not"},                            \
       {"assume-not-null", 0, NULL, "synth, strict: judge as if every column were NOT NULL (no generated\n"      \
                                    "database holds a NULL), for data known to have none"},                       \
-      {"solver-budget", 0, "SECONDS", "strict: the solver's time per pair (z3: a database of at most k rows per\n" \
-                                      "table telling the two apart, k grown while it lasts; default 0.05)"},      \
+      {"solver-budget", 0, "SECONDS", "strict: the solver's budget per pair (z3: a database of at most k rows per\n" \
+                                      "table telling the two apart, k grown while it lasts; default 0.05),\n"     \
+                                      "counted in z3's units, 4 million a second: the same on any machine"},      \
       {"no-solver", 0, NULL, "strict: the search only, no solver stage (per-item bound null)"},                  \
       {"reward-bound", 0, "K", "the reward without a database, with strict: 1 only for a pass with no\n"          \
                                "counterexample up to K rows per table (the solver's bound; default any pass)"}, \

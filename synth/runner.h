@@ -61,8 +61,4 @@ char *synth_keyed_query(const sqlsim_query *query, long *limit, long *offset, in
  * determined; that run is rows [*lo, *hi] (judge.c). */
 int synth_cut_ties(const sqlsim_result *r, long limit, long offset, int nkeys, long *lo, long *hi);
 
-/* Frees the calling thread's z3 context, the solver's (synth/solver.c;
- * done anyway at thread exit). */
-void synth_solver_thread_cleanup(void);
-
 #endif

@@ -42,9 +42,10 @@
 
 #include "parser/tree.h"
 
+#include <ctype.h>
 #include <math.h>
-#include <pthread.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1881,7 +1882,9 @@ static int likes_hold(enc *e, Z3_model m, long long v, const char *t) {
 
 /* A text for code v after prev and before hi (either NULL: open) meeting
  * the patterns the model chose for it: from the patterns' own letters (%
- * dropped, _ made x). NULL when none of the tries fits. */
+ * dropped, _ made x), and the same in the other letter case (LIKE ignores
+ * case, BINARY order does not: 'B' is LIKE 'b%' and below 'b'). NULL when
+ * none of the tries fits. */
 static const char *like_fit(enc *e, Z3_model m, synth_data *d, long long v, const char *prev, const char *hi,
                             const char *dflt) {
   char skel[256];
@@ -1893,13 +1896,20 @@ static const char *like_fit(enc *e, Z3_model m, synth_data *d, long long v, cons
       if (*p != '%') skel[n++] = *p == '_' ? 'x' : *p;
   }
   skel[n] = '\0';
-  const char *tries[6] = {skel, NULL, NULL, NULL, NULL, NULL};
-  tries[1] = prev ? sqlsim_arena_printf(d->a, "%s%s", prev, skel) : NULL;
-  tries[2] = prev ? sqlsim_arena_printf(d->a, "%s0%s", prev, skel) : NULL;
-  tries[3] = sqlsim_arena_printf(d->a, "%s0001", skel);
-  tries[4] = dflt ? sqlsim_arena_printf(d->a, "%s%s", dflt, skel) : NULL; /* the letters inside, not first */
-  tries[5] = sqlsim_arena_printf(d->a, "t%s", skel);
-  for (int i = 0; i < 6; i++) {
+  const char *tries[12] = {0};
+  for (int c = 0; c < 2; c++) {
+    if (c) /* the other case: upper, or lower where the letters are all upper */
+      for (size_t i = 0, up = strcspn(skel, "abcdefghijklmnopqrstuvwxyz") < n; i < n; i++)
+        skel[i] = (char)(up ? toupper((unsigned char)skel[i]) : tolower((unsigned char)skel[i]));
+    const char **t = tries + 6 * c;
+    t[0] = sqlsim_arena_strdup(d->a, skel);
+    t[1] = prev ? sqlsim_arena_printf(d->a, "%s%s", prev, skel) : NULL;
+    t[2] = prev ? sqlsim_arena_printf(d->a, "%s0%s", prev, skel) : NULL;
+    t[3] = sqlsim_arena_printf(d->a, "%s0001", skel);
+    t[4] = dflt ? sqlsim_arena_printf(d->a, "%s%s", dflt, skel) : NULL; /* the letters inside, not first */
+    t[5] = sqlsim_arena_printf(d->a, "t%s", skel);
+  }
+  for (int i = 0; i < 12; i++) {
     const char *t = tries[i];
     if (t && (!prev || strcmp(t, prev) > 0) && (!hi || strcmp(t, hi) < 0) && likes_hold(e, m, v, t))
       return sqlsim_arena_strdup(d->a, t);
@@ -2013,58 +2023,55 @@ static synth_data *decode(enc *e, Z3_model m) {
 
 /* ---------------------------------------------------------------- solving */
 
-/* One z3 context per thread, kept across pairs and made again every
- * CTX_USES solvings or once z3 holds CTX_BYTES, so that what it keeps of old
- * formulas (a context frees no term before it goes) stays bounded. Making
- * one costs 0.6 ms where its memory is reused, and about 55 ms where its
- * pages must be faulted in again (z3 maps large tables; measured on this
- * project's 2-core VM): every 16 solvings, that was most of the solver's
- * time. */
-#define CTX_USES 2048
-#define CTX_BYTES ((size_t)64 << 20)
-typedef struct tls_ctx {
-  Z3_context z;
-  int uses;
-} tls_ctx;
-static pthread_key_t ctx_key;
-static pthread_once_t ctx_once = PTHREAD_ONCE_INIT;
-static void ctx_free(void *p) {
-  tls_ctx *c = p;
-  if (c && c->z) Z3_del_context(c->z);
-  free(c);
-}
-static void ctx_init(void) { pthread_key_create(&ctx_key, ctx_free); }
-
-static Z3_context thread_context(void) {
-  pthread_once(&ctx_once, ctx_init);
-  tls_ctx *c = pthread_getspecific(ctx_key);
-  if (!c) {
-    if (!(c = calloc(1, sizeof *c))) return NULL;
-    pthread_setspecific(ctx_key, c);
-  }
-  if (c->z && (c->uses >= CTX_USES || Z3_get_estimated_alloc_size() > CTX_BYTES)) {
-    Z3_del_context(c->z);
-    c->z = NULL;
-  }
-  if (!c->z) {
-    Z3_config cfg = Z3_mk_config();
-    Z3_set_param_value(cfg, "model", "true");
-    c->z = Z3_mk_context(cfg);
-    Z3_del_config(cfg);
-    if (c->z) Z3_set_error_handler(c->z, NULL);
-    c->uses = 0;
-  }
-  c->uses++;
-  return c->z;
+/* One z3 context per pair, made in synth_solve and freed at its end. A
+ * context kept across pairs (as this file did) is cheaper by about 10% of
+ * strict's time, but what z3 did before changes what it does next (its terms'
+ * ids, its tables), so that the same pair spent a different number of units
+ * after different pairs: 12 of 1,034 items of one Spider file got another
+ * bound in a second run. Within one pair, the solvings come in one order and
+ * spend the same units every time. */
+static Z3_context new_context(void) {
+  Z3_config cfg = Z3_mk_config();
+  if (!cfg) return NULL;
+  Z3_set_param_value(cfg, "model", "true");
+  Z3_context z = Z3_mk_context(cfg);
+  Z3_del_config(cfg);
+  if (z) Z3_set_error_handler(z, NULL);
+  return z;
 }
 
-void synth_solver_thread_cleanup(void) {
-  pthread_once(&ctx_once, ctx_init);
-  tls_ctx *c = pthread_getspecific(ctx_key);
-  ctx_free(c);
-  pthread_setspecific(ctx_key, NULL);
-}
+/* The budget. Seconds are a poor unit for it: a loaded machine gives z3 less
+ * of each second, so that the same pair got a deeper bound, or a refutation,
+ * on an idle machine than under load (144 of 7,238 Spider items differed in
+ * their bound between two runs). The budget is spent in z3's resource units
+ * instead (its rlimit: steps of its search, counted the same on any machine
+ * and under any load), converted from the seconds a user gives at
+ * UNITS_PER_S, z3's rate on strict's formulas on this project's 2-core VM
+ * (3.9 million a second over the 320 pairs of three Spider files that spent
+ * their whole budget, 0.051 s each on average at the default 0.05 s; z3's
+ * rlimit, read as "rlimit count" in its statistics, bounds one check from
+ * the count at its start). A wall clock stays as a safety
+ * cap only, WALL_CAP times the budget and at least WALL_MIN seconds, for an
+ * encoding whose building (not counted in units) would run long; within it,
+ * the verdict and the bound depend on the pair alone. */
+#define UNITS_PER_S 4.0e6
+#define WALL_CAP 10.0
+#define WALL_MIN 1.0
+#define UNITS_MIN 1000 /* less left than this: the budget is spent */
 
+/* z3's count of resource units so far (cumulative in the context). */
+static uint64_t units_count(Z3_context z, Z3_solver sol) {
+  uint64_t n = 0;
+  Z3_stats st = Z3_solver_get_statistics(z, sol);
+  Z3_stats_inc_ref(z, st);
+  for (unsigned i = 0, ns = Z3_stats_size(z, st); i < ns; i++)
+    if (!strcmp(Z3_stats_get_key(z, st, i), "rlimit count")) {
+      n = Z3_stats_is_uint(z, st, i) ? Z3_stats_get_uint_value(z, st, i) : (uint64_t)Z3_stats_get_double_value(z, st, i);
+      break;
+    }
+  Z3_stats_dec_ref(z, st);
+  return n;
+}
 static void enc_free(enc *e) {
   for (int i = 0; i < e->next; i++) free(e->ext[i].cx);
   for (int i = 0; i < e->nsubs; i++) answer_free(&e->subs[i].a);
@@ -2088,13 +2095,16 @@ static int kind_class(const answer *a, int c) {
 }
 
 typedef struct ask {       /* what every solving of a pair asks */
+  Z3_context z;            /* the pair's */
   const sqlsim_schema *s;
   const sqlsim_query *g, *p;
   int sets, any_order, no_nulls, ordered;
 } ask;
 
-static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth_data **data, char *why, size_t wn,
-                   int *unknown, int *size, int *one_row, int *order_checked) {
+/* units: z3's resource units it may spend (*spent: what it did); wall_s:
+ * the safety cap's seconds left. */
+static int solve_k(const ask *q, int k, const int *shape, uint64_t units, double wall_s, uint64_t *spent,
+                   synth_data **data, char *why, size_t wn, int *unknown, int *size, int *one_row, int *order_checked) {
   const sqlsim_schema *s = q->s;
   const sqlsim_query *g = q->g, *p = q->p;
   int sets = q->sets, any_order = q->any_order;
@@ -2102,18 +2112,16 @@ static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth
   int rc = -1;
   answer a = {0}, b = {0};
   Z3_ast *pa = NULL, *pb = NULL, tie_a = NULL, tie_b = NULL; /* places in an ordered answer */
-  if (!(e.z = thread_context())) {
-    snprintf(why, wn, "z3 could not make a context");
-    return -1;
-  }
+  *spent = 0;
+  e.z = q->z;
   e.sol = Z3_mk_simple_solver(e.z); /* the SMT core alone: a tactic solver costs ~12 ms a check to set up */
   Z3_solver_inc_ref(e.z, e.sol);
+  uint64_t start = units_count(e.z, e.sol);
   Z3_params prm = Z3_mk_params(e.z);
   Z3_params_inc_ref(e.z, prm);
-  unsigned ms = budget_s * 1000 > 1 ? (unsigned)(budget_s * 1000) : 1;
+  unsigned ms = wall_s * 1000 > 1 ? (unsigned)(wall_s * 1000) : 1;
   Z3_params_set_uint(e.z, prm, Z3_mk_string_symbol(e.z, "timeout"), ms);
   Z3_solver_set_params(e.z, e.sol, prm);
-  Z3_params_dec_ref(e.z, prm);
   e.used = calloc((size_t)s->ntables + 1, 1);
   e.kt = calloc((size_t)s->ntables + 1, sizeof *e.kt);
   e.numtext = calloc((size_t)s->ncolumns + 1, 1);
@@ -2179,7 +2187,15 @@ static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth
       if (asserted) break;
     }
   }
-  switch (Z3_solver_check(e.z, e.sol)) {
+  /* the units the building of the terms took (z3 counts some of it) are
+   * spent too; z3 reads an rlimit of 0 as none */
+  uint64_t before = units_count(e.z, e.sol);
+  uint64_t left = units > before - start ? units - (before - start) : 1;
+  Z3_params_set_uint(e.z, prm, Z3_mk_string_symbol(e.z, "rlimit"), left > UINT32_MAX ? UINT32_MAX : (unsigned)left);
+  Z3_solver_set_params(e.z, e.sol, prm);
+  Z3_lbool res = Z3_solver_check(e.z, e.sol);
+  *spent = units_count(e.z, e.sol) - start;
+  switch (res) {
   case Z3_L_TRUE: {
     Z3_model m = Z3_solver_get_model(e.z, e.sol);
     Z3_model_inc_ref(e.z, m);
@@ -2198,6 +2214,7 @@ static int solve_k(const ask *q, int k, const int *shape, double budget_s, synth
     snprintf(why, wn, "the solver's budget ran out at %d rows per table (%s)", k, Z3_solver_get_reason_unknown(e.z, e.sol));
   }
 done:
+  Z3_params_dec_ref(e.z, prm);
   free(pa);
   free(pb);
   answer_free(&a);
@@ -2217,7 +2234,7 @@ static void query_tables(const sqlsim_node *n, unsigned char *in, int ntables, i
  * tables or more: one table at MAX_K slots, every other at `others` (a group of exactly five rows of one
  * table through a join of five: 5 x 1 x 1 x 1 x 1 combinations, where five
  * slots for every table make 3,125). 1 when one refutes (out filled). */
-static int try_shapes(const ask *q, int others, double budget_s, double t0, synth_solved *out) {
+static int try_shapes(const ask *q, int others, uint64_t units, uint64_t *spent, double wall_end, synth_solved *out) {
   int nt = q->s->ntables, rc = 0, n = 0;
   unsigned char *in = calloc((size_t)nt + 1, 1);
   int *shape = calloc((size_t)nt + 1, sizeof *shape);
@@ -2236,13 +2253,16 @@ static int try_shapes(const ask *q, int others, double budget_s, double t0, synt
   for (int i = 0; n > 2 && parent && i < 2 * nt && !rc; i++) { /* two tables: uniform k reaches six slots anyway */
     int big = i % nt;
     if (!in[big] || parent[big] != (i >= nt)) continue;
-    double left = budget_s - (now_seconds() - t0);
-    if (left <= 0.001) break;
+    double wall = wall_end - now_seconds();
+    if (units < *spent + UNITS_MIN || wall <= 0.001) break;
     for (int t = 0; t < nt; t++) shape[t] = t == big ? MAX_K : others;
     synth_data *d = NULL;
     int unknown = 0, size = 0, one = 0, ordered = 0;
     char why[200] = "";
-    if (solve_k(q, MAX_K, shape, left, &d, why, sizeof why, &unknown, &size, &one, &ordered) == 1) {
+    uint64_t used = 0;
+    int r = solve_k(q, MAX_K, shape, units - *spent, wall, &used, &d, why, sizeof why, &unknown, &size, &one, &ordered);
+    *spent += used;
+    if (r == 1) {
       out->status = SYNTH_SOLVE_REFUTED;
       out->data = d;
       snprintf(out->why, sizeof out->why, "the solver found a database of at most %d rows in %s and %d in each other table",
@@ -2270,15 +2290,26 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
     out->status = SYNTH_SOLVE_OUTSIDE;
     return 0;
   }
-  ask q = {.s = s, .g = g, .p = p, .sets = (flags & SYNTH_SOLVE_SETS) != 0,
+  ask q = {.z = new_context(), .s = s, .g = g, .p = p, .sets = (flags & SYNTH_SOLVE_SETS) != 0,
            .any_order = (flags & SYNTH_SOLVE_ANY_ORDER) != 0, .no_nulls = (flags & SYNTH_SOLVE_NO_NULLS) != 0,
            .ordered = (flags & SYNTH_SOLVE_ORDERED) != 0};
   out->status = SYNTH_SOLVE_OUTSIDE;
+  if (!q.z) {
+    snprintf(out->why, sizeof out->why, "not solved: z3 could not make a context");
+    sqlsim_query_free(g);
+    sqlsim_query_free(p);
+    return 0;
+  }
+  /* the budget in units, and the wall clock's safety cap */
+  double units_d = budget_s * UNITS_PER_S;
+  uint64_t units = units_d > 1e18 ? (uint64_t)1e18 : units_d > UNITS_MIN ? (uint64_t)units_d : UNITS_MIN;
+  uint64_t spent = 0;
+  double wall_end = t0 + (budget_s * WALL_CAP > WALL_MIN ? budget_s * WALL_CAP : WALL_MIN);
   /* k = 1, 2, .. rows in every table (the bound), with skewed shapes tried
    * after k = 1: one table large, the others small */
   for (int k = 1; k <= MAX_K; k++) {
-    double left = budget_s - (now_seconds() - t0);
-    if (left <= 0.001) {
+    double wall = wall_end - now_seconds();
+    if (units < spent + UNITS_MIN || wall <= 0.001) {
       if (out->bound) {
         out->status = SYNTH_SOLVE_BOUNDED;
         snprintf(out->why, sizeof out->why, "no counterexample up to %d rows per table (the budget, %g s, ran out)",
@@ -2289,7 +2320,10 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
     synth_data *d = NULL;
     int unknown = 0, size = 0, ordered = 0;
     char why[200] = "";
-    int r = solve_k(&q, k, NULL, left, &d, why, sizeof why, &unknown, &size, &out->one_row, &ordered);
+    uint64_t used = 0;
+    int r = solve_k(&q, k, NULL, units - spent, wall, &used, &d, why, sizeof why, &unknown, &size, &out->one_row,
+                    &ordered);
+    spent += used;
     out->k = k;
     if (r == 1) {
       out->status = SYNTH_SOLVE_REFUTED;
@@ -2302,7 +2336,7 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
       out->bound = k;
       out->status = SYNTH_SOLVE_BOUNDED;
       snprintf(out->why, sizeof out->why, "no counterexample up to %d rows per table", k);
-      if (k == 1 && try_shapes(&q, 1, budget_s, t0, out)) break;
+      if (k == 1 && try_shapes(&q, 1, units, &spent, wall_end, out)) break;
       continue;
     }
     if (out->bound && (unknown || size)) { /* the bound reached stands */
@@ -2315,6 +2349,8 @@ int synth_solve(const sqlsim_schema *s, const char *gold_text, const char *pred_
     break;
   }
   out->seconds = now_seconds() - t0;
+  out->units = spent;
+  Z3_del_context(q.z);
   sqlsim_query_free(g);
   sqlsim_query_free(p);
   return 0;

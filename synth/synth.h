@@ -394,6 +394,7 @@ typedef struct synth_solved {
   synth_data *data;        /* REFUTED: the model as a database (the caller replays and owns it) */
   char why[200];
   double seconds;
+  uint64_t units;          /* z3's resource units spent (the budget's unit, solver.c) */
 } synth_solved;
 /* flags: SYNTH_SOLVE_SETS, BIRD's comparison (sets of rows; else
  * multisets), SYNTH_SOLVE_ANY_ORDER (the columns in any order: Spider's

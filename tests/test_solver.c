@@ -445,6 +445,36 @@ static void test_collation(void **state) {
 /* Through the strict verdict: the search misses the pair, the solver refutes
  * it with a witness; an equivalent pair passes with its bound; --no-solver
  * says so. */
+/* The budget is counted in z3's resource units, not in seconds: a pair that
+ * spends all of it at the default budget gets the same bound, the same
+ * words and the same units spent whatever was solved before it (each pair
+ * has its own z3 context) and however loaded the machine. */
+static void test_deterministic(void **state) {
+  (void)state;
+  const char *g = "SELECT dept.name, count(*) FROM dept JOIN emp ON emp.dept_id = dept.id GROUP BY dept.id "
+                  "HAVING sum(emp.salary) > 10",
+             *p = "SELECT dept.name, count(*) FROM emp JOIN dept ON emp.dept_id = dept.id GROUP BY dept.id "
+                  "HAVING sum(salary) > 10";
+  synth_solved first, again, other;
+  assert_int_equal(synth_solve(schema, g, p, 0, SYNTH_SOLVER_BUDGET, &first), 0);
+  if (first.status != SYNTH_SOLVE_BOUNDED || !strstr(first.why, "budget") || first.bound < 1)
+    fail_msg("not a pair that spends its budget: status %d bound %d: %s", first.status, first.bound, first.why);
+  static const char *between[][2] = {
+      {"SELECT dept_id FROM emp GROUP BY dept_id HAVING count(*) > 4", "SELECT dept_id FROM emp GROUP BY dept_id HAVING count(*) > 5"},
+      {"SELECT name FROM dept WHERE id IN (SELECT dept_id FROM emp)", "SELECT dept.name FROM dept JOIN emp ON emp.dept_id = dept.id"},
+      {"SELECT count(*) FROM emp", "SELECT count(id) FROM emp"},
+  };
+  for (size_t i = 0; i < sizeof between / sizeof between[0]; i++) {
+    assert_int_equal(synth_solve(schema, between[i][0], between[i][1], 0, SYNTH_SOLVER_BUDGET, &other), 0);
+    synth_data_free(other.data);
+  }
+  assert_int_equal(synth_solve(schema, g, p, 0, SYNTH_SOLVER_BUDGET, &again), 0);
+  assert_int_equal(again.status, first.status);
+  assert_int_equal(again.bound, first.bound);
+  assert_true(again.units == first.units);
+  assert_string_equal(again.why, first.why);
+}
+
 static void test_in_strict(void **state) {
   (void)state;
   const char *g = "SELECT dept_id FROM emp GROUP BY dept_id HAVING sum(salary) > 100 AND max(salary) < 75",
@@ -482,7 +512,7 @@ int main(void) {
       cmocka_unit_test(test_refuted), cmocka_unit_test(test_bounded), cmocka_unit_test(test_comparisons),
       cmocka_unit_test(test_refuted_wider), cmocka_unit_test(test_bounded_wider), cmocka_unit_test(test_skewed),
       cmocka_unit_test(test_ordered), cmocka_unit_test(test_collation),
-      cmocka_unit_test(test_outside), cmocka_unit_test(test_in_strict),
+      cmocka_unit_test(test_outside), cmocka_unit_test(test_deterministic), cmocka_unit_test(test_in_strict),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

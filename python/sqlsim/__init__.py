@@ -100,7 +100,9 @@ class Evaluator:
             then have "bound" null and "solver" saying so.
         solver_budget: the solver's seconds per pair (default 0.05): it looks for a
             database of at most k rows per table telling the two apart, k = 1, 2, ..
-            while the budget lasts; "bound" is the largest k with none.
+            while the budget lasts; "bound" is the largest k with none. The budget is
+            counted in z3's resource units (4 million to the second), so a pair's
+            bound does not depend on the machine or its load.
         reward_bound: rewards without a database, with ``strict``: 1 only for a pass whose
             bound reaches this many rows per table (0: any pass); see ``reward``.
 

@@ -2023,13 +2023,14 @@ static synth_data *decode(enc *e, Z3_model m) {
 
 /* ---------------------------------------------------------------- solving */
 
-/* One z3 context per pair, made in synth_solve and freed at its end. A
- * context kept across pairs (as this file did) is cheaper by about 10% of
- * strict's time, but what z3 did before changes what it does next (its terms'
- * ids, its tables), so that the same pair spent a different number of units
- * after different pairs: 12 of 1,034 items of one Spider file got another
- * bound in a second run. Within one pair, the solvings come in one order and
- * spend the same units every time. */
+/* One z3 context per pair, made in synth_solve and freed at its end (about
+ * 0.9 ms; one Spider file's strict run was no slower than with a context kept
+ * per thread). A context kept across pairs (as this file did) carries what z3
+ * did before into what it does next (its terms' ids, its tables), so that the
+ * same pair spent a different number of units after different pairs: 12 of
+ * 1,034 items of one Spider file got another bound in a second run. Within
+ * one pair, the solvings come in one order and spend the same units every
+ * time. */
 static Z3_context new_context(void) {
   Z3_config cfg = Z3_mk_config();
   if (!cfg) return NULL;
@@ -2050,10 +2051,11 @@ static Z3_context new_context(void) {
  * (3.9 million a second over the 320 pairs of three Spider files that spent
  * their whole budget, 0.051 s each on average at the default 0.05 s; z3's
  * rlimit, read as "rlimit count" in its statistics, bounds one check from
- * the count at its start). A wall clock stays as a safety
- * cap only, WALL_CAP times the budget and at least WALL_MIN seconds, for an
- * encoding whose building (not counted in units) would run long; within it,
- * the verdict and the bound depend on the pair alone. */
+ * the count at its start; the terms an encoding builds are charged too,
+ * below). A wall clock stays as a safety cap only, WALL_CAP times the budget
+ * and at least WALL_MIN seconds (z3 spends its units more slowly on some
+ * formulas, docs/synthetic.md); within it, the verdict and the bound depend
+ * on the pair alone. */
 #define UNITS_PER_S 4.0e6
 #define WALL_CAP 10.0
 #define WALL_MIN 1.0
@@ -2204,12 +2206,13 @@ static int solve_k(const ask *q, int k, const int *shape, uint64_t units, double
   /* the units the building of the terms took (z3 counts some of it) are
    * spent too; z3 reads an rlimit of 0 as none */
   int terms = (int)(next_term_id(e.z) - id0); /* (an id freed and made again: negative, 0 charged) */
-  uint64_t built = units_count(e.z, e.sol) - start + (terms > 0 ? (uint64_t)terms * UNITS_PER_TERM : 0);
+  uint64_t charge = terms > 0 ? (uint64_t)terms * UNITS_PER_TERM : 0;
+  uint64_t built = units_count(e.z, e.sol) - start + charge;
   uint64_t left = units > built ? units - built : 1;
   Z3_params_set_uint(e.z, prm, Z3_mk_string_symbol(e.z, "rlimit"), left > UINT32_MAX ? UINT32_MAX : (unsigned)left);
   Z3_solver_set_params(e.z, e.sol, prm);
   Z3_lbool res = Z3_solver_check(e.z, e.sol);
-  *spent = units_count(e.z, e.sol) - start + (terms > 0 ? (uint64_t)terms * UNITS_PER_TERM : 0);
+  *spent = units_count(e.z, e.sol) - start + charge;
   switch (res) {
   case Z3_L_TRUE: {
     Z3_model m = Z3_solver_get_model(e.z, e.sol);
